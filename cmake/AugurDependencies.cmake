@@ -1,0 +1,25 @@
+# Third-party packages, all found through their CMake packages.
+
+# LLVM 19 releases are all 19.1.x; its version file wants major.minor.
+find_package(LLVM 19.1 REQUIRED CONFIG HINTS /usr/lib/llvm-19/lib/cmake/llvm)
+message(STATUS "Augur: LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
+find_package(TBB REQUIRED CONFIG)
+find_package(Threads REQUIRED)
+
+# The CUDA toolkit is optional: with it, GPU kernels are compiled by NVRTC.
+# The driver (libcuda.so.1) is never linked; it is opened at run time.
+find_package(CUDAToolkit QUIET)
+if(CUDAToolkit_FOUND AND TARGET CUDA::nvrtc)
+  set(AUGUR_HAVE_NVRTC ON)
+  message(STATUS "Augur: NVRTC ${CUDAToolkit_VERSION} from ${CUDAToolkit_LIBRARY_DIR}")
+else()
+  set(AUGUR_HAVE_NVRTC OFF)
+  message(STATUS "Augur: CUDA toolkit not found; GPU kernels run on the CPU fallback only")
+endif()
+
+if(AUGUR_BUILD_TESTS)
+  find_package(GTest REQUIRED CONFIG)
+endif()
+if(AUGUR_BUILD_BENCH)
+  find_package(benchmark REQUIRED CONFIG)
+endif()

@@ -1,0 +1,243 @@
+// The Augur IR: the contract between staging, the PEG optimizer, the backends,
+// the cache and the interpreter. docs/ir.md is the user-level description.
+//
+// Shape: a Module holds extern declarations and functions. A Function has typed
+// variables (parameters first) and a body, a Block of structured statements.
+// Expressions are immutable trees shared by pointer (ExprPtr); statements are
+// values holding their nested blocks. There are no gotos: control flow is
+// if/while/for with break, continue and return.
+//
+// Invariants (checked by the verifier, relied on everywhere else):
+//  - every VarId indexes Function::vars; variable names are unique in a function;
+//  - a local variable is declared by exactly one Decl and used only after it, in
+//    its scope (the rest of the enclosing block, nested blocks included);
+//  - operand types match what each node below says; Expr::type is its result type;
+//  - break/continue only inside loops; a non-void function returns on every path;
+//  - a kernel returns void; GPU intrinsics, barriers and shared arrays only in kernels.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/ir/type.h"
+#include "runtime/ir/value.h"
+
+namespace augur::ir {
+
+// ---------------------------------------------------------------- variables
+
+struct VarId {
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  std::uint32_t index = kNone;
+
+  constexpr bool valid() const { return index != kNone; }
+  friend constexpr bool operator==(VarId, VarId) = default;
+};
+
+enum class VarKind : std::uint8_t {
+  Param,   // bound to an argument at entry; assignable like a local
+  Local,   // declared by a Decl statement; zero until assigned if it has no initializer
+  Shared,  // GPU block-shared array: `type` is a pointer to `shared_count` elements
+};
+
+struct Variable {
+  std::string name;
+  Type type;
+  VarKind kind = VarKind::Local;
+  std::uint32_t shared_count = 0;  // Shared only
+
+  friend bool operator==(const Variable&, const Variable&) = default;
+};
+
+// ---------------------------------------------------------------- externs
+
+// What a call to an external function may do. Pure: no memory access, result
+// depends only on the arguments. ReadOnly: may read memory. Effectful: anything.
+enum class Effect : std::uint8_t { Pure, ReadOnly, Effectful };
+
+// A declaration of a host function callable from IR, resolved by name at run
+// time (the interpreter and the backends get addresses from an ExternTable).
+struct ExternFn {
+  std::string name;
+  Type ret;
+  std::vector<Type> params;
+  Effect effect = Effect::Effectful;
+
+  friend bool operator==(const ExternFn&, const ExternFn&) = default;
+};
+using ExternRef = std::shared_ptr<const ExternFn>;
+
+// ---------------------------------------------------------------- expressions
+
+enum class ExprKind : std::uint8_t {
+  Const,     // bits: canonical value (value.h); pointers: only null (0)
+  Var,       // var: read of a variable
+  Unary,     // op: UnaryOp; args[0]
+  Binary,    // op: BinaryOp; args[0], args[1]
+  Select,    // args: cond (bool), then, else; evaluates only the chosen operand (C's ?:)
+  Cast,      // args[0] converted to `type` (semantics in docs/ir.md)
+  Load,      // args: pointer, index (any integer); reads pointer[index]
+  Call,      // callee; args match callee->params
+  Math,      // op: MathOp; args by arity
+  GpuIndex,  // op: GpuIndex; axis 0/1/2 (x/y/z); type i32
+  Atomic,    // op: AtomicOp; args: pointer, index, value [, desired for Cas]; returns the old value
+};
+
+enum class UnaryOp : std::uint8_t {
+  Neg,     // arithmetic negation (wraps for integers)
+  BitNot,  // ~x on integers
+  Not,     // !x on bool
+};
+
+// Operand rules (the verifier's and the builder's):
+//  Add Sub Mul Div Rem   same arithmetic type; Add/Sub also pointer ± integer
+//  BitAnd BitOr BitXor   same integer or bool type
+//  Shl Shr               same integer type; the count is taken modulo the width;
+//                        Shr is arithmetic for signed types, logical for unsigned
+//  Eq Ne Lt Le Gt Ge     same type (arithmetic or pointer; also bool for Eq/Ne); bool result
+//  And Or                bool; the right operand is evaluated only when needed
+// clang-format off
+enum class BinaryOp : std::uint8_t {
+  Add, Sub, Mul, Div, Rem,
+  BitAnd, BitOr, BitXor,
+  Shl, Shr,
+  Eq, Ne, Lt, Le, Gt, Ge,
+  And, Or,
+};
+// clang-format on
+
+// Sqrt Fabs Floor Exp Log take one float; Pow two floats; Min Max two operands
+// of one arithmetic type (floats: IEEE minNum/maxNum); Fma three floats, a*b+c
+// rounded once.
+enum class MathOp : std::uint8_t { Sqrt, Fabs, Floor, Exp, Log, Pow, Min, Max, Fma };
+
+enum class GpuIndex : std::uint8_t { ThreadIdx, BlockIdx, BlockDim, GridDim };
+
+enum class AtomicOp : std::uint8_t { Add, Min, Max, Exchange, Cas };
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  ExprKind kind = ExprKind::Const;
+  std::uint8_t op = 0;     // UnaryOp, BinaryOp, MathOp, GpuIndex or AtomicOp, by kind
+  std::uint8_t axis = 0;   // GpuIndex
+  Type type;               // result type
+  std::uint64_t bits = 0;  // Const
+  VarId var;               // Var
+  ExternRef callee;        // Call
+  std::vector<ExprPtr> args;
+
+  UnaryOp unary_op() const { return static_cast<UnaryOp>(op); }
+  BinaryOp binary_op() const { return static_cast<BinaryOp>(op); }
+  MathOp math_op() const { return static_cast<MathOp>(op); }
+  GpuIndex gpu_index() const { return static_cast<GpuIndex>(op); }
+  AtomicOp atomic_op() const { return static_cast<AtomicOp>(op); }
+
+  // Const accessors: the value sign- or zero-extended by type, or as a float.
+  std::int64_t int_value() const;
+  double float_value() const;
+};
+
+// Deep structural equality (callees compare by declaration, not by pointer).
+bool operator==(const Expr& a, const Expr& b);
+bool same_expr(const ExprPtr& a, const ExprPtr& b);
+
+// ---------------------------------------------------------------- statements
+
+enum class StmtKind : std::uint8_t {
+  Decl,    // var [= expr]; declares a Local (expr may be null: zero) or a Shared array
+  Assign,  // var = expr
+  Store,   // ptr[index] = expr
+  Eval,    // expr;  (a call or atomic evaluated for its effect)
+  If,      // if (expr) body else orelse
+  While,   // while (expr) body
+  For,     // for (init; expr; step) body; init/step hold at most one statement;
+           // continue jumps to step; a Decl in init is scoped to the loop
+  Break,
+  Continue,
+  Return,   // return [expr]
+  Barrier,  // GPU block-wide barrier (kernels only; every thread of the block reaches it)
+};
+
+struct Stmt;
+using Block = std::vector<Stmt>;
+
+struct Stmt {
+  StmtKind kind = StmtKind::Eval;
+  VarId var;     // Decl, Assign
+  ExprPtr expr;  // Decl init, Assign value, Store value, Eval, If/While/For condition, Return value
+  ExprPtr ptr;   // Store
+  ExprPtr index;  // Store
+  Block body;     // If then-branch, While/For body
+  Block orelse;   // If else-branch
+  Block init;     // For
+  Block step;     // For
+
+  static Stmt decl(VarId var, ExprPtr init = nullptr);
+  static Stmt assign(VarId var, ExprPtr value);
+  static Stmt store(ExprPtr ptr, ExprPtr index, ExprPtr value);
+  static Stmt eval(ExprPtr expr);
+  static Stmt if_(ExprPtr cond, Block then_block, Block else_block = {});
+  static Stmt while_(ExprPtr cond, Block body);
+  static Stmt for_(Block init, ExprPtr cond, Block step, Block body);
+  static Stmt break_();
+  static Stmt continue_();
+  static Stmt return_(ExprPtr value = nullptr);
+  static Stmt barrier();
+};
+
+bool operator==(const Stmt& a, const Stmt& b);
+
+// ---------------------------------------------------------------- functions
+
+struct Function {
+  std::string name;
+  Type ret;
+  bool kernel = false;         // a GPU entry point (returns void)
+  std::vector<Variable> vars;  // parameters first, then locals and shared arrays
+  std::uint32_t num_params = 0;
+  Block body;
+
+  std::span<const Variable> params() const { return {vars.data(), num_params}; }
+  const Variable& var(VarId id) const { return vars.at(id.index); }
+  // The first variable with this name, if any.
+  VarId find_var(std::string_view name) const;
+
+  friend bool operator==(const Function&, const Function&) = default;
+};
+
+struct Module {
+  std::vector<ExternRef> externs;
+  std::vector<Function> functions;
+
+  const Function* find_function(std::string_view name) const;
+  ExternRef find_extern(std::string_view name) const;
+  // Adds `decl` unless an identical declaration exists; returns the one in the module.
+  // Throws jit::verify_error if another declaration has the same name.
+  ExternRef declare_extern(ExternFn decl);
+};
+
+bool operator==(const Module& a, const Module& b);
+
+// ---------------------------------------------------------------- names
+
+std::string_view name_of(UnaryOp op);   // "-", "~", "!"
+std::string_view name_of(BinaryOp op);  // "+", "<<", "&&", ...
+std::string_view name_of(MathOp op);    // "sqrt", "fma", ...
+std::string_view name_of(GpuIndex op);  // "thread_idx", ...
+std::string_view name_of(AtomicOp op);  // "atomic_add", ...
+std::string_view name_of(Effect e);     // "pure", "readonly", "effect"
+std::string_view name_of(StmtKind k);   // "decl", "if", ...
+
+// Number of operands a MathOp / AtomicOp takes.
+unsigned arity(MathOp op);
+unsigned arity(AtomicOp op);
+
+bool is_comparison(BinaryOp op);
+
+}  // namespace augur::ir
