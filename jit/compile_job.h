@@ -1,0 +1,41 @@
+// A compilation in flight: its options, its label and LLVM's error diagnostics.
+//
+// It is installed as the diagnostic handler of the compilation's own
+// LLVMContext, so it travels with the module into ORC's compile function
+// (backend.h), which is handed nothing but the module.
+#pragma once
+
+#include <string>
+
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/LLVMContext.h>
+
+#include "jit/options.h"
+
+namespace augur::cpu {
+
+class CompileJob final : public llvm::DiagnosticHandler {
+ public:
+  CompileJob(Options options, std::string label)
+      : options_(std::move(options)), label_(std::move(label)) {}
+
+  // The job of a context made by make_context(); null for any other context.
+  static const CompileJob* of(const llvm::LLVMContext& context);
+
+  // Collects errors (reported with the compile's result); ignores the rest.
+  bool handleDiagnostics(const llvm::DiagnosticInfo& info) override;
+
+  const Options& options() const { return options_; }
+  const std::string& label() const { return label_; }
+  const std::string& errors() const { return errors_; }
+
+ private:
+  Options options_;
+  std::string label_;
+  std::string errors_;
+};
+
+// A fresh context for one compilation, carrying its job.
+std::unique_ptr<llvm::LLVMContext> make_context(Options options, std::string label);
+
+}  // namespace augur::cpu
