@@ -50,8 +50,10 @@ llvm::Error dump_assembly(const Options& options, const llvm::Module& module,
 
 }  // namespace
 
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> compile_to_object(llvm::Module& module) {
-  const CompileJob* job = CompileJob::of(module.getContext());
+namespace {
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> optimize_and_emit(llvm::Module& module,
+                                                                      const CompileJob* job) {
   const Options defaults;
   const Options& options = job ? job->options() : defaults;
   const std::string label = module.getModuleIdentifier();
@@ -89,6 +91,16 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> compile_to_object(llvm::Modu
   }
   if (job && !job->errors().empty()) return make_error(job->errors());
   return std::make_unique<llvm::SmallVectorMemoryBuffer>(std::move(object), label, false);
+}
+
+}  // namespace
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> compile_to_object(llvm::Module& module) {
+  const CompileJob* job = CompileJob::of(module.getContext());
+  auto object = optimize_and_emit(module, job);
+  if (object || !job) return object;
+  *job->failure() = llvm::toString(object.takeError());
+  return llvm::make_error<DeliveredError>(*job->failure());
 }
 
 }  // namespace augur::cpu

@@ -81,11 +81,18 @@ std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::Extern
   const std::vector<SymbolAddress> bound = bind_externs(module, externs);
   auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
   GeneratedModule generated = generate(module, options, dylib->label());
+  const std::string label = dylib->label();
+  const std::shared_ptr<std::string> failure = CompileJob::of(*generated.context)->failure();
   dylib->define(bound);
   dylib->add(std::move(generated.module), std::move(generated.context));
-  auto code = std::make_shared<CompiledCode>(std::move(dylib), entry_points(module));
-  stats::count(stats::Counter::ModulesCompiled);
-  return code;
+  try {
+    auto code = std::make_shared<CompiledCode>(std::move(dylib), entry_points(module));
+    stats::count(stats::Counter::ModulesCompiled);
+    return code;
+  } catch (const jit::compile_error&) {
+    if (failure->empty()) throw;
+    throw jit::compile_error("cannot compile " + label + ": " + *failure);
+  }
 }
 
 std::vector<char> compile_object(const ir::Module& module, const Options& options) {

@@ -5,6 +5,7 @@
 // (backend.h), which is handed nothing but the module.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <llvm/IR/DiagnosticHandler.h>
@@ -27,12 +28,19 @@ class CompileJob final : public llvm::DiagnosticHandler {
 
   const Options& options() const { return options_; }
   const std::string& label() const { return label_; }
+  // Error diagnostics LLVM reported while compiling.
   const std::string& errors() const { return errors_; }
+
+  // Why compile_to_object() failed, kept apart from the context: ORC discards
+  // a module that fails to compile, with its context and this job, and tells
+  // the lookup waiting for it no more than "failed to materialize".
+  std::shared_ptr<std::string> failure() const { return failure_; }
 
  private:
   Options options_;
   std::string label_;
   std::string errors_;
+  std::shared_ptr<std::string> failure_ = std::make_shared<std::string>();
 };
 
 // A fresh context for one compilation, carrying its job.

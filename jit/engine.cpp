@@ -50,6 +50,7 @@ Engine::Engine() {
                      })
                  .create(),
              "cannot create the LLVM JIT");
+  session().setErrorReporter(report_session_error);
 }
 
 std::string Engine::new_label() {

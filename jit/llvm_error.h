@@ -22,4 +22,20 @@ T unwrap(llvm::Expected<T> value, const std::string& what) {
 // An llvm::Error carrying `message`, for code that runs inside LLVM's frames.
 llvm::Error make_error(const std::string& message);
 
+// An error that reaches the user through a compilation's result, so the
+// session's error reporter (which gets every materialization failure) stays quiet.
+class DeliveredError : public llvm::ErrorInfo<DeliveredError> {
+ public:
+  static char ID;
+  explicit DeliveredError(std::string message) : message_(std::move(message)) {}
+  void log(llvm::raw_ostream& stream) const override;
+  std::error_code convertToErrorCode() const override;
+
+ private:
+  std::string message_;
+};
+
+// Prints errors that reach no caller, except DeliveredError.
+void report_session_error(llvm::Error error);
+
 }  // namespace augur::cpu
