@@ -2,10 +2,10 @@
 
 #include <llvm/ExecutionEngine/Orc/ExecutorProcessControl.h>
 #include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
-#include <llvm/Support/TargetSelect.h>
 
 #include "jit/backend.h"
 #include "jit/llvm_error.h"
+#include "jit/target.h"
 #include "jit/task_dispatcher.h"
 
 namespace augur::cpu {
@@ -29,9 +29,7 @@ Engine& Engine::get() {
 }
 
 Engine::Engine() {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  llvm::InitializeNativeTargetAsmParser();
+  initialize_native_target();
 
   auto control = unwrap(
       llvm::orc::SelfExecutorProcessControl::Create(nullptr, std::make_unique<TbbTaskDispatcher>()),

@@ -6,6 +6,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
 
 #include "jit/error.h"
@@ -40,11 +41,22 @@ llvm::CodeGenOptLevel codegen_level(int opt_level) {
 
 }  // namespace
 
+void initialize_native_target() {
+  static const bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    return true;
+  }();
+  static_cast<void>(initialized);
+}
+
 void check_options(const Options& options) {
   if (options.opt_level < 0 || options.opt_level > 3) {
     throw jit::compile_error("opt_level must be 0 to 3, not " + std::to_string(options.opt_level));
   }
   if (options.cpu.empty() && options.features.empty()) return;
+  initialize_native_target();
   const std::string triple = llvm::sys::getProcessTriple();
   std::string message;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, message);

@@ -11,6 +11,9 @@
 
 namespace augur::cpu {
 
+// Registers the host's LLVM target (once; thread-safe).
+void initialize_native_target();
+
 // Throws jit::compile_error for an opt level outside 0..3, or a CPU or feature
 // LLVM does not know for the host's architecture.
 void check_options(const Options& options);
