@@ -67,12 +67,13 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> optimize_and_emit(llvm::Modu
     stats::Scope timer(stats::Timer::Optimization);
     optimize(module, **machine, options.opt_level);
   }
-  if (options.verify) {
+  if (verifies(options)) {
     std::string report;
     llvm::raw_string_ostream stream(report);
     if (llvm::verifyModule(module, &stream)) {
       return make_error("LLVM verifier failed after optimization of " + label + ": " + report);
     }
+    stats::count(stats::Counter::ModulesVerified);
   }
   if (wants_dump(options, DumpKind::OptimizedLlvmIr)) {
     if (llvm::Error error = dump(options, DumpKind::OptimizedLlvmIr, label, print(module))) {

@@ -61,13 +61,14 @@ GeneratedModule generate(const ir::Module& module, const Options& options, std::
   Engine& engine = Engine::get();
   generated.module =
       generate_llvm(module, *generated.context, engine.data_layout(), engine.triple(), label);
-  if (options.verify) {
+  if (verifies(options)) {
     std::string report;
     llvm::raw_string_ostream stream(report);
     if (llvm::verifyModule(*generated.module, &stream)) {
       throw jit::compile_error("LLVM verifier rejected the code generated for " + label + ": " +
                                report);
     }
+    stats::count(stats::Counter::ModulesVerified);
   }
   return generated;
 }

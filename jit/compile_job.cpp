@@ -19,6 +19,15 @@ bool CompileJob::handleDiagnostics(const llvm::DiagnosticInfo& info) {
   return true;
 }
 
+bool verifies(const Options& options) {
+#ifdef AUGUR_CHECKED
+  static_cast<void>(options);
+  return true;
+#else
+  return options.verify;
+#endif
+}
+
 std::unique_ptr<llvm::LLVMContext> make_context(Options options, std::string label) {
   auto context = std::make_unique<llvm::LLVMContext>();
   context->setDiagnosticHandler(std::make_unique<CompileJob>(std::move(options), std::move(label)));

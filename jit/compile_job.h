@@ -43,6 +43,9 @@ class CompileJob final : public llvm::DiagnosticHandler {
   std::shared_ptr<std::string> failure_ = std::make_shared<std::string>();
 };
 
+// Whether LLVM's verifier checks the modules of a compilation with `options`.
+bool verifies(const Options& options);
+
 // A fresh context for one compilation, carrying its job.
 std::unique_ptr<llvm::LLVMContext> make_context(Options options, std::string label);
 

@@ -18,12 +18,6 @@ std::string_view name_of(DumpKind kind);
 // Receives a dump: its kind, the label of the compiled module ("augur.v12") and the text.
 using DumpSink = std::function<void(DumpKind kind, std::string_view module, std::string_view text)>;
 
-#ifdef AUGUR_CHECKED
-inline constexpr bool kVerifyByDefault = true;
-#else
-inline constexpr bool kVerifyByDefault = false;
-#endif
-
 struct Options {
   // 0..3: the new pass manager's O0..O3 pipelines and the matching code
   // generation level. Loop and SLP vectorization are on at 2 and 3.
@@ -37,8 +31,9 @@ struct Options {
   bool dump_llvm = false;
   bool dump_asm = false;
   DumpSink dump_sink;  // empty: stderr
-  // Run LLVM's verifier on each module before and after optimization.
-  bool verify = kVerifyByDefault;
+  // Run LLVM's verifier on each module before and after optimization. Builds
+  // with AUGUR_CHECKED always do.
+  bool verify = false;
 };
 
 }  // namespace augur::cpu

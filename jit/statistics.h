@@ -7,12 +7,13 @@
 namespace augur::cpu {
 
 struct Statistics {
-  std::uint64_t modules_compiled = 0;        // by compile()
-  std::uint64_t objects_compiled = 0;        // by compile_object()
-  std::uint64_t objects_loaded = 0;          // by load_object()
-  std::uint64_t versions_unloaded = 0;       // CompiledCode destroyed
-  std::uint64_t tasks_on_pool = 0;           // ORC tasks run on the TBB pool
-  std::uint64_t tasks_inline = 0;            // ORC tasks run by the thread that dispatched them
+  std::uint64_t modules_compiled = 0;   // by compile()
+  std::uint64_t objects_compiled = 0;   // by compile_object()
+  std::uint64_t objects_loaded = 0;     // by load_object()
+  std::uint64_t versions_unloaded = 0;  // CompiledCode destroyed
+  std::uint64_t tasks_on_pool = 0;      // ORC tasks run on the TBB pool
+  std::uint64_t tasks_inline = 0;       // ORC tasks run by the thread that dispatched them
+  std::uint64_t modules_verified = 0;   // passes of LLVM's verifier, before and after optimization
   std::chrono::nanoseconds ir_to_llvm{0};    // Augur IR → LLVM IR, verification included
   std::chrono::nanoseconds optimization{0};  // the pass pipeline
   std::chrono::nanoseconds machine_code{0};  // LLVM IR → object code
@@ -29,7 +30,8 @@ enum class Counter : std::uint8_t {
   ObjectsLoaded,
   VersionsUnloaded,
   TasksOnPool,
-  TasksInline
+  TasksInline,
+  ModulesVerified
 };
 enum class Timer : std::uint8_t { IrToLlvm, Optimization, MachineCode, Total };
 

@@ -201,8 +201,11 @@ TEST(Engine, TargetOptions) {
 
 TEST(Engine, StatisticsCountTimeAndUnloads) {
   const Statistics before = statistics();
-  compile(affine("f", 1), {});
+  Options options;
+  options.verify = true;
+  compile(affine("f", 1), {}, options);
   const Statistics after = statistics();
+  EXPECT_EQ(after.modules_verified, before.modules_verified + 2);
   EXPECT_EQ(after.modules_compiled, before.modules_compiled + 1);
   EXPECT_EQ(after.versions_unloaded, before.versions_unloaded + 1);
   EXPECT_GT(after.ir_to_llvm, before.ir_to_llvm);

@@ -26,6 +26,7 @@ inline std::shared_ptr<CompiledCode> compile_at(int opt_level, const ir::Module&
                                                 const ir::ExternTable& externs = {}) {
   Options options;
   options.opt_level = opt_level;
+  options.verify = true;
   return compile(module, externs, options);
 }
 
