@@ -13,13 +13,22 @@ void TbbTaskDispatcher::dispatch(std::unique_ptr<llvm::orc::Task> task) {
   stats::count(stats::Counter::TasksOnPool);
   {
     std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(task));
     ++outstanding_;
   }
-  std::shared_ptr<llvm::orc::Task> shared(std::move(task));
-  arena_.enqueue([this, shared] {
-    shared->run();
-    finished();
-  });
+  arena_.enqueue([this] { run_next(); });
+}
+
+void TbbTaskDispatcher::run_next() {
+  std::unique_ptr<llvm::orc::Task> task;
+  {
+    std::lock_guard lock(mutex_);
+    task = std::move(queue_.front());
+    queue_.pop_front();
+  }
+  task->run();
+  task.reset();
+  finished();
 }
 
 void TbbTaskDispatcher::finished() {
