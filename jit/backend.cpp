@@ -48,10 +48,6 @@ llvm::Error dump_assembly(const Options& options, const llvm::Module& module,
   return dump(options, DumpKind::Assembly, label, std::string(text.begin(), text.end()));
 }
 
-}  // namespace
-
-namespace {
-
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> optimize_and_emit(llvm::Module& module,
                                                                       const CompileJob* job) {
   const Options defaults;

@@ -1,5 +1,6 @@
 #include "jit/compile.h"
 
+#include <llvm/ExecutionEngine/JITLink/JITLink.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -73,6 +74,18 @@ GeneratedModule generate(const ir::Module& module, const Options& options, std::
   return generated;
 }
 
+// Parses the object as the JIT linker will, so that a corrupt or foreign file is
+// reported to the caller, not only to the session's error log.
+void check_object(const llvm::MemoryBuffer& object) {
+  auto graph = llvm::jitlink::createLinkGraphFromObject(object.getMemBufferRef());
+  if (!graph) check(graph.takeError(), "not a loadable object file");
+  const llvm::Triple& host = Engine::get().triple();
+  const llvm::Triple& target = (*graph)->getTargetTriple();
+  if (target.getArch() != host.getArch() || target.getObjectFormat() != host.getObjectFormat()) {
+    throw jit::compile_error("object file for " + target.str() + " cannot run on " + host.str());
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::ExternTable& externs,
@@ -81,8 +94,8 @@ std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::Extern
   check_options(options);
   const std::vector<SymbolAddress> bound = bind_externs(module, externs);
   auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
-  GeneratedModule generated = generate(module, options, dylib->label());
   const std::string label = dylib->label();
+  GeneratedModule generated = generate(module, options, label);
   const std::shared_ptr<std::string> failure = CompileJob::of(*generated.context)->failure();
   dylib->define(bound);
   dylib->add(std::move(generated.module), std::move(generated.context));
@@ -110,17 +123,15 @@ std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir
   stats::Scope timer(stats::Timer::Total);
   const std::vector<SymbolAddress> bound = bind_externs(module, externs);
   auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
+  std::unique_ptr<llvm::MemoryBuffer> buffer = llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(object.data(), object.size()), dylib->label());
+  check_object(*buffer);
   dylib->define(bound);
-  dylib->add(llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.data(), object.size()),
-                                                  dylib->label()));
+  dylib->add(std::move(buffer));
   auto code = std::make_shared<CompiledCode>(std::move(dylib), entry_points(module));
   stats::count(stats::Counter::ObjectsLoaded);
   return code;
 }
-
-}  // namespace augur::cpu
-
-namespace augur::cpu {
 
 bool is_loaded(std::string_view label) {
   return Engine::get().has_dylib(label);

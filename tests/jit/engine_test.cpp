@@ -147,6 +147,16 @@ TEST(Engine, CorruptObjectsAreRejected) {
   EXPECT_THROW(load_object(garbage, module, {}), jit::compile_error);
   std::vector<char> truncated(object.begin(), object.begin() + object.size() / 3);
   EXPECT_THROW(load_object(truncated, module, {}), jit::compile_error);
+  // The same object, claiming to be for AArch64 (ELF e_machine 183).
+  std::vector<char> foreign = object;
+  foreign[18] = static_cast<char>(183);
+  foreign[19] = 0;
+  try {
+    load_object(foreign, module, {});
+    FAIL() << "expected a compile_error";
+  } catch (const jit::compile_error& e) {
+    EXPECT_NE(std::string(e.what()).find("aarch64"), std::string::npos) << e.what();
+  }
   // An object of another module lacks the functions asked for.
   EXPECT_THROW(load_object(object, affine("g", 2), {}), jit::compile_error);
 }
