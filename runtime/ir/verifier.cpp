@@ -143,7 +143,7 @@ class FunctionVerifier {
   // ------------------------------------------------------------ signature and variables
 
   bool check_signature() {
-    if (std::string e = name_error(fn_.name); !e.empty()) {
+    if (std::string e = global_name_error(fn_.name); !e.empty()) {
       report("function name " + quoted(fn_.name) + " " + e);
     }
     if (!well_formed(fn_.ret)) report("return type " + fn_.ret.name() + " is not a valid type");
@@ -175,7 +175,7 @@ class FunctionVerifier {
   // Reports a malformed name, or a name a parameter or an already declared variable has.
   void check_variable_name(std::size_t index, std::string_view what) {
     const Variable& v = fn_.vars[index];
-    if (std::string e = name_error(v.name); !e.empty()) {
+    if (std::string e = variable_name_error(v.name); !e.empty()) {
       report(std::string(what) + " name " + quoted(v.name) + " " + e);
     }
     for (std::size_t j = 0; j < fn_.vars.size(); ++j) {
@@ -572,7 +572,7 @@ void check_externs(const Module& module, Reporter& reporter) {
       continue;
     }
     const std::string name = quoted(fn->name);
-    if (std::string e = name_error(fn->name); !e.empty()) {
+    if (std::string e = global_name_error(fn->name); !e.empty()) {
       reporter.report("extern name " + name + " " + e);
     }
     for (std::size_t j = 0; j < i; ++j) {

@@ -436,12 +436,13 @@ TEST(VerifierRejects, DuplicateExternsAndFunctions) {
   m.externs.push_back(std::make_shared<const ExternFn>(ExternFn{"h", Type::i32(), {}}));
   m.externs.push_back(
       std::make_shared<const ExternFn>(ExternFn{"bad", Type::void_(), {Type::void_()}}));
+  m.externs.push_back(std::make_shared<const ExternFn>(ExternFn{"return", Type::void_(), {}}));
   m.functions.push_back(FunctionBuilder("f", Type::void_()).finish());
   m.functions.push_back(FunctionBuilder("f", Type::void_()).finish());
   m.functions.push_back(FunctionBuilder("h", Type::void_()).finish());
   expect_problems(
       m, {"extern 'h' is declared twice", "parameter 1 of extern 'bad' cannot have type void",
-          "function 'f': function 'f' is defined twice",
+          "extern name 'return' is a keyword", "function 'f': function 'f' is defined twice",
           "function 'h': function 'h' has the name of an extern"});
 }
 
@@ -502,6 +503,17 @@ TEST(VerifierAccepts, PowerAndScaleFromTheDocs) {
     });
     m.functions.push_back(std::move(b).finish());
   }
+  expect_valid(m);
+}
+
+TEST(VerifierAccepts, ExternsAndFunctionsNamedLikeIntrinsics) {
+  // Calls mark externs with '@' and nothing names a function, so only keywords are out.
+  Module m;
+  ExternRef exp = m.declare_extern({"exp", Type::f64(), {Type::f64()}, Effect::Pure});
+  FunctionBuilder b("sqrt", Type::f64());
+  VarId x = b.param("x", Type::f64());
+  b.return_(call(exp, {b.read(x)}));
+  m.functions.push_back(std::move(b).finish());
   expect_valid(m);
 }
 
