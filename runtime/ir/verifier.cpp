@@ -1,7 +1,10 @@
 #include "runtime/ir/verifier.h"
 
+#include <array>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "runtime/ir/builder.h"
@@ -178,11 +181,9 @@ class FunctionVerifier {
     if (std::string e = variable_name_error(v.name); !e.empty()) {
       report(std::string(what) + " name " + quoted(v.name) + " " + e);
     }
-    for (std::size_t j = 0; j < fn_.vars.size(); ++j) {
-      if (j != index && fn_.vars[j].name == v.name && state_[j] != State::Undeclared) {
-        report("the name " + quoted(v.name) + " is already taken by another variable");
-        return;
-      }
+    // Names stay taken after their scope ends: they are unique in the whole function.
+    if (!taken_names_.insert(v.name).second) {
+      report("the name " + quoted(v.name) + " is already taken by another variable");
     }
   }
 
@@ -341,7 +342,9 @@ class FunctionVerifier {
   }
 
   void check_condition(const ExprPtr& cond, std::string_view stmt) {
-    if (check_expr(cond, std::string(stmt) + " condition") && !cond->type.is_bool()) {
+    if (!cond) {
+      report("missing " + std::string(stmt) + " condition");
+    } else if (check_expr(cond, "condition") && !cond->type.is_bool()) {
       report(std::string(stmt) + " condition must be bool, not " + cond->type.name());
     }
   }
@@ -418,7 +421,12 @@ class FunctionVerifier {
     }
     bool operands_ok = true;
     for (const ExprPtr& arg : e->args) {
-      operands_ok = check_expr(arg, "operand of " + kind_name(*e)) && operands_ok;
+      if (!arg) {
+        report("missing operand of " + kind_name(*e));
+        operands_ok = false;
+      } else {
+        operands_ok = check_expr(arg, "operand") && operands_ok;
+      }
     }
     return operands_ok && check_node(*e);
   }
@@ -453,8 +461,17 @@ class FunctionVerifier {
 
   // The node's own rules, its operands being well-typed.
   bool check_node(const Expr& e) {
-    std::vector<Type> types;
-    for (const ExprPtr& arg : e.args) types.push_back(arg->type);
+    // Operand types without a heap allocation for the usual one to four operands.
+    std::array<Type, 4> few;
+    std::vector<Type> many;
+    std::span<const Type> types;
+    if (e.args.size() <= few.size()) {
+      for (std::size_t i = 0; i < e.args.size(); ++i) few[i] = e.args[i]->type;
+      types = std::span<const Type>(few.data(), e.args.size());
+    } else {
+      for (const ExprPtr& arg : e.args) many.push_back(arg->type);
+      types = many;
+    }
     switch (e.kind) {
       case ExprKind::Const:
         return check_const(e);
@@ -558,8 +575,9 @@ class FunctionVerifier {
   const Module& module_;
   const Function& fn_;
   Reporter& reporter_;
-  std::vector<State> state_;                        // by variable index
-  std::vector<std::vector<std::uint32_t>> scopes_;  // variables each open block declared
+  std::vector<State> state_;                          // by variable index
+  std::unordered_set<std::string_view> taken_names_;  // of parameters and declared variables
+  std::vector<std::vector<std::uint32_t>> scopes_;    // variables each open block declared
   std::vector<Segment> path_;
   unsigned loop_depth_ = 0;
 };

@@ -134,6 +134,20 @@ TEST(VerifierRejects, VariableOutOfRange) {
                   {"function 'f' at body[0]: variable #5 is out of range (1 variables)"});
 }
 
+TEST(VerifierRejects, MissingExpressions) {
+  FunctionBuilder b("f", Type::i32());
+  VarId p = b.param("p", Type::pointer_to(Scalar::I32));
+  b.emit(Stmt::if_(nullptr, {}));
+  b.emit(Stmt::store(b.read(p), nullptr, i32c(1)));
+  b.emit(Stmt::eval(nullptr));
+  b.return_(raw(ExprKind::Unary, Type::i32(), {nullptr}));
+  expect_problems(module_of(std::move(b).finish()),
+                  {"function 'f' at body[0]: missing if condition",
+                   "function 'f' at body[1]: missing store index",
+                   "function 'f' at body[2]: missing expression statement",
+                   "function 'f' at body[3]: missing operand of operator '-'"});
+}
+
 // ---------------------------------------------------------------- rejections: variables
 
 TEST(VerifierRejects, UseBeforeDeclaration) {
