@@ -80,7 +80,7 @@ TEST(RandomProgram, ThousandSeedsVerifyWithReasonableSizes) {
     sizes.push_back(p.nodes);
   }
   std::sort(sizes.begin(), sizes.end());
-  EXPECT_GE(sizes.front(), 15u);
+  EXPECT_GE(sizes.front(), 10u);
   EXPECT_GE(sizes[100], 30u);
   EXPECT_LE(sizes[500], 200u);
   EXPECT_GE(sizes[500], 60u);

@@ -85,7 +85,7 @@ class Generator {
 
   RandomProgram run() {
     make_params();
-    budget_ = options_.target_nodes != 0 ? options_.target_nodes : 20 + rng_.below(181);
+    budget_ = options_.target_nodes != 0 ? options_.target_nodes : 10 + rng_.below(171);
     do {
       gen_statement();
     } while (made_ < budget_);

@@ -45,8 +45,9 @@ struct RandomProgramOptions {
   unsigned max_depth = 3;             // nesting of if / while / for
   unsigned max_block_statements = 5;  // statements a nested block gets, at most
   unsigned max_expr_depth = 3;
-  // Size in IR nodes (count_nodes) the body grows to. 0: a size drawn from the
-  // seed between 20 and 200. Larger values (up to ~10,000) suit benchmarks.
+  // Size in IR nodes (count_nodes) the body grows to, give or take its last
+  // statement. 0: a size drawn from the seed, mostly between 20 and 200.
+  // Larger values (up to ~10,000) suit benchmarks.
   std::size_t target_nodes = 0;
   unsigned max_scalar_params = 3;
   unsigned max_array_params = 2;
