@@ -16,10 +16,12 @@ namespace augur::ir {
 
 namespace {
 
-// Deeper nesting (blocks, parentheses, prefix operators, `else if` chains,
-// expression trees) is rejected, so that no input can exhaust the stack of the
-// parser or of the recursive passes that later walk what it built.
-constexpr int kMaxNesting = 1000;
+// Deeper nesting (blocks, parentheses, prefix operators, `else if` chains) and
+// taller expression trees (`x + x + ...`, built without recursion) are
+// rejected, so that no input can exhaust the stack of the parser or of the
+// recursive passes that later walk what it built.
+constexpr int kMaxNesting = 256;
+constexpr int kMaxHeight = 1000;
 
 // An expression and the height of its tree.
 struct Node {
@@ -74,7 +76,7 @@ class Parser {
       } else if (at("fn") || at("kernel")) {
         function();
       } else {
-        fail(tok_, "expected 'fn', 'kernel fn' or 'extern fn', found " + describe(tok_));
+        fail_found(tok_, {"expected 'fn', 'kernel fn' or 'extern fn'"});
       }
     }
     return std::move(module_);
@@ -85,10 +87,8 @@ class Parser {
   class Nesting {
    public:
     explicit Nesting(Parser& parser) : parser_(parser) {
-      if (parser_.depth_ == kMaxNesting) {
-        parser_.fail(parser_.tok_,
-                     "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
-      }
+      if (parser_.depth_ == kMaxNesting)
+        parser_.fail_too_deep(parser_.tok_, "nesting", kMaxNesting);
       ++parser_.depth_;
     }
     ~Nesting() { --parser_.depth_; }
@@ -106,9 +106,9 @@ class Parser {
   }
 
   Token advance() {
-    Token t = tok_;
+    previous_ = tok_;
     tok_ = lexer_.next();
-    return t;
+    return previous_;
   }
 
   bool accept(std::string_view text) {
@@ -118,10 +118,7 @@ class Parser {
   }
 
   Token expect(std::string_view text, std::string_view context) {
-    if (!at(text)) {
-      fail(tok_, "expected '" + std::string(text) + "' " + std::string(context) + ", found " +
-                     describe(tok_));
-    }
+    if (!at(text)) fail_found(tok_, {"expected '", text, "' ", context});
     return advance();
   }
 
@@ -129,21 +126,42 @@ class Parser {
     return jit::location::in_text(lexer_.file(), t.line, t.column);
   }
 
-  [[noreturn]] void fail(const Token& at, const std::string& message) const {
+  // Error paths are out of line and take their message in pieces, so that the
+  // frames of the recursive functions stay small (no std::string temporaries).
+  [[noreturn, gnu::noinline, gnu::cold]] void fail(
+      const Token& at, std::initializer_list<std::string_view> parts) const {
+    std::string message;
+    for (std::string_view part : parts) message += part;
     throw jit::parse_error(message, where(at));
+  }
+
+  // The message "<expected>, found <token>".
+  [[noreturn, gnu::noinline, gnu::cold]] void fail_found(
+      const Token& found, std::initializer_list<std::string_view> expected) const {
+    std::string message;
+    for (std::string_view part : expected) message += part;
+    fail(found, {message, ", found ", describe(found)});
+  }
+
+  [[noreturn, gnu::noinline, gnu::cold]] void fail_too_deep(const Token& at, std::string_view what,
+                                                            int limit) const {
+    fail(at, {what, " deeper than ", std::to_string(limit), " levels"});
+  }
+
+  [[noreturn, gnu::noinline, gnu::cold]] void rethrow_at(const jit::verify_error& e,
+                                                         const Token& at) const {
+    throw jit::verify_error(e.message(), where(at));
   }
 
   // Builds an expression node of the given height with a builder factory; its
   // type errors are reported at `at`.
   template <class Make>
   Node build(const Token& at, int height, Make&& make) const {
-    if (height > kMaxNesting) {
-      fail(at, "expression nested deeper than " + std::to_string(kMaxNesting) + " levels");
-    }
+    if (height > kMaxHeight) fail_too_deep(at, "expression nested", kMaxHeight);
     try {
       return {make(), height};
     } catch (const jit::verify_error& e) {
-      throw jit::verify_error(e.message(), where(at));
+      rethrow_at(e, at);
     }
   }
 
@@ -154,11 +172,11 @@ class Parser {
     const std::optional<Type> scalar =
         t.kind == TokenKind::Name ? Type::parse(t.text) : std::nullopt;
     if (!scalar) {
-      fail(t, "expected a type " + std::string(context) + ", found " + describe(t));
+      fail_found(t, {"expected a type ", context});
     }
     advance();
     if (!at("*")) return *scalar;
-    if (scalar->is_void()) fail(tok_, "there are no pointers to void");
+    if (scalar->is_void()) fail(tok_, {"there are no pointers to void"});
     advance();
     return Type::pointer_to(scalar->scalar());
   }
@@ -167,7 +185,7 @@ class Parser {
   // function, and calls mark extern names with '@'.
   Token global_name(std::string_view context) {
     if (tok_.kind != TokenKind::Name || is_keyword(tok_.text)) {
-      fail(tok_, "expected a name " + std::string(context) + ", found " + describe(tok_));
+      fail_found(tok_, {"expected a name ", context});
     }
     return advance();
   }
@@ -194,13 +212,12 @@ class Parser {
     } else if (accept("effect")) {
       decl.effect = Effect::Effectful;
     } else {
-      fail(tok_, "expected 'pure', 'readonly' or 'effect' after the extern's return type, found " +
-                     describe(tok_));
+      fail_found(tok_, {"expected 'pure', 'readonly' or 'effect' after the extern's return type"});
     }
     expect(";", "after extern declaration");
     if (ExternRef existing = module_.find_extern(decl.name)) {
       if (*existing != decl) {
-        fail(name, "extern '" + decl.name + "' is already declared with another signature");
+        fail(name, {"extern '", decl.name, "' is already declared with another signature"});
       }
       return;
     }
@@ -217,7 +234,7 @@ class Parser {
     const Token name = global_name("after 'fn'");
     fn_.name = std::string(name.text);
     if (module_.find_function(fn_.name))
-      fail(name, "function '" + fn_.name + "' is already defined");
+      fail(name, {"function '", fn_.name, "' is already defined"});
     expect("(", "after the function's name");
     open_scope();
     if (!at(")")) {
@@ -238,7 +255,7 @@ class Parser {
 
   void expect_list_end(std::string_view item) {
     if (!at(")")) {
-      fail(tok_, "expected ',' or ')' after " + std::string(item) + ", found " + describe(tok_));
+      fail_found(tok_, {"expected ',' or ')' after ", item});
     }
     advance();
   }
@@ -247,10 +264,10 @@ class Parser {
 
   Token variable_name(std::string_view context) {
     if (tok_.kind != TokenKind::Name) {
-      fail(tok_, "expected a variable name " + std::string(context) + ", found " + describe(tok_));
+      fail_found(tok_, {"expected a variable name ", context});
     }
     if (is_reserved(tok_.text)) {
-      fail(tok_, "'" + std::string(tok_.text) + "' is reserved and cannot name a variable");
+      fail(tok_, {"'", tok_.text, "' is reserved and cannot name a variable"});
     }
     return advance();
   }
@@ -258,8 +275,7 @@ class Parser {
   VarId declare(const Token& name, Type type, VarKind kind, std::uint32_t shared_count = 0) {
     if (auto it = var_ids_.find(name.text); it != var_ids_.end()) {
       const auto [line, column] = declared_at_[it->second.index];
-      fail(name, "variable '" + std::string(name.text) + "' is already declared at " +
-                     position(line, column));
+      fail(name, {"variable '", name.text, "' is already declared at ", position(line, column)});
     }
     const VarId id{static_cast<std::uint32_t>(fn_.vars.size())};
     fn_.vars.push_back({std::string(name.text), type, kind, shared_count});
@@ -282,12 +298,12 @@ class Parser {
 
   Node variable(const Token& t) {
     const auto it = var_ids_.find(t.text);
-    if (it == var_ids_.end()) fail(t, "unknown variable '" + std::string(t.text) + "'");
+    if (it == var_ids_.end()) fail(t, {"unknown variable '", t.text, "'"});
     const VarId id = it->second;
     if (!in_scope_[id.index]) {
       const auto [line, column] = declared_at_[id.index];
-      fail(t, "variable '" + std::string(t.text) + "' is not in scope here (declared at " +
-                  position(line, column) + ")");
+      fail(t, {"variable '", t.text, "' is not in scope here (declared at ", position(line, column),
+               ")"});
     }
     return build(t, 1, [&] { return read(id, fn_.vars[id.index].type); });
   }
@@ -301,8 +317,8 @@ class Parser {
     Block out;
     while (!at("}")) {
       if (tok_.kind == TokenKind::End || at("fn") || at("kernel") || at("extern")) {
-        fail(tok_, "expected '}' to close the block opened at " + position(open.line, open.column) +
-                       ", found " + describe(tok_));
+        fail_found(
+            tok_, {"expected '}' to close the block opened at ", position(open.line, open.column)});
       }
       statement(out);
     }
@@ -338,12 +354,15 @@ class Parser {
       out.push_back(while_stmt());
     } else if (at("for")) {
       out.push_back(for_stmt());
-    } else if (at("break") || at("continue") || at("barrier")) {
-      const Token word = advance();
-      expect(";", "after '" + std::string(word.text) + "'");
-      out.push_back(word.text == "break"      ? Stmt::break_()
-                    : word.text == "continue" ? Stmt::continue_()
-                                              : Stmt::barrier());
+    } else if (accept("break")) {
+      expect(";", "after 'break'");
+      out.push_back(Stmt::break_());
+    } else if (accept("continue")) {
+      expect(";", "after 'continue'");
+      out.push_back(Stmt::continue_());
+    } else if (accept("barrier")) {
+      expect(";", "after 'barrier'");
+      out.push_back(Stmt::barrier());
     } else if (at("return")) {
       advance();
       ExprPtr value = at(";") ? nullptr : expression().expr;
@@ -362,7 +381,7 @@ class Parser {
   Stmt simple(std::string_view what) {
     if (at("var")) return var_decl();
     if (!starts_expression()) {
-      fail(tok_, "expected " + std::string(what) + ", found " + describe(tok_));
+      fail_found(tok_, {"expected ", what});
     }
     const Token start = tok_;
     const Node target = expression();
@@ -373,7 +392,7 @@ class Parser {
     if (target.expr->kind == ExprKind::Load) {
       return Stmt::store(target.expr->args[0], target.expr->args[1], std::move(value));
     }
-    fail(start, "the left side of '=' must be a variable or an element p[i]");
+    fail(start, {"the left side of '=' must be a variable or an element p[i]"});
   }
 
   Stmt var_decl() {
@@ -388,14 +407,14 @@ class Parser {
 
   Stmt shared_decl() {
     const Token word = advance();
-    if (!fn_.kernel) fail(word, "shared arrays are only allowed in kernels");
+    if (!fn_.kernel) fail(word, {"shared arrays are only allowed in kernels"});
     const Token name = variable_name("after 'shared'");
     expect(":", "after the shared array's name");
     const Token elem_token = tok_;
     const Type elem = type("after ':'");
     if (elem.is_pointer() || elem.is_void()) {
       fail(elem_token,
-           "a shared array's elements must be bool, integers or floats, not " + elem.name());
+           {"a shared array's elements must be bool, integers or floats, not ", elem.name()});
     }
     expect("[", "after the shared array's element type");
     const Token count = tok_;
@@ -404,9 +423,7 @@ class Parser {
         std::from_chars(count.text.data(), count.text.data() + count.text.size(), elements);
     if (count.kind != TokenKind::Number || ec != std::errc() ||
         end != count.text.data() + count.text.size() || elements == 0) {
-      fail(count, "expected the number of elements (1 to " +
-                      std::to_string(std::numeric_limits<std::uint32_t>::max()) +
-                      ", no suffix), found " + describe(count));
+      fail_found(count, {"expected the number of elements (1 to 4294967295, no suffix)"});
     }
     advance();
     expect("]", "after the number of elements");
@@ -507,8 +524,10 @@ class Parser {
     return base;
   }
 
-  std::vector<Node> arguments(std::string_view callee) {
-    expect("(", "after '" + std::string(callee) + "'");
+  // A parenthesized argument list after the callee's name (the previous token).
+  std::vector<Node> arguments() {
+    if (!at("(")) fail_found(tok_, {"expected '(' after '", previous_.text, "'"});
+    advance();
     std::vector<Node> args;
     if (!at(")")) {
       do {
@@ -525,7 +544,7 @@ class Parser {
       case TokenKind::Number: {
         advance();
         LiteralRead literal = read_number(t.text);
-        if (!literal.value) fail(t, literal.error);
+        if (!literal.value) fail(t, {literal.error});
         return {std::move(literal.value), 1};
       }
       case TokenKind::Name:
@@ -542,21 +561,21 @@ class Parser {
       case TokenKind::End:
         break;
     }
-    fail(t, "expected expression, found " + describe(t));
+    fail_found(t, {"expected expression"});
   }
 
   Node extern_call() {
     const Token at_sign = advance();
     if (tok_.kind != TokenKind::Name) {
-      fail(tok_, "expected an extern's name after '@', found " + describe(tok_));
+      fail_found(tok_, {"expected an extern's name after '@'"});
     }
     const Token name = advance();
     ExternRef callee = module_.find_extern(name.text);
     if (!callee) {
-      fail(name, "unknown extern '" + std::string(name.text) +
-                     "' (externs are declared with 'extern fn' before their use)");
+      fail(name, {"unknown extern '", name.text,
+                  "' (externs are declared with 'extern fn' before their use)"});
     }
-    std::vector<Node> args = arguments("@" + std::string(name.text));
+    std::vector<Node> args = arguments();
     return build(at_sign, above(args), [&] { return call(callee, exprs_of(args)); });
   }
 
@@ -576,23 +595,22 @@ class Parser {
     if (const std::optional<Type> scalar = Type::parse(t.text)) {
       Type to = *scalar;
       if (at("*")) {
-        if (to.is_void()) fail(tok_, "there are no pointers to void");
+        if (to.is_void()) fail(tok_, {"there are no pointers to void"});
         advance();
         to = Type::pointer_to(to.scalar());
       }
-      std::vector<Node> args = arguments(to.name());
+      std::vector<Node> args = arguments();
       if (args.size() != 1) {
-        fail(t,
-             "a cast to " + to.name() + " takes one operand, got " + std::to_string(args.size()));
+        fail(t, {"a cast to ", to.name(), " takes one operand, got ", std::to_string(args.size())});
       }
       return build(t, above(args), [&] { return cast(to, args[0].expr); });
     }
     if (auto op = op_named<MathOp, 9>(t.text)) {
-      std::vector<Node> args = arguments(t.text);
+      std::vector<Node> args = arguments();
       return build(t, above(args), [&] { return math(*op, exprs_of(args)); });
     }
     if (auto op = op_named<AtomicOp, 5>(t.text)) {
-      std::vector<Node> args = arguments(t.text);
+      std::vector<Node> args = arguments();
       return build(t, above(args), [&] { return atomic(*op, exprs_of(args)); });
     }
     const std::string_view base = t.text.substr(0, t.text.find('.'));
@@ -600,14 +618,13 @@ class Parser {
       const std::string_view axis = t.text.substr(base.size());
       const std::size_t axis_index = axis == ".x" ? 0 : axis == ".y" ? 1 : axis == ".z" ? 2 : 3;
       if (axis_index > 2) {
-        fail(t, "expected " + std::string(base) + ".x, .y or .z, found " + describe(t));
+        fail_found(t, {"expected ", base, ".x, .y or .z"});
       }
       return build(t, 1, [&] { return gpu_index(*which, static_cast<unsigned>(axis_index)); });
     }
-    if (is_keyword(t.text)) fail(t, "expected expression, found " + describe(t));
+    if (is_keyword(t.text)) fail_found(t, {"expected expression"});
     if (at("(")) {
-      fail(t, "unknown function '" + std::string(t.text) + "' (externs are called as @" +
-                  std::string(t.text) + "(...))");
+      fail(t, {"unknown function '", t.text, "' (externs are called as @", t.text, "(...))"});
     }
     return variable(t);
   }
@@ -616,17 +633,18 @@ class Parser {
     advance();
     const Token bits = tok_;
     if (bits.kind != TokenKind::Number) {
-      fail(bits, "expected the bits of the NaN in hex, found " + describe(bits));
+      fail_found(bits, {"expected the bits of the NaN in hex"});
     }
     advance();
     LiteralRead nan = read_nan_payload(type, bits.text);
-    if (!nan.value) fail(bits, nan.error);
+    if (!nan.value) fail(bits, {nan.error});
     expect(")", "after the NaN's bits");
     return {std::move(nan.value), 1};
   }
 
   Lexer lexer_;
   Token tok_;
+  Token previous_;
   Module module_;
   int depth_ = 0;
 

@@ -245,31 +245,43 @@ INSTANTIATE_TEST_SUITE_P(Expressions, TypeError, testing::Values(
   test_name);
 // clang-format on
 
-// Nesting past the fixed bound is an error, not a stack overflow.
+// Nesting past the fixed bound (256 levels of blocks, parentheses, prefix
+// operators and `else if`; expression trees 1000 high) is an error, not a stack
+// overflow.
 TEST(ParseErrorDepth, DeepParenthesesAreRejected) {
   const int n = 100000;
   const std::string text =
       "fn f() -> i32 {\n  return " + std::string(n, '(') + "1i32" + std::string(n, ')') + ";\n}\n";
-  // The body is nesting level 1 and the return value level 2, so the 999th '('
-  // would open level 1001; the error points at the token after it.
-  expect_failure<jit::parse_error>({"", text, "nesting deeper than 1000 levels", 2, 10 + 999});
+  // The body is nesting level 1 and the return value level 2, so the 255th '('
+  // would open level 257; the error points at the token after it.
+  expect_failure<jit::parse_error>({"", text, "nesting deeper than 256 levels", 2, 10 + 255});
 }
 
 TEST(ParseErrorDepth, DeepBlocksAreRejected) {
   std::string text = "fn f() -> void {\n";
   for (int i = 0; i < 5000; ++i) text += "if (true) {\n";
-  // The 1000th `if` (line 1001) is inside the body and 999 `if` blocks, 1000
-  // levels, so its condition would open level 1001.
-  expect_failure<jit::parse_error>({"", text, "nesting deeper than 1000 levels", 1001, 5});
+  // The 256th `if` (line 257) is inside the body and 255 `if` blocks, 256
+  // levels, so its condition would open level 257.
+  expect_failure<jit::parse_error>({"", text, "nesting deeper than 256 levels", 257, 5});
+}
+
+TEST(ParseErrorDepth, LongElseIfChainsAreRejected) {
+  std::string text = "fn f(x: i32) -> void {\n  if (x == 0i32) {\n  }";
+  for (int i = 1; i < 5000; ++i) text += " else if (x == " + std::to_string(i) + "i32) {\n  }";
+  text += "\n}\n";
+  // Each `else if` nests one level deeper: the condition of the 255th (line
+  // 257) would be at level 257.
+  expect_failure<jit::parse_error>({"", text, "nesting deeper than 256 levels", 257, 14});
 }
 
 TEST(ParseErrorDepth, LongPrefixChainsAreRejected) {
   const std::string text = "fn f(x: i32) -> i32 {\n  return " + std::string(50000, '-') + "x;\n}\n";
-  expect_failure<jit::parse_error>({"", text, "nesting deeper than 1000 levels", 2, 10 + 998});
+  // The 255th '-' would open level 257.
+  expect_failure<jit::parse_error>({"", text, "nesting deeper than 256 levels", 2, 10 + 254});
 }
 
-TEST(ParseErrorDepth, LongOperatorChainsAreRejected) {
-  // No recursion in the parser, but the tree would be too deep for its users.
+TEST(ParseErrorDepth, TallOperatorChainsAreRejected) {
+  // No recursion in the parser, but the tree would be too tall for its users.
   std::string text = "fn f(x: i32) -> i32 {\n  return x";
   for (int i = 0; i < 5000; ++i) text += " + x";
   text += ";\n}\n";
@@ -278,10 +290,12 @@ TEST(ParseErrorDepth, LongOperatorChainsAreRejected) {
       {"", text, "expression nested deeper than 1000 levels", 2, 10 + 4 * 999 + 2});
 }
 
-TEST(ParseErrorDepth, NestingJustBelowTheBoundParses) {
-  const int n = 990;
-  const std::string text =
-      "fn f() -> i32 {\n  return " + std::string(n, '(') + "1i32" + std::string(n, ')') + ";\n}\n";
+TEST(ParseErrorDepth, NestingJustBelowTheBoundsParses) {
+  const int n = 250;
+  std::string text =
+      "fn f(x: i32) -> i32 {\n  return " + std::string(n, '(') + "x" + std::string(n, ')');
+  for (int i = 0; i < 998; ++i) text += " + x";
+  text += ";\n}\n";
   EXPECT_NO_THROW(parse_module(text));
 }
 
