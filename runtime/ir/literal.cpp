@@ -93,7 +93,7 @@ std::string format_constant(const Expr& c) {
     default:
       break;
   }
-  if (type.is_signed()) return std::to_string(sign_extend(bits, type.bits())) + type.name();
+  if (type.is_signed()) return std::to_string(c.int_value()) + type.name();
   return std::to_string(bits) + type.name();
 }
 

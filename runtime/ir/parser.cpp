@@ -50,9 +50,10 @@ std::string position(int line, int column) {
   return std::to_string(line) + ":" + std::to_string(column);
 }
 
-template <class Op, std::size_t N>
-std::optional<Op> op_named(std::string_view name) {
-  for (std::size_t i = 0; i < N; ++i) {
+// The operator of enum Op, up to `last`, spelled `name`.
+template <class Op>
+std::optional<Op> op_named(std::string_view name, Op last) {
+  for (int i = 0; i <= static_cast<int>(last); ++i) {
     if (name_of(static_cast<Op>(i)) == name) return static_cast<Op>(i);
   }
   return std::nullopt;
@@ -605,16 +606,16 @@ class Parser {
       }
       return build(t, above(args), [&] { return cast(to, args[0].expr); });
     }
-    if (auto op = op_named<MathOp, 9>(t.text)) {
+    if (auto op = op_named(t.text, MathOp::Fma)) {
       std::vector<Node> args = arguments();
       return build(t, above(args), [&] { return math(*op, exprs_of(args)); });
     }
-    if (auto op = op_named<AtomicOp, 5>(t.text)) {
+    if (auto op = op_named(t.text, AtomicOp::Cas)) {
       std::vector<Node> args = arguments();
       return build(t, above(args), [&] { return atomic(*op, exprs_of(args)); });
     }
     const std::string_view base = t.text.substr(0, t.text.find('.'));
-    if (auto which = op_named<GpuIndex, 4>(base)) {
+    if (auto which = op_named(base, GpuIndex::GridDim)) {
       const std::string_view axis = t.text.substr(base.size());
       const std::size_t axis_index = axis == ".x" ? 0 : axis == ".y" ? 1 : axis == ".z" ? 2 : 3;
       if (axis_index > 2) {

@@ -20,15 +20,21 @@ namespace {
   std::abort();
 }
 
-}  // namespace
+// Declarations in scope when the input is also tried as a kernel's body, so
+// that statement- and expression-level mutations parse more often.
+constexpr std::string_view kPrelude =
+    "extern fn pure_f(f64) -> f64 pure;\n"
+    "extern fn read_f(i32*, i64) -> i32 readonly;\n"
+    "extern fn effect_f(i32) -> void effect;\n"
+    "kernel fn k(a: i32, b: i64, c: u8, d: u16, e: u64, p: bool, x: f32, y: f64, v: i32*, w: f64*) "
+    "-> void {\n";
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+void check(std::string_view text) {
   augur::ir::Module module;
   try {
     module = augur::ir::parse_module(text, "fuzz");
   } catch (const jit::error&) {
-    return 0;  // a clean rejection; any other exception escapes and aborts
+    return;  // a clean rejection; any other exception escapes and aborts
   }
   std::string printed;
   augur::ir::Module again;
@@ -41,5 +47,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!(again == module)) finding("print -> parse changed the module", printed);
   const std::string reprinted = augur::ir::print(again);
   if (reprinted != printed) finding("print -> parse -> print is not the identity", reprinted);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  check(input);
+  check(std::string(kPrelude) + std::string(input) + "\n}\n");
   return 0;
 }
