@@ -29,10 +29,10 @@ constexpr std::array<std::string_view, 33> kExpressionWords = {
 constexpr std::array<std::string_view, 4> kGpuIndices = {"thread_idx", "block_idx", "block_dim",
                                                          "grid_dim"};
 
-// Longest first, so that "<<" wins over "<".
-constexpr std::array<std::string_view, 33> kPuncts = {
-    "->", "==", "!=", "<=", ">=", "<<", ">>", "&&", "||", "(", ")", "{", "}", "[", "]", ",", ";",
-    ":",  "?",  "@",  "=",  "<",  ">",  "+",  "-",  "*",  "/", "%", "&", "|", "^", "~", "!"};
+// Two-character operators win over their first character ("<<" over "<").
+constexpr std::array<std::string_view, 9> kTwoCharPuncts = {
+    "->", "==", "!=", "<=", ">=", "<<", ">>", "&&", "||"};
+constexpr std::string_view kOneCharPuncts = "(){}[],;:?@=<>+-*/%&|^~!";
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -230,11 +230,14 @@ Token Lexer::lex_name(std::size_t start, int column) {
 
 Token Lexer::lex_punct(std::size_t start, int column) {
   const std::string_view rest = text_.substr(pos_);
-  for (std::string_view p : kPuncts) {
-    if (rest.starts_with(p)) {
-      for (std::size_t i = 0; i < p.size(); ++i) advance_byte();
-      return {TokenKind::Punct, text_.substr(start, p.size()), line_, column};
-    }
+  std::size_t length = 0;
+  for (std::string_view p : kTwoCharPuncts) {
+    if (rest.size() >= 2 && rest[0] == p[0] && rest[1] == p[1]) length = 2;
+  }
+  if (length == 0 && kOneCharPuncts.find(rest[0]) != std::string_view::npos) length = 1;
+  if (length > 0) {
+    for (std::size_t i = 0; i < length; ++i) advance_byte();
+    return {TokenKind::Punct, text_.substr(start, length), line_, column};
   }
   const auto c = static_cast<unsigned char>(rest[0]);
   if (is_control(c)) fail(line_, column, "unexpected control character " + code_point_name(c));

@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "jit/error.h"
 #include "runtime/ir/builder.h"
@@ -234,7 +235,7 @@ class Parser {
     expect("fn", "after 'kernel'");
     const Token name = global_name("after 'fn'");
     fn_.name = std::string(name.text);
-    if (module_.find_function(fn_.name))
+    if (!function_names_.insert(fn_.name).second)
       fail(name, {"function '", fn_.name, "' is already defined"});
     expect("(", "after the function's name");
     open_scope();
@@ -647,6 +648,7 @@ class Parser {
   Token tok_;
   Token previous_;
   Module module_;
+  std::unordered_set<std::string> function_names_;
   int depth_ = 0;
 
   // The function being parsed: its variables by name, where each was
