@@ -1,5 +1,5 @@
-// The rules for names in the IR (docs/ir.md): [A-Za-z_][A-Za-z0-9_.]*, minus
-// the words the text form gives a meaning to.
+// The rules for names in the IR (docs/ir.md, "Text form"): [A-Za-z_][A-Za-z0-9_.]*,
+// minus the reserved words of the lexer (lexer.h).
 #pragma once
 
 #include <string>
