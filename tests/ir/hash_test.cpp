@@ -12,6 +12,8 @@
 #include <string>
 
 #include "runtime/ir/builder.h"
+#include "runtime/ir/parser.h"
+#include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 
 namespace augur::ir {
@@ -297,6 +299,33 @@ TEST(ContentHash, DistinguishesStatementsFromBlockBoundaries) {
     two.assign(x2, i32c(2));
   });
   EXPECT_NE(content_hash(std::move(one).finish()), content_hash(std::move(two).finish()));
+}
+
+TEST(ContentHash, SameProgramFromDifferentlyFormattedText) {
+  // program() in canonical form, and by hand with other names, spacing,
+  // comments, parentheses and float spelling.
+  const Module canonical = module_of({program()});
+  const std::string reformatted = R"(
+    // the program under edit, reformatted
+    extern   fn tick ( i64 )->i64 effect ;
+    fn g(data:i32*,count:i32,scale:f64)->f64{var sum:f64=0.000f64;var k:i32=(0i32);
+    while((k<count)){if(((data[k])>3i32)){sum=(sum+scale);}else{sum=sum-f64(data[k]);}
+    data[k]=data[k]*2i32; // doubled
+    @tick(i64(k));k=k+1i32;}return (sum);}
+  )";
+  const Module printed = parse_module(print(canonical));
+  const Module other = parse_module(reformatted);
+  ASSERT_NO_THROW(verify(other));
+  const Hash128 expected = content_hash(canonical.functions[0]);
+  EXPECT_EQ(content_hash(printed.functions[0]), expected);
+  EXPECT_EQ(content_hash(other.functions[0]), expected);
+  EXPECT_EQ(content_hash(printed), content_hash(canonical));
+
+  // With the function's name restored, the module hashes agree too.
+  Module renamed = other;
+  renamed.functions[0].name = "f";
+  EXPECT_EQ(content_hash(renamed), content_hash(canonical));
+  EXPECT_NE(content_hash(other), content_hash(canonical));
 }
 
 // ---------------------------------------------------------------- content_hash(Module)

@@ -8,6 +8,8 @@
 #include <set>
 
 #include "runtime/ir/hash.h"
+#include "runtime/ir/parser.h"
+#include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 #include "tests/support/random_inputs.h"
 #include "tests/support/test_externs.h"
@@ -130,6 +132,18 @@ TEST(RandomProgram, SameSeedSameProgram) {
     hashes.insert(ir::content_hash(random_program(with_seed(seed)).module));
   }
   EXPECT_EQ(hashes.size(), 200u);
+}
+
+TEST(RandomProgram, SurvivesTheTextFormWithItsHash) {
+  RandomFeatures all;
+  all.inexact_math = true;
+  all.atomics = true;
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    const RandomProgram p = random_program(with_seed(seed, all));
+    const ir::Module back = ir::parse_module(ir::print(p.module));
+    ASSERT_TRUE(back == p.module) << "seed " << seed;
+    EXPECT_EQ(ir::content_hash(back), ir::content_hash(p.module));
+  }
 }
 
 TEST(RandomProgram, DisabledFeaturesStayOut) {

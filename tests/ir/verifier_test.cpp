@@ -3,11 +3,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "runtime/ir/builder.h"
+#include "runtime/ir/parser.h"
 
 namespace augur::ir {
 namespace {
@@ -518,6 +522,22 @@ TEST(VerifierAccepts, PowerAndScaleFromTheDocs) {
     m.functions.push_back(std::move(b).finish());
   }
   expect_valid(m);
+}
+
+TEST(VerifierAccepts, EveryProgramOfTheTextCorpus) {
+  namespace fs = std::filesystem;
+  int programs = 0;
+  for (const fs::directory_entry& entry :
+       fs::directory_iterator(fs::path(AUGUR_TEST_DATA) / "programs")) {
+    if (entry.path().extension() != ".ir") continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    expect_valid(parse_module(text.str(), entry.path().filename().string()));
+    ++programs;
+  }
+  EXPECT_GE(programs, 30);
 }
 
 TEST(VerifierAccepts, ExternsAndFunctionsNamedLikeIntrinsics) {
