@@ -1,8 +1,8 @@
 #include "runtime/ir/interp.h"
 
 #include <algorithm>
-#include <array>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include "jit/error.h"
@@ -15,22 +15,33 @@ namespace augur::ir {
 
 namespace {
 
-// A run's frame: on the stack when it is small, which most are.
+// A run's frame: on the stack when it is small, which most are. The inline
+// slots are left uninitialized; the frame template fills them.
 class Frame {
  public:
   explicit Frame(const std::vector<Value>& init) {
     if (init.size() > kInline) {
       heap_ = init;
+      data_ = heap_.data();
     } else {
-      std::copy(init.begin(), init.end(), inline_.begin());
+      data_ = inline_.values;
+      std::uninitialized_copy(init.begin(), init.end(), data_);
     }
   }
-  Value* data() { return heap_.empty() ? inline_.data() : heap_.data(); }
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+
+  Value* data() { return data_; }
 
  private:
   static constexpr std::size_t kInline = 64;
-  std::array<Value, kInline> inline_;
+  union Slots {
+    Slots() {}
+    Value values[kInline];
+  };
+  Slots inline_;
   std::vector<Value> heap_;
+  Value* data_ = nullptr;
 };
 
 void check_arity(const interp::Program& p, std::size_t given) {

@@ -40,12 +40,26 @@ namespace augur::ir::interp {
 #define AUGUR_INTERP_BY_WIDTH(X, name, impl) \
   X(name##8, impl<8>) X(name##16, impl<16>) X(name##32, impl<32>) X(name##64, impl<64>)
 #define AUGUR_INTERP_BY_FLOAT(X, name, impl) X(name##F32, impl<float>) X(name##F64, impl<double>)
-#define AUGUR_INTERP_BY_INT(X, name, impl)                                    \
-  X(name##I8, impl<std::int8_t>)                                              \
-  X(name##I16, impl<std::int16_t>) X(name##I32, impl<std::int32_t>)           \
-      X(name##I64, impl<std::int64_t>) X(name##U8, impl<std::uint8_t>)        \
-          X(name##U16, impl<std::uint16_t>) X(name##U32, impl<std::uint32_t>) \
-              X(name##U64, impl<std::uint64_t>)
+#define AUGUR_INTERP_BY_INT(X, name, impl)                              \
+  X(name##I8, impl<std::int8_t>)                                        \
+  X(name##I16, impl<std::int16_t>)                                      \
+  X(name##I32, impl<std::int32_t>) X(name##I64, impl<std::int64_t>)     \
+      X(name##U8, impl<std::uint8_t>) X(name##U16, impl<std::uint16_t>) \
+          X(name##U32, impl<std::uint32_t>) X(name##U64, impl<std::uint64_t>)
+
+// Comparisons, in the order of their branch forms below; > and >= swap the
+// operands of < and <=.
+#define AUGUR_INTERP_COMPARE_OPS(X)    \
+  X(Eq, EqOp)                          \
+  X(Ne, NeOp)                          \
+  AUGUR_INTERP_BY_WIDTH(X, LtS, LtSOp) \
+  AUGUR_INTERP_BY_WIDTH(X, LeS, LeSOp) \
+  X(LtU, LtUOp)                        \
+  X(LeU, LeUOp)                        \
+  AUGUR_INTERP_BY_FLOAT(X, FEq, FEqOp) \
+  AUGUR_INTERP_BY_FLOAT(X, FNe, FNeOp) \
+  AUGUR_INTERP_BY_FLOAT(X, FLt, FLtOp) \
+  AUGUR_INTERP_BY_FLOAT(X, FLe, FLeOp)
 
 // Every other operation: X(name, implementation) where the implementation (in
 // interp_ops.h) has `static void exec(const Instr&, Value* regs, const RunContext&)`.
@@ -76,17 +90,7 @@ namespace augur::ir::interp {
   AUGUR_INTERP_BY_FLOAT(X, FDiv, FDivOp)                                        \
   AUGUR_INTERP_BY_FLOAT(X, FRem, FRemOp)                                        \
   AUGUR_INTERP_BY_FLOAT(X, FNeg, FNegOp)                                        \
-  /* comparisons; > and >= swap the operands of < and <= */                     \
-  X(Eq, EqOp)                                                                   \
-  X(Ne, NeOp)                                                                   \
-  AUGUR_INTERP_BY_WIDTH(X, LtS, LtSOp)                                          \
-  AUGUR_INTERP_BY_WIDTH(X, LeS, LeSOp)                                          \
-  X(LtU, LtUOp)                                                                 \
-  X(LeU, LeUOp)                                                                 \
-  AUGUR_INTERP_BY_FLOAT(X, FEq, FEqOp)                                          \
-  AUGUR_INTERP_BY_FLOAT(X, FNe, FNeOp)                                          \
-  AUGUR_INTERP_BY_FLOAT(X, FLt, FLtOp)                                          \
-  AUGUR_INTERP_BY_FLOAT(X, FLe, FLeOp)                                          \
+  AUGUR_INTERP_COMPARE_OPS(X)                                                   \
   /* casts; zero extension and same-width casts are moves */                    \
   X(Trunc8, TruncOp<8>)                                                         \
   X(Trunc16, TruncOp<16>)                                                       \
@@ -157,17 +161,32 @@ namespace augur::ir::interp {
   X(AtomicCas32, AtomicCasOp<std::uint32_t>)                                    \
   X(AtomicCas64, AtomicCasOp<std::uint64_t>)
 
+// Besides the control and data operations, every comparison has two branch
+// forms, JumpIf<name> and JumpUnless<name>: `if (a <cmp> b) goto c` (or its
+// negation) in one dispatch, for the conditions of if, while and for.
 enum class Op : std::uint16_t {
 #define AUGUR_INTERP_ENUM_CONTROL(name) name,
 #define AUGUR_INTERP_ENUM_DATA(name, ...) name,
+#define AUGUR_INTERP_ENUM_JUMP_IF(name, ...) JumpIf##name,
+#define AUGUR_INTERP_ENUM_JUMP_UNLESS(name, ...) JumpUnless##name,
   AUGUR_INTERP_CONTROL_OPS(AUGUR_INTERP_ENUM_CONTROL) AUGUR_INTERP_DATA_OPS(AUGUR_INTERP_ENUM_DATA)
+      AUGUR_INTERP_COMPARE_OPS(AUGUR_INTERP_ENUM_JUMP_IF)
+          AUGUR_INTERP_COMPARE_OPS(AUGUR_INTERP_ENUM_JUMP_UNLESS)
 #undef AUGUR_INTERP_ENUM_CONTROL
 #undef AUGUR_INTERP_ENUM_DATA
+#undef AUGUR_INTERP_ENUM_JUMP_IF
+#undef AUGUR_INTERP_ENUM_JUMP_UNLESS
 };
 
 // Member `offset` of the family that starts at `first`.
 constexpr Op family_member(Op first, unsigned offset) {
   return static_cast<Op>(static_cast<unsigned>(first) + offset);
+}
+
+// The branch form of comparison `compare`, jumping when the result is `when`.
+constexpr Op branch_on(Op compare, bool when) {
+  const unsigned offset = static_cast<unsigned>(compare) - static_cast<unsigned>(Op::Eq);
+  return family_member(when ? Op::JumpIfEq : Op::JumpUnlessEq, offset);
 }
 
 // What an address is computed for; it names the access in trap messages.

@@ -49,6 +49,17 @@ Stop run_loop(RunContext& ctx, Thread& thread) {
     break;
           AUGUR_INTERP_DATA_OPS(AUGUR_INTERP_CASE)
 #undef AUGUR_INTERP_CASE
+#define AUGUR_INTERP_BRANCH_CASES(name, ...)                                    \
+  case Op::JumpIf##name:                                                        \
+    ip = __VA_ARGS__::apply(r[in.a].bits, r[in.b].bits) ? code + in.c : ip + 1; \
+    continue;                                                                   \
+  case Op::JumpUnless##name:                                                    \
+    ip = __VA_ARGS__::apply(r[in.a].bits, r[in.b].bits) ? ip + 1 : code + in.c; \
+    continue;
+          AUGUR_INTERP_COMPARE_OPS(AUGUR_INTERP_BRANCH_CASES)
+#undef AUGUR_INTERP_BRANCH_CASES
+        default:  // every operation has its case above
+          __builtin_unreachable();
       }
       ++ip;
     }

@@ -170,8 +170,9 @@ class Lowerer {
     return static_cast<std::uint32_t>(prog_.code.size() - 1);
   }
 
-  void jump(Op op, std::uint32_t condition, Label& label) {
-    const std::uint32_t at = emit(op, 0, condition, 0, label.target);
+  // Emits a jump to `label`, conditional on operands a (and b) unless op is Jump.
+  void jump(Op op, Label& label, std::uint32_t a = 0, std::uint32_t b = 0) {
+    const std::uint32_t at = emit(op, 0, a, b, label.target);
     if (label.target == kUnbound) label.uses.push_back(at);
   }
 
@@ -314,9 +315,15 @@ class Lowerer {
         bind(decided);
       }
     } else if (e.kind == ExprKind::Const) {
-      if ((e.bits != 0) == when) jump(Op::Jump, 0, label);
+      if ((e.bits != 0) == when) jump(Op::Jump, label);
+    } else if (e.kind == ExprKind::Binary && is_comparison(e.binary_op())) {
+      const Comparison c = comparison(e);
+      std::uint32_t a = operand(arg(e, 0));
+      std::uint32_t b = operand(arg(e, 1));
+      if (c.swapped) std::swap(a, b);
+      jump(branch_on(c.op, when), label, a, b);
     } else {
-      jump(when ? Op::JumpIfTrue : Op::JumpIfFalse, operand(e), label);
+      jump(when ? Op::JumpIfTrue : Op::JumpIfFalse, label, operand(e));
     }
     temp_top_ = mark;
   }
@@ -352,7 +359,7 @@ class Lowerer {
     Label decided, end;
     lower_jump(arg(e, 0), is_or, decided);
     lower_into(arg(e, 1), dst);
-    jump(Op::Jump, 0, end);
+    jump(Op::Jump, end);
     bind(decided);
     emit(Op::Move, dst, constant(is_or ? 1 : 0));
     bind(end);
@@ -372,12 +379,19 @@ class Lowerer {
       emit(add, dst, p, i.slot, 0, static_cast<std::uint16_t>(t.pointee().size()));
       return;
     }
-    std::uint32_t a = operand(lhs);
-    std::uint32_t b = operand(rhs);
+    if (is_comparison(op)) {
+      const Comparison c = comparison(e);
+      std::uint32_t a = operand(lhs);
+      std::uint32_t b = operand(rhs);
+      if (c.swapped) std::swap(a, b);
+      emit(c.op, dst, a, b);
+      return;
+    }
+    const std::uint32_t a = operand(lhs);
+    const std::uint32_t b = operand(rhs);
     const bool is_float = t.is_float();
-    const bool is_int = t.is_integer();
     const auto by_width = [&](Op first) {
-      if (!is_int) ill_typed(e);
+      if (!t.is_integer()) ill_typed(e);
       return family_member(first, width_offset(t.bits()));
     };
     const auto by_float = [&](Op first) { return family_member(first, float_offset(t)); };
@@ -387,13 +401,7 @@ class Lowerer {
     const auto division = [&](Op signed_first, Op unsigned_op, Op float_first) {
       if (is_float) return by_float(float_first);
       if (t.is_signed()) return by_width(signed_first);
-      if (!is_int) ill_typed(e);
-      return unsigned_op;
-    };
-    const auto ordering = [&](Op signed_first, Op unsigned_op, Op float_first) {
-      if (is_float) return by_float(float_first);
-      if (t.is_signed()) return by_width(signed_first);
-      if (!t.is_unsigned() && !t.is_pointer()) ill_typed(e);
+      if (!t.is_unsigned()) ill_typed(e);
       return unsigned_op;
     };
     Op code = Op::Move;
@@ -428,36 +436,52 @@ class Lowerer {
       case BinaryOp::Shr:
         code = by_width(t.is_signed() ? Op::ShrS8 : Op::ShrU8);
         break;
-      case BinaryOp::Eq:
-        code = is_float ? by_float(Op::FEqF32) : Op::Eq;
-        break;
-      case BinaryOp::Ne:
-        code = is_float ? by_float(Op::FNeF32) : Op::Ne;
-        break;
-      case BinaryOp::Gt:  // a > b is b < a
-        std::swap(a, b);
-        [[fallthrough]];
-      case BinaryOp::Lt:
-        code = ordering(Op::LtS8, Op::LtU, Op::FLtF32);
-        break;
-      case BinaryOp::Ge:  // a >= b is b <= a
-        std::swap(a, b);
-        [[fallthrough]];
-      case BinaryOp::Le:
-        code = ordering(Op::LeS8, Op::LeU, Op::FLeF32);
-        break;
-      case BinaryOp::And:
-      case BinaryOp::Or:
-        break;
+      default:  // comparisons and && || are handled above
+        ill_typed(e);
     }
     emit(code, dst, a, b);
+  }
+
+  // The comparison operation for e (== != < <= > >=); > and >= swap the
+  // operands of < and <=.
+  struct Comparison {
+    Op op;
+    bool swapped;
+  };
+  Comparison comparison(const Expr& e) const {
+    const Type t = arg(e, 0).type;
+    const auto ordering = [&](Op signed_first, Op unsigned_op, Op float_first) {
+      if (t.is_float()) return family_member(float_first, float_offset(t));
+      if (t.is_signed()) return family_member(signed_first, width_offset(t.bits()));
+      if (!t.is_unsigned() && !t.is_pointer()) ill_typed(e);
+      return unsigned_op;
+    };
+    const auto equality = [&](Op float_first, Op bits_op) {
+      return t.is_float() ? family_member(float_first, float_offset(t)) : bits_op;
+    };
+    switch (e.binary_op()) {
+      case BinaryOp::Eq:
+        return {equality(Op::FEqF32, Op::Eq), false};
+      case BinaryOp::Ne:
+        return {equality(Op::FNeF32, Op::Ne), false};
+      case BinaryOp::Lt:
+        return {ordering(Op::LtS8, Op::LtU, Op::FLtF32), false};
+      case BinaryOp::Le:
+        return {ordering(Op::LeS8, Op::LeU, Op::FLeF32), false};
+      case BinaryOp::Gt:
+        return {ordering(Op::LtS8, Op::LtU, Op::FLtF32), true};
+      case BinaryOp::Ge:
+        return {ordering(Op::LeS8, Op::LeU, Op::FLeF32), true};
+      default:
+        ill_typed(e);
+    }
   }
 
   void lower_select(const Expr& e, std::uint32_t dst) {
     Label otherwise, end;
     lower_jump(arg(e, 0), false, otherwise);
     lower_into(arg(e, 1), dst);
-    jump(Op::Jump, 0, end);
+    jump(Op::Jump, end);
     bind(otherwise);
     lower_into(arg(e, 2), dst);
     bind(end);
@@ -719,7 +743,7 @@ class Lowerer {
       case StmtKind::Break:
       case StmtKind::Continue:
         if (loops_.empty()) fail(std::string(name_of(s.kind)) + " outside a loop");
-        jump(Op::Jump, 0, s.kind == StmtKind::Break ? *loops_.back().exit : *loops_.back().next);
+        jump(Op::Jump, s.kind == StmtKind::Break ? *loops_.back().exit : *loops_.back().next);
         return;
       case StmtKind::Return:
         if (s.expr) {
@@ -740,7 +764,7 @@ class Lowerer {
     Label otherwise, end;
     lower_jump(required(s.expr), false, otherwise);
     lower_block(s.body, "then");
-    if (!s.orelse.empty()) jump(Op::Jump, 0, end);
+    if (!s.orelse.empty()) jump(Op::Jump, end);
     bind(otherwise);
     lower_block(s.orelse, "else");
     bind(end);
@@ -753,7 +777,7 @@ class Lowerer {
     const bool is_for = s.kind == StmtKind::For;
     const Expr* condition = is_for ? for_condition : &required(s.expr);
     Label body, next, test, exit;
-    jump(Op::Jump, 0, test);
+    jump(Op::Jump, test);
     bind(body);
     loops_.push_back({&exit, &next});
     lower_block(s.body, "body");
@@ -765,7 +789,7 @@ class Lowerer {
     if (condition) {
       lower_jump(*condition, true, body);
     } else {
-      jump(Op::Jump, 0, body);
+      jump(Op::Jump, body);
     }
     bind(exit);
   }

@@ -133,11 +133,15 @@ Function reader() {
 }
 
 TEST(InterpTraps, BoundsCheckedLoadsNameTheAddressAndTheNearestBuffer) {
-  std::int32_t a[16] = {}, other[4] = {};
+  // Two buffers in one array, far enough apart that the nearest one is clear.
+  std::int32_t storage[64] = {};
+  std::int32_t* const a = storage;
+  std::int32_t* const other = storage + 40;
   a[3] = 42;
   InterpOptions options;
   options.bounds_check = true;
-  options.buffers = {{a, sizeof a, "a"}, {other, sizeof other, "other"}};
+  options.buffers = {{a, 16 * sizeof(std::int32_t), "a"},
+                     {other, 4 * sizeof(std::int32_t), "other"}};
   Interpreter get = interpreter(reader(), options);
   EXPECT_EQ(get.call<std::int32_t>(&a[0], std::int64_t{3}), 42);
   EXPECT_EQ(get.call<std::int32_t>(&a[0], std::int64_t{15}), 0);
