@@ -25,6 +25,39 @@ Interpreter binary_function(BinaryOp op) {
   return interpreter(std::move(b).finish());
 }
 
+// The comparison `op` as a branch condition: if (a op b) return true; return
+// false; or, negated, if (!(a op b)) return false; return true. Conditions
+// lower to fused compare-and-branch operations, unlike comparison values.
+template <class T>
+Interpreter branch_function(BinaryOp op, bool negated) {
+  const Type t = type_of<T>();
+  FunctionBuilder b("f", Type::bool_());
+  E x = b.read(b.param("a", t));
+  E y = b.read(b.param("b", t));
+  E condition = binary(op, x, y);
+  b.if_(negated ? !condition : condition, [&] { b.return_(lit(!negated)); });
+  b.return_(lit(negated));
+  return interpreter(std::move(b).finish());
+}
+
+// Checks comparison `op` as a value and as both kinds of branch.
+template <class T>
+void expect_comparison(BinaryOp op, bool (*reference)(T, T), const std::vector<T>& values) {
+  Interpreter value = binary_function<T>(op);
+  Interpreter branch = branch_function<T>(op, false);
+  Interpreter negated = branch_function<T>(op, true);
+  for (T a : values) {
+    for (T b : values) {
+      const bool expected = reference(a, b);
+      ASSERT_EQ(value.call<bool>(a, b), expected) << +a << " " << name_of(op) << " " << +b;
+      ASSERT_EQ(branch.call<bool>(a, b), expected)
+          << "if (" << +a << " " << name_of(op) << " " << +b << ")";
+      ASSERT_EQ(negated.call<bool>(a, b), expected)
+          << "if !(" << +a << " " << name_of(op) << " " << +b << ")";
+    }
+  }
+}
+
 template <class T>
 Interpreter unary_function(UnaryOp op) {
   const Type t = type_of<T>();
@@ -135,15 +168,7 @@ TYPED_TEST(IntegerSemantics, ComparisonsAndMinMaxFollowSignedness) {
       {BinaryOp::Ge, [](T a, T b) { return a >= b; }},
   };
   const std::vector<T> values = sample<T>(16);
-  for (const Case& c : cases) {
-    Interpreter f = binary_function<T>(c.op);
-    for (T a : values) {
-      for (T b : values) {
-        ASSERT_EQ(f.template call<bool>(a, b), c.reference(a, b))
-            << +a << " " << name_of(c.op) << " " << +b;
-      }
-    }
-  }
+  for (const Case& c : cases) expect_comparison<T>(c.op, c.reference, values);
   Interpreter min = math_function<T>(MathOp::Min);
   Interpreter max = math_function<T>(MathOp::Max);
   for (T a : values) {
@@ -204,13 +229,8 @@ TYPED_TEST(FloatSemantics, ComparisonsWithNanAreFalseExceptNotEqual) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
   const std::vector<T> values = sample<T>(10);
   for (const Case& c : cases) {
+    expect_comparison<T>(c.op, c.reference, values);
     Interpreter f = binary_function<T>(c.op);
-    for (T a : values) {
-      for (T b : values) {
-        ASSERT_EQ(f.template call<bool>(a, b), c.reference(a, b))
-            << a << " " << name_of(c.op) << " " << b;
-      }
-    }
     EXPECT_EQ(f.template call<bool>(nan, nan), c.op == BinaryOp::Ne);
     EXPECT_EQ(f.template call<bool>(T(1), nan), c.op == BinaryOp::Ne);
     // Signed zeros compare equal.
