@@ -235,14 +235,17 @@ BENCHMARK(matmul_interp_bm)->Name("matmul16/interp");
 BENCHMARK(call_native_bm)->Name("call_add/native");
 BENCHMARK(call_interp_bm)->Name("call_add/interp");
 
-// Prints the usual table, then interp/native for every workload that ran both.
+// Prints the usual table, then interp/native for every workload that ran both:
+// from the medians when --benchmark_repetitions is given, else from the runs.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
-      if (run.run_type == Run::RT_Iteration && !run.error_occurred) {
-        times_[run.benchmark_name()] = run.GetAdjustedCPUTime();
+      if (run.error_occurred) continue;
+      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      if (median || (run.run_type == Run::RT_Iteration && run.repetitions <= 1)) {
+        times_[run.run_name.str()] = run.GetAdjustedCPUTime();
       }
     }
   }

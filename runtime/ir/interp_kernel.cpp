@@ -19,10 +19,6 @@ Dim3 coordinates_of(std::size_t linear, Dim3 extent) {
           static_cast<std::uint32_t>(linear / (std::size_t{extent.x} * extent.y))};
 }
 
-std::string text(Dim3 d) {
-  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-}
-
 // What every thread of a block shares, and how to set up one thread's frame.
 class Block {
  public:
@@ -111,14 +107,15 @@ void run_in_rounds(RunContext& ctx, const Block& block) {
     const std::uint32_t barrier = first.pc - 1;
     if (finished) {
       raise_trap(ctx.program, barrier, first.regs,
-                 "barrier divergence: thread " + text(coordinates_of(*finished, block.extent())) +
+                 "barrier divergence: thread " +
+                     coordinates(coordinates_of(*finished, block.extent())) +
                      " finished without reaching this barrier");
     }
     for (std::size_t t : waiting) {
       if (threads[t].pc != first.pc) {
         const std::uint32_t other = ctx.program.instr_path[threads[t].pc - 1];
         raise_trap(ctx.program, barrier, first.regs,
-                   "barrier divergence: thread " + text(coordinates_of(t, block.extent())) +
+                   "barrier divergence: thread " + coordinates(coordinates_of(t, block.extent())) +
                        " waits at another barrier, " + ctx.program.paths[other]);
       }
     }

@@ -387,6 +387,9 @@ class Lowerer {
       emit(c.op, dst, a, b);
       return;
     }
+    if (op == BinaryOp::Add && (is_multiply(lhs) || is_multiply(rhs))) {
+      return lower_multiply_add(e, dst);
+    }
     const std::uint32_t a = operand(lhs);
     const std::uint32_t b = operand(rhs);
     const bool is_float = t.is_float();
@@ -440,6 +443,29 @@ class Lowerer {
         ill_typed(e);
     }
     emit(code, dst, a, b);
+  }
+
+  static bool is_multiply(const Expr& e) {
+    return e.kind == ExprKind::Binary && e.binary_op() == BinaryOp::Mul && e.type.is_arithmetic();
+  }
+
+  // x * y + z or z + x * y in one operation, operands evaluated in source order.
+  void lower_multiply_add(const Expr& e, std::uint32_t dst) {
+    const Type t = e.type;
+    const bool product_first = is_multiply(arg(e, 0));
+    const Expr& product = arg(e, product_first ? 0 : 1);
+    std::uint32_t z = 0;
+    if (!product_first) z = operand(arg(e, 0));
+    const std::uint32_t x = operand(arg(product, 0));
+    const std::uint32_t y = operand(arg(product, 1));
+    if (product_first) z = operand(arg(e, 1));
+    Op code = Op::Move;
+    if (t.is_float()) {
+      code = family_member(product_first ? Op::FMulAddF32 : Op::FAddMulF32, float_offset(t));
+    } else {
+      code = family_member(Op::MulAdd8, width_offset(t.bits()));
+    }
+    emit(code, dst, x, y, z);
   }
 
   // The comparison operation for e (== != < <= > >=); > and >= swap the

@@ -232,6 +232,30 @@ struct FNegOp : Unary<FNegOp<F>> {
   static u64 apply(u64 a) { return a ^ (u64{1} << (sizeof(F) * 8 - 1)); }
 };
 
+// ---------------------------------------------------------------- multiply-add
+
+// a * b + c (integers commute exactly). Floats keep both roundings and the
+// operand order of the addition, so these are exactly the two operations
+// they replace; interp_exec.cpp is compiled without FP contraction.
+template <unsigned W>
+struct MulAddOp : Ternary<MulAddOp<W>> {
+  static u64 apply(u64 a, u64 b, u64 c) { return wrap<W>(a * b + c); }
+};
+template <class F>
+struct FMulAddOp : Ternary<FMulAddOp<F>> {
+  static u64 apply(u64 a, u64 b, u64 c) {
+    const F product = val<F>(a) * val<F>(b);
+    return bits_of(product + val<F>(c));
+  }
+};
+template <class F>
+struct FAddMulOp : Ternary<FAddMulOp<F>> {
+  static u64 apply(u64 a, u64 b, u64 c) {
+    const F product = val<F>(a) * val<F>(b);
+    return bits_of(val<F>(c) + product);
+  }
+};
+
 // ---------------------------------------------------------------- comparisons
 
 struct EqOp : Binary<EqOp> {

@@ -52,6 +52,9 @@ struct TrapSignal {
 [[noreturn]] void raise_trap(const Program& program, std::uint32_t pc, const Value* regs,
                              const std::string& reason);
 
+// "(x,y,z)", as trap messages name threads and blocks.
+std::string coordinates(Dim3 d);
+
 // Accesses below this address trap as null dereferences.
 inline constexpr std::uint64_t kNullPage = 4096;
 

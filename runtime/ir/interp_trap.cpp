@@ -40,13 +40,22 @@ Distance distance(std::uint64_t address, unsigned size, const Region& region) {
   return {address + size - (region.base + region.bytes), true};
 }
 
-std::string coordinates(const Value* v) {
-  return "(" + std::to_string(v[0].as<std::int32_t>()) + "," +
-         std::to_string(v[1].as<std::int32_t>()) + "," + std::to_string(v[2].as<std::int32_t>()) +
-         ")";
+Dim3 coordinates_at(const Value* v) {
+  return {v[0].as<std::uint32_t>(), v[1].as<std::uint32_t>(), v[2].as<std::uint32_t>()};
 }
 
 }  // namespace
+
+std::string coordinates(Dim3 d) {
+  std::string text = "(";
+  text += std::to_string(d.x);
+  text += ',';
+  text += std::to_string(d.y);
+  text += ',';
+  text += std::to_string(d.z);
+  text += ')';
+  return text;
+}
 
 void trap(std::string reason) {
   throw TrapSignal{std::move(reason)};
@@ -57,7 +66,8 @@ void raise_trap(const Program& program, std::uint32_t pc, const Value* regs,
   std::string message = reason;
   if (program.kernel) {
     const Value* index = regs + program.gpu_index_base;
-    message += " (thread " + coordinates(index) + " of block " + coordinates(index + 3) + ")";
+    message += " (thread " + coordinates(coordinates_at(index)) + " of block " +
+               coordinates(coordinates_at(index + 3)) + ")";
   }
   const std::string& path = pc < program.instr_path.size() ? program.paths[program.instr_path[pc]]
                                                            : program.paths.front();

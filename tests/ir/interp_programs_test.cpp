@@ -357,6 +357,35 @@ TEST(InterpPrograms, RightOperandsAndUnchosenBranchesAreNotEvaluated) {
   }
 }
 
+std::int32_t evaluation_order[8];
+int evaluations = 0;
+std::int32_t record(std::int32_t v) {
+  evaluation_order[evaluations++] = v;
+  return v;
+}
+
+TEST(InterpPrograms, OperandsAreEvaluatedLeftToRight) {
+  ExternTable externs;
+  ExternRef r = externs.add("record", &record, Effect::Effectful);
+  const auto rec = [&](std::int32_t v) { return E(ir::call(r, {lit(v)})); };
+  // @record(1) * @record(2) + @record(3), @record(1) + @record(2) * @record(3),
+  // @record(1) - @record(2) / @record(3)
+  for (int shape = 0; shape < 3; ++shape) {
+    FunctionBuilder b("order", Type::i32());
+    if (shape == 0) b.return_(rec(1) * rec(2) + rec(3));
+    if (shape == 1) b.return_(rec(1) + rec(2) * rec(3));
+    if (shape == 2) b.return_(rec(1) - rec(2) / rec(3));
+    Interpreter f = interpreter(std::move(b).finish(), calling(externs), {r});
+    evaluations = 0;
+    const std::int32_t expected[] = {1 * 2 + 3, 1 + 2 * 3, 1 - 2 / 3};
+    EXPECT_EQ(f.call<std::int32_t>(), expected[shape]);
+    ASSERT_EQ(evaluations, 3);
+    EXPECT_EQ(evaluation_order[0], 1);
+    EXPECT_EQ(evaluation_order[1], 2);
+    EXPECT_EQ(evaluation_order[2], 3);
+  }
+}
+
 TEST(InterpPrograms, AssignmentsMayReadTheVariableTheyAssign) {
   // f = !f && f;  n = n > 0 ? n * 2 : -n + f(n);  m = (m < 3 || m > 10) ? m : m + 1
   FunctionBuilder b("self", Type::i32());

@@ -58,6 +58,18 @@ void expect_comparison(BinaryOp op, bool (*reference)(T, T), const std::vector<T
   }
 }
 
+// fn f(x: T, y: T, z: T) -> T { return x * y + z; } or { return z + x * y; }
+template <class T>
+Interpreter multiply_add_function(bool product_first) {
+  const Type t = type_of<T>();
+  FunctionBuilder b("f", t);
+  E x = b.read(b.param("x", t));
+  E y = b.read(b.param("y", t));
+  E z = b.read(b.param("z", t));
+  b.return_(product_first ? x * y + z : z + x * y);
+  return interpreter(std::move(b).finish());
+}
+
 template <class T>
 Interpreter unary_function(UnaryOp op) {
   const Type t = type_of<T>();
@@ -123,6 +135,23 @@ TYPED_TEST(IntegerSemantics, ArithmeticWrapsAndShiftsTakeTheCountModuloTheWidth)
       for (T b : values) {
         ASSERT_EQ(f.template call<T>(a, b), c.reference(a, b))
             << +a << " " << name_of(c.op) << " " << +b;
+      }
+    }
+  }
+}
+
+TYPED_TEST(IntegerSemantics, MultiplyAddWraps) {
+  using T = TypeParam;
+  Interpreter product_first = multiply_add_function<T>(true);
+  Interpreter sum_first = multiply_add_function<T>(false);
+  const std::vector<T> values = sample<T>(8);
+  for (T x : values) {
+    for (T y : values) {
+      for (T z : values) {
+        const T expected = wrapped<T>(u(x) * u(y) + u(z));
+        ASSERT_EQ(product_first.template call<T>(x, y, z), expected)
+            << +x << " " << +y << " " << +z;
+        ASSERT_EQ(sum_first.template call<T>(x, y, z), expected) << +x << " " << +y << " " << +z;
       }
     }
   }
@@ -210,6 +239,29 @@ TYPED_TEST(FloatSemantics, ArithmeticIsIeee) {
       }
     }
   }
+}
+
+TYPED_TEST(FloatSemantics, MultiplyAddRoundsTwiceAndKeepsOperandOrder) {
+  using T = TypeParam;
+  Interpreter product_first = multiply_add_function<T>(true);
+  Interpreter sum_first = multiply_add_function<T>(false);
+  const std::vector<T> values = sample<T>(8);
+  for (T x : values) {
+    for (T y : values) {
+      for (T z : values) {
+        const T product = x * y;
+        const T after = product + z;
+        const T before = z + product;
+        ASSERT_TRUE(same_value(product_first.template call<T>(x, y, z), after));
+        ASSERT_TRUE(same_value(sum_first.template call<T>(x, y, z), before));
+      }
+    }
+  }
+  // (1 + e)(1 - e) rounds to 1, so adding -1 gives 0; a fused multiply-add
+  // would give -e^2.
+  const T e = std::numeric_limits<T>::epsilon();
+  EXPECT_EQ(product_first.template call<T>(T(1) + e, T(1) - e, T(-1)), T(0));
+  EXPECT_EQ(sum_first.template call<T>(T(1) + e, T(1) - e, T(-1)), T(0));
 }
 
 TYPED_TEST(FloatSemantics, ComparisonsWithNanAreFalseExceptNotEqual) {
