@@ -1,18 +1,22 @@
 // The IR interpreter against the same functions compiled natively by the
-// system compiler, on loop-heavy code and on call overhead. Each workload runs
-// as <name>/native and <name>/interp; the program ends with the slowdown
+// system compiler at -O3 and at -O0 (interp_bench_native.cpp), on loop-heavy
+// code and on call overhead. Each workload runs as <name>/native_O3,
+// <name>/native_O0 and <name>/interp; the program ends with the slowdown
 // ratios (interp CPU time / native CPU time) measured in the same run.
 //
 //   cmake --preset release && cmake --build --preset release --target interp_bench
-//   build/release/bench/interp_bench
+//   build/release/bench/interp_bench --benchmark_repetitions=5
+//       --benchmark_report_aggregates_only=true   (one line)
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench/interp_bench_native.h"
 #include "runtime/ir/interp.h"
 #include "tests/ir/interp_test_support.h"
 
@@ -20,37 +24,6 @@ namespace {
 
 using namespace augur::ir;
 using namespace augur::ir::testing;
-
-// ---------------------------------------------------------------- native
-
-[[gnu::noinline]] double dot_native(const double* a, const double* b, int n) {
-  double s = 0.0;
-  for (int i = 0; i < n; ++i) s = s + a[i] * b[i];
-  return s;
-}
-
-[[gnu::noinline]] std::int64_t gcd_native(std::int64_t a, std::int64_t b) {
-  while (b != 0) {
-    const std::int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
-[[gnu::noinline]] void matmul_native(const double* a, const double* b, double* c, int n) {
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      double acc = 0.0;
-      for (int l = 0; l < n; ++l) acc = acc + a[i * n + l] * b[l * n + j];
-      c[i * n + j] = acc;
-    }
-  }
-}
-
-[[gnu::noinline]] std::int64_t add_native(std::int64_t a, std::int64_t b) {
-  return a + b;
-}
 
 // ---------------------------------------------------------------- IR
 
@@ -143,40 +116,42 @@ std::vector<std::pair<std::int64_t, std::int64_t>> gcd_pairs() {
 
 // ---------------------------------------------------------------- benchmarks
 
-void dot_native_bm(benchmark::State& state) {
+// The native functions of one optimization level.
+struct Native {
+  double (*dot)(const double*, const double*, int);
+  std::int64_t (*gcd)(std::int64_t, std::int64_t);
+  void (*matmul)(const double*, const double*, double*, int);
+  std::int64_t (*add)(std::int64_t, std::int64_t);
+};
+constexpr Native kO3{native_o3::dot, native_o3::gcd, native_o3::matmul, native_o3::add};
+constexpr Native kO0{native_o0::dot, native_o0::gcd, native_o0::matmul, native_o0::add};
+
+void dot_native(benchmark::State& state, Native native) {
   const auto a = random_doubles(kDot, 1), b = random_doubles(kDot, 2);
-  for (auto _ : state) {
-    const double* pa = a.data();
-    benchmark::DoNotOptimize(pa);
-    benchmark::DoNotOptimize(dot_native(pa, b.data(), kDot));
-  }
+  for (auto _ : state) benchmark::DoNotOptimize(native.dot(a.data(), b.data(), kDot));
 }
 
-void dot_interp_bm(benchmark::State& state) {
+void dot_interp(benchmark::State& state) {
   const auto a = random_doubles(kDot, 1), b = random_doubles(kDot, 2);
   const Interpreter dot = interpreter(dot_ir());
-  if (dot.call<double>(a.data(), b.data(), kDot) != dot_native(a.data(), b.data(), kDot)) {
+  if (dot.call<double>(a.data(), b.data(), kDot) != kO0.dot(a.data(), b.data(), kDot)) {
     state.SkipWithError("interpreter and native results differ");
   }
   for (auto _ : state) benchmark::DoNotOptimize(dot.call<double>(a.data(), b.data(), kDot));
 }
 
-void gcd_native_bm(benchmark::State& state) {
+void gcd_native(benchmark::State& state, Native native) {
   const auto pairs = gcd_pairs();
   for (auto _ : state) {
-    for (const auto& [a, b] : pairs) {
-      std::int64_t x = a;
-      benchmark::DoNotOptimize(x);
-      benchmark::DoNotOptimize(gcd_native(x, b));
-    }
+    for (const auto& [a, b] : pairs) benchmark::DoNotOptimize(native.gcd(a, b));
   }
 }
 
-void gcd_interp_bm(benchmark::State& state) {
+void gcd_interp(benchmark::State& state) {
   const auto pairs = gcd_pairs();
   const Interpreter gcd = interpreter(gcd_ir());
   for (const auto& [a, b] : pairs) {
-    if (gcd.call<std::int64_t>(a, b) != gcd_native(a, b)) {
+    if (gcd.call<std::int64_t>(a, b) != kO0.gcd(a, b)) {
       state.SkipWithError("interpreter and native results differ");
     }
   }
@@ -185,22 +160,20 @@ void gcd_interp_bm(benchmark::State& state) {
   }
 }
 
-void matmul_native_bm(benchmark::State& state) {
+void matmul_native(benchmark::State& state, Native native) {
   const auto a = random_doubles(kMatrix * kMatrix, 3), b = random_doubles(kMatrix * kMatrix, 4);
   std::vector<double> c(kMatrix * kMatrix);
   for (auto _ : state) {
-    const double* pa = a.data();
-    benchmark::DoNotOptimize(pa);
-    matmul_native(pa, b.data(), c.data(), kMatrix);
+    native.matmul(a.data(), b.data(), c.data(), kMatrix);
     benchmark::ClobberMemory();
   }
 }
 
-void matmul_interp_bm(benchmark::State& state) {
+void matmul_interp(benchmark::State& state) {
   const auto a = random_doubles(kMatrix * kMatrix, 3), b = random_doubles(kMatrix * kMatrix, 4);
   std::vector<double> c(kMatrix * kMatrix), expected(c.size());
   const Interpreter matmul = interpreter(matmul_ir());
-  matmul_native(a.data(), b.data(), expected.data(), kMatrix);
+  kO0.matmul(a.data(), b.data(), expected.data(), kMatrix);
   matmul.call<void>(a.data(), b.data(), c.data(), kMatrix);
   if (c != expected) state.SkipWithError("interpreter and native results differ");
   for (auto _ : state) {
@@ -209,15 +182,15 @@ void matmul_interp_bm(benchmark::State& state) {
   }
 }
 
-void call_native_bm(benchmark::State& state) {
+void call_native(benchmark::State& state, Native native) {
   std::int64_t x = 1;
   for (auto _ : state) {
     benchmark::DoNotOptimize(x);
-    benchmark::DoNotOptimize(add_native(x, 2));
+    benchmark::DoNotOptimize(native.add(x, 2));
   }
 }
 
-void call_interp_bm(benchmark::State& state) {
+void call_interp(benchmark::State& state) {
   const Interpreter add = interpreter(add_ir());
   std::int64_t x = 1;
   for (auto _ : state) {
@@ -226,14 +199,18 @@ void call_interp_bm(benchmark::State& state) {
   }
 }
 
-BENCHMARK(dot_native_bm)->Name("dot1000/native");
-BENCHMARK(dot_interp_bm)->Name("dot1000/interp");
-BENCHMARK(gcd_native_bm)->Name("gcd64pairs/native");
-BENCHMARK(gcd_interp_bm)->Name("gcd64pairs/interp");
-BENCHMARK(matmul_native_bm)->Name("matmul16/native");
-BENCHMARK(matmul_interp_bm)->Name("matmul16/interp");
-BENCHMARK(call_native_bm)->Name("call_add/native");
-BENCHMARK(call_interp_bm)->Name("call_add/interp");
+BENCHMARK_CAPTURE(dot_native, native_O3, kO3)->Name("dot1000/native_O3");
+BENCHMARK_CAPTURE(dot_native, native_O0, kO0)->Name("dot1000/native_O0");
+BENCHMARK(dot_interp)->Name("dot1000/interp");
+BENCHMARK_CAPTURE(gcd_native, native_O3, kO3)->Name("gcd64pairs/native_O3");
+BENCHMARK_CAPTURE(gcd_native, native_O0, kO0)->Name("gcd64pairs/native_O0");
+BENCHMARK(gcd_interp)->Name("gcd64pairs/interp");
+BENCHMARK_CAPTURE(matmul_native, native_O3, kO3)->Name("matmul16/native_O3");
+BENCHMARK_CAPTURE(matmul_native, native_O0, kO0)->Name("matmul16/native_O0");
+BENCHMARK(matmul_interp)->Name("matmul16/interp");
+BENCHMARK_CAPTURE(call_native, native_O3, kO3)->Name("call_add/native_O3");
+BENCHMARK_CAPTURE(call_native, native_O0, kO0)->Name("call_add/native_O0");
+BENCHMARK(call_interp)->Name("call_add/interp");
 
 // Prints the usual table, then interp/native for every workload that ran both:
 // from the medians when --benchmark_repetitions is given, else from the runs.
@@ -253,16 +230,22 @@ class RatioReporter : public benchmark::ConsoleReporter {
   void Finalize() override {
     ConsoleReporter::Finalize();
     std::printf("\nslowdown (interp CPU time / native CPU time):\n");
+    std::printf("  %-12s %10s %10s\n", "workload", "vs -O3", "vs -O0");
     for (const auto& [name, time] : times_) {
       const auto slash = name.rfind("/interp");
       if (slash == std::string::npos) continue;
-      const auto native = times_.find(name.substr(0, slash) + "/native");
-      if (native == times_.end()) continue;
-      std::printf("  %-12s %8.1fx\n", name.substr(0, slash).c_str(), time / native->second);
+      const std::string workload = name.substr(0, slash);
+      std::printf("  %-12s %9.1fx %9.1fx\n", workload.c_str(), ratio(time, workload + "/native_O3"),
+                  ratio(time, workload + "/native_O0"));
     }
   }
 
  private:
+  double ratio(double time, const std::string& native) const {
+    const auto it = times_.find(native);
+    return it == times_.end() ? 0.0 : time / it->second;
+  }
+
   std::map<std::string, double> times_;
 };
 
