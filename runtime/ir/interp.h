@@ -6,20 +6,22 @@
 //
 // It implements docs/ir.md "Semantics" exactly. Where the IR traps, it throws
 // jit::trap_error naming the function, the statement path and the reason.
+// Operands evaluate left to right (a store: pointer, index, then value).
 // Memory is the host's: loads and stores dereference real addresses. Beyond
 // what docs/ir.md requires, an access below address 4096 traps as a null
-// dereference instead of crashing the process.
+// dereference instead of crashing the process, and so does a misaligned
+// atomic.
 //
 // Kernels: run_kernel() runs the blocks one after another and, inside a block,
 // the threads one after another in x-fastest order; a thread runs until it
 // finishes or reaches a barrier, and a block resumes its threads past the
-// barrier once all of them wait there. So threads interleave only at barriers,
-// and atomics behave sequentially. Atomics are real hardware atomics anyway,
-// so concurrent runs on shared memory stay consistent. Shared arrays are
-// allocated and zeroed per block. A direct access to a shared array (`s[i]`,
-// `atomic_add(s, i, v)`) is always checked against the array's extent, since
-// that memory belongs to the interpreter; in bounds-checked mode every shared
-// array of the running block counts as a registered buffer.
+// barrier once all of them wait there; a thread finishing while others wait,
+// or threads waiting at different barriers, trap as barrier divergence. So
+// threads interleave only at barriers, and atomics behave sequentially. Atomics are real hardware
+// atomics anyway, so concurrent runs on shared memory stay consistent. Shared arrays are allocated
+// and zeroed per block. A direct access to a shared array (`s[i]`, `atomic_add(s, i, v)`) is always
+// checked against the array's extent, since that memory belongs to the interpreter; in
+// bounds-checked mode every shared array of the running block counts as a registered buffer.
 //
 // Extern calls go through the ExternTable's invokers; the bindings are copied
 // at construction, so the table need not outlive the interpreter. An exception
@@ -28,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -69,8 +72,8 @@ class Interpreter {
  public:
   // Throws jit::verify_error if the function is missing or cannot be lowered
   // (a break outside a loop, a barrier outside a kernel, ...), and jit::error
-  // if an extern it calls is unbound in options.externs. In AUGUR_CHECKED
-  // builds the module is verified first.
+  // if an extern it calls is unbound in options.externs. It checks only what
+  // lowering needs: run the verifier (verifier.h) on IR of unknown origin.
   Interpreter(const Module& module, std::string_view function, InterpOptions options = {});
   ~Interpreter();
   Interpreter(Interpreter&&) noexcept;

@@ -69,8 +69,7 @@ void raise_trap(const Program& program, std::uint32_t pc, const Value* regs,
     message += " (thread " + coordinates(coordinates_at(index)) + " of block " +
                coordinates(coordinates_at(index + 3)) + ")";
   }
-  const std::string& path = pc < program.instr_path.size() ? program.paths[program.instr_path[pc]]
-                                                           : program.paths.front();
+  const std::string& path = program.paths[program.instr_path[pc]];
   throw jit::trap_error(std::move(message), jit::location::in_function(program.name, path));
 }
 
