@@ -14,6 +14,7 @@
 #include "jit/llvm_error.h"
 #include "jit/statistics.h"
 #include "jit/target.h"
+#include "runtime/ir/verifier.h"
 
 namespace augur::cpu {
 
@@ -57,6 +58,7 @@ struct GeneratedModule {
 
 GeneratedModule generate(const ir::Module& module, const Options& options, std::string label) {
   stats::Scope timer(stats::Timer::IrToLlvm);
+  if (verifies(options)) ir::verify(module);
   GeneratedModule generated;
   generated.context = make_context(options, label);
   Engine& engine = Engine::get();

@@ -17,7 +17,8 @@
 
 namespace augur::cpu {
 
-// Compiles every function of `module` (verified IR) and loads the code, the
+// Compiles every function of `module` (verified IR: checked builds and
+// Options::verify check it, throwing jit::verify_error) and loads the code, the
 // externs it calls bound to their addresses in `externs`. Any number of
 // threads may compile at once. Throws jit::compile_error if LLVM fails or for
 // what the backend does not support (barriers), jit::error for an extern that

@@ -31,8 +31,8 @@ struct Options {
   bool dump_llvm = false;
   bool dump_asm = false;
   DumpSink dump_sink;  // empty: stderr
-  // Run LLVM's verifier on each module before and after optimization. Builds
-  // with AUGUR_CHECKED always do.
+  // Run Augur's verifier on the IR, and LLVM's on each LLVM module before and
+  // after optimization. Builds with AUGUR_CHECKED always do.
   bool verify = false;
 };
 

@@ -212,6 +212,19 @@ TEST(Engine, TargetOptions) {
   EXPECT_THROW(compile_object(affine("f", 1), bad_feature), jit::compile_error);
 }
 
+TEST(Engine, InvalidIrIsRejectedByTheVerifier) {
+  FunctionBuilder b("no_return", Type::i32());
+  b.param("x", Type::i32());
+  Options options;
+  options.verify = true;
+  try {
+    compile(module_of({std::move(b).finish()}), {}, options);
+    FAIL() << "expected a verify_error";
+  } catch (const jit::verify_error& e) {
+    EXPECT_EQ(e.where().function, "no_return");
+  }
+}
+
 TEST(Engine, StatisticsCountTimeAndUnloads) {
   const Statistics before = statistics();
   Options options;

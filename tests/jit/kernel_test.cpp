@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "jit/error.h"
+#include "runtime/ir/interp.h"
+#include "runtime/ir/parser.h"
 #include "tests/jit/jit_test_util.h"
 
 namespace augur::cpu::test {
@@ -280,6 +282,113 @@ TEST(Kernels, LaunchMisuseIsAnError) {
   EXPECT_THROW(run_kernel(*code, "plain", {1, 1, 1}, {1, 1, 1}, {}), jit::error);
   EXPECT_THROW(run_kernel(*code, "nothing", {1, 1, 1}, {1, 1, 1}, {}), jit::error);
   EXPECT_THROW(invoke(*code, "scale", args), jit::error);
+}
+
+// The same kernels, in the text form, against the interpreter's emulated grid.
+constexpr const char* kKernels = R"(
+kernel fn saxpy(x: f32*, y: f32*, n: i32, a: f32) -> void {
+  var i: i32 = block_idx.x * block_dim.x + thread_idx.x;
+  if (i < n) {
+    y[i] = a * x[i] + y[i];
+  }
+}
+
+kernel fn grid2d(out: i64*, width: i32) -> void {
+  var x: i32 = block_idx.x * block_dim.x + thread_idx.x;
+  var y: i32 = block_idx.y * block_dim.y + thread_idx.y;
+  var acc: i64 = 0i64;
+  for (var k: i32 = 0i32; k < x + y; k = k + 1i32) {
+    if (k % 3i32 == 2i32) {
+      continue;
+    }
+    acc = acc * 31i64 + i64(k);
+    if (acc > 1000000i64) {
+      break;
+    }
+  }
+  out[y * width + x] = acc * 4i64 + i64(grid_dim.y);
+}
+
+kernel fn histogram(data: u8*, n: i32, bins: u32*) -> void {
+  var i: i32 = block_idx.x * block_dim.x + thread_idx.x;
+  if (i < n) {
+    atomic_add(bins, data[i] % 16u8, 1u32);
+  }
+}
+
+kernel fn tickets(out: i32*, scratch: f64*) -> void {
+  shared counter: i32[2];
+  shared mine: f64[64];
+  mine[thread_idx.x] = f64(thread_idx.x) * 0.5f64;
+  var t: i32 = atomic_add(counter, 1i32, 1i32);
+  out[block_idx.x * block_dim.x + thread_idx.x] = t;
+  scratch[block_idx.x * block_dim.x + thread_idx.x] = mine[thread_idx.x] + f64(t);
+}
+)";
+
+// Runs `kernel` in the interpreter and compiled, each on its own copy of the
+// launch state (buffers and scalars; State::args() points into it), and
+// compares the states afterwards. Threads of a block run in the same order in
+// both, so even order-dependent atomics agree.
+template <class State>
+void expect_interpreter_agrees(const Module& module, const CompiledCode& code, const char* kernel,
+                               Dim3 grid, Dim3 block, const State& initial) {
+  SCOPED_TRACE(kernel);
+  State interpreted = initial;
+  State compiled = initial;
+  Interpreter(module, kernel).run_kernel(grid, block, interpreted.args());
+  run_kernel(code, kernel, grid, block, compiled.args());
+  EXPECT_TRUE(interpreted == compiled);
+}
+
+struct SaxpyState {
+  std::vector<float> x, y;
+  std::vector<Value> args() {
+    return {Value::of(x.data()), Value::of(y.data()),
+            Value::of(static_cast<std::int32_t>(x.size())), Value::of(1.5f)};
+  }
+  bool operator==(const SaxpyState&) const = default;
+};
+
+struct GridState {
+  std::vector<std::int64_t> out = std::vector<std::int64_t>(24 * 10);
+  std::vector<Value> args() { return {Value::of(out.data()), Value::of(std::int32_t{24})}; }
+  bool operator==(const GridState&) const = default;
+};
+
+struct HistogramState {
+  std::vector<std::uint8_t> data;
+  std::vector<std::uint32_t> bins = std::vector<std::uint32_t>(16);
+  std::vector<Value> args() {
+    return {Value::of(data.data()), Value::of(static_cast<std::int32_t>(data.size())),
+            Value::of(bins.data())};
+  }
+  bool operator==(const HistogramState&) const = default;
+};
+
+struct TicketState {
+  std::vector<std::int32_t> out = std::vector<std::int32_t>(4 * 48);
+  std::vector<double> scratch = std::vector<double>(4 * 48);
+  std::vector<Value> args() { return {Value::of(out.data()), Value::of(scratch.data())}; }
+  bool operator==(const TicketState&) const = default;
+};
+
+TEST_P(AtOptLevel, KernelsMatchTheInterpreter) {
+  const Module module = parse_module(kKernels, "kernels");
+  auto code = compile_at(opt(), module);
+
+  SaxpyState saxpy;
+  for (int i = 0; i < 300; ++i) {
+    saxpy.x.push_back(static_cast<float>(i) * 0.25f);
+    saxpy.y.push_back(static_cast<float>(300 - i));
+  }
+  expect_interpreter_agrees(module, *code, "saxpy", {5, 1, 1}, {64, 1, 1}, saxpy);
+  expect_interpreter_agrees(module, *code, "grid2d", {3, 2, 1}, {8, 5, 1}, GridState{});
+  HistogramState histogram;
+  std::mt19937 rng(9);
+  for (int i = 0; i < 5000; ++i) histogram.data.push_back(static_cast<std::uint8_t>(rng()));
+  expect_interpreter_agrees(module, *code, "histogram", {40, 1, 1}, {128, 1, 1}, histogram);
+  expect_interpreter_agrees(module, *code, "tickets", {4, 1, 1}, {48, 1, 1}, TicketState{});
 }
 
 INSTANTIATE_TEST_SUITE_P(Jit, AtOptLevel, ::testing::Values(0, 2));
