@@ -1,6 +1,6 @@
 // Augur IR → LLVM IR. For each IR function the module defines:
 //  - non-kernels: the function with the C ABI under function_symbol(name), and
-//    an InvokerFn under invoker_symbol(name);
+//    (if asked for) an InvokerFn under invoker_symbol(name);
 //  - kernels: a BlockFn under block_symbol(name) that runs a block's threads.
 // Calls to externs go to extern_symbol(name), defined when the code is loaded.
 #pragma once
@@ -21,6 +21,7 @@ namespace augur::cpu {
 // kernels), naming the function and the statement path.
 std::unique_ptr<llvm::Module> generate_llvm(const ir::Module& module, llvm::LLVMContext& context,
                                             const llvm::DataLayout& layout,
-                                            const llvm::Triple& triple, std::string_view label);
+                                            const llvm::Triple& triple, std::string_view label,
+                                            bool invokers);
 
 }  // namespace augur::cpu

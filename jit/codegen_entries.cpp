@@ -82,7 +82,7 @@ void counted_loop(llvm::IRBuilder<>& b, llvm::Value* count, const char* name,
 
 }  // namespace
 
-void emit_function(ModuleEmitter& module, const ir::Function& function) {
+void emit_function(ModuleEmitter& module, const ir::Function& function, bool invoker) {
   const std::vector<ir::Type> types = param_types(function);
   llvm::LLVMContext& context = module.context();
   llvm::Function* target = llvm::Function::Create(c_function_type(context, function.ret, types),
@@ -91,7 +91,7 @@ void emit_function(ModuleEmitter& module, const ir::Function& function) {
   target->setAttributes(c_abi_attributes(context, function.ret, types));
   const std::vector<llvm::Value*> params = arguments_of(*target);
   FunctionEmitter(module, function, *target, params, nullptr).emit_body();
-  emit_invoker(module, function, target);
+  if (invoker) emit_invoker(module, function, target);
 }
 
 // A kernel becomes an internal thread function

@@ -7,7 +7,7 @@
 
 namespace augur::cpu {
 
-void emit_function(ModuleEmitter& module, const ir::Function& function);
+void emit_function(ModuleEmitter& module, const ir::Function& function, bool invoker);
 void emit_kernel(ModuleEmitter& module, const ir::Function& kernel);
 
 }  // namespace augur::cpu

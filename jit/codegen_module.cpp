@@ -27,7 +27,8 @@ llvm::Function* ModuleEmitter::extern_function(const ir::ExternFn& decl) {
 
 std::unique_ptr<llvm::Module> generate_llvm(const ir::Module& module, llvm::LLVMContext& context,
                                             const llvm::DataLayout& layout,
-                                            const llvm::Triple& triple, std::string_view label) {
+                                            const llvm::Triple& triple, std::string_view label,
+                                            bool invokers) {
   auto result = std::make_unique<llvm::Module>(label, context);
   result->setDataLayout(layout);
   result->setTargetTriple(triple.str());
@@ -36,7 +37,7 @@ std::unique_ptr<llvm::Module> generate_llvm(const ir::Module& module, llvm::LLVM
     if (function.kernel) {
       emit_kernel(emitter, function);
     } else {
-      emit_function(emitter, function);
+      emit_function(emitter, function, invokers);
     }
   }
   return result;

@@ -62,8 +62,8 @@ GeneratedModule generate(const ir::Module& module, const Options& options, std::
   GeneratedModule generated;
   generated.context = make_context(options, label);
   Engine& engine = Engine::get();
-  generated.module =
-      generate_llvm(module, *generated.context, engine.data_layout(), engine.triple(), label);
+  generated.module = generate_llvm(module, *generated.context, engine.data_layout(),
+                                   engine.triple(), label, options.invokers);
   if (verifies(options)) {
     std::string report;
     llvm::raw_string_ostream stream(report);

@@ -6,6 +6,25 @@
 
 namespace augur::cpu {
 
+namespace {
+
+// The symbols that give the entry points' addresses: function and (optional)
+// invoker symbols, or block symbols for kernels.
+std::vector<SymbolLookup> entry_symbols(std::span<const EntryPoint> entries) {
+  std::vector<SymbolLookup> symbols;
+  for (const EntryPoint& entry : entries) {
+    if (entry.kernel) {
+      symbols.push_back({block_symbol(entry.name)});
+    } else {
+      symbols.push_back({function_symbol(entry.name)});
+      symbols.push_back({invoker_symbol(entry.name), true});
+    }
+  }
+  return symbols;
+}
+
+}  // namespace
+
 std::vector<EntryPoint> entry_points(const ir::Module& module) {
   std::vector<EntryPoint> entries;
   entries.reserve(module.functions.size());
@@ -19,19 +38,6 @@ std::vector<EntryPoint> entry_points(const ir::Module& module) {
     entries.push_back(std::move(entry));
   }
   return entries;
-}
-
-std::vector<std::string> entry_symbols(std::span<const EntryPoint> entries) {
-  std::vector<std::string> symbols;
-  for (const EntryPoint& entry : entries) {
-    if (entry.kernel) {
-      symbols.push_back(block_symbol(entry.name));
-    } else {
-      symbols.push_back(function_symbol(entry.name));
-      symbols.push_back(invoker_symbol(entry.name));
-    }
-  }
-  return symbols;
 }
 
 CompiledCode::CompiledCode(std::unique_ptr<Dylib> dylib, std::vector<EntryPoint> entries)

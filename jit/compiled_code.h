@@ -25,13 +25,11 @@ struct EntryPoint {
   std::size_t shared_bytes = 0;  // kernels: SharedLayout::bytes
   // Non-kernels: the function with the C ABI. Kernels: the BlockFn.
   void* address = nullptr;
-  InvokerFn invoker = nullptr;  // non-kernels
+  InvokerFn invoker = nullptr;  // non-kernels compiled with Options::invokers
 };
 
-// The entry points of `module`'s functions, without addresses, and the symbols
-// that give them: function and invoker symbols, or block symbols for kernels.
+// The entry points of `module`'s functions, without addresses.
 std::vector<EntryPoint> entry_points(const ir::Module& module);
-std::vector<std::string> entry_symbols(std::span<const EntryPoint> entries);
 
 class CompiledCode {
  public:

@@ -63,13 +63,14 @@ void Dylib::add(std::unique_ptr<llvm::MemoryBuffer> object) {
         "cannot load the object file of " + label_);
 }
 
-std::vector<void*> Dylib::lookup(std::span<const std::string> symbols) {
+std::vector<void*> Dylib::lookup(std::span<const SymbolLookup> symbols) {
   llvm::orc::LLJIT& jit = Engine::get().jit();
   llvm::orc::SymbolLookupSet names;
   std::vector<llvm::orc::SymbolStringPtr> interned;
-  for (const std::string& s : symbols) {
-    interned.push_back(jit.mangleAndIntern(s));
-    names.add(interned.back());
+  for (const SymbolLookup& s : symbols) {
+    interned.push_back(jit.mangleAndIntern(s.symbol));
+    names.add(interned.back(), s.optional ? llvm::orc::SymbolLookupFlags::WeaklyReferencedSymbol
+                                          : llvm::orc::SymbolLookupFlags::RequiredSymbol);
   }
   llvm::orc::SymbolMap found = unwrap(
       Engine::get().session().lookup(llvm::orc::makeJITDylibSearchOrder(
@@ -79,7 +80,8 @@ std::vector<void*> Dylib::lookup(std::span<const std::string> symbols) {
   std::vector<void*> addresses;
   addresses.reserve(symbols.size());
   for (const llvm::orc::SymbolStringPtr& name : interned) {
-    addresses.push_back(found.at(name).getAddress().toPtr<void*>());
+    const auto it = found.find(name);
+    addresses.push_back(it == found.end() ? nullptr : it->second.getAddress().toPtr<void*>());
   }
   return addresses;
 }

@@ -20,6 +20,11 @@ struct SymbolAddress {
   std::uintptr_t address = 0;
 };
 
+struct SymbolLookup {
+  std::string symbol;
+  bool optional = false;  // its absence is no error
+};
+
 class Dylib {
  public:
   explicit Dylib(std::string label);
@@ -34,8 +39,9 @@ class Dylib {
   void add(std::unique_ptr<llvm::MemoryBuffer> object);
 
   // Materializes the definitions of `symbols` (compiling and linking them) and
-  // returns their addresses, in order. Throws jit::compile_error on failure.
-  std::vector<void*> lookup(std::span<const std::string> symbols);
+  // returns their addresses, in order; null for an optional symbol that is not
+  // defined. Throws jit::compile_error on failure.
+  std::vector<void*> lookup(std::span<const SymbolLookup> symbols);
 
  private:
   void remove() noexcept;

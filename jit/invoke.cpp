@@ -43,6 +43,9 @@ ir::Value invoke(const CompiledCode& code, std::string_view function,
                  std::span<const ir::Value> args) {
   const EntryPoint& entry = code.entry(function);
   if (entry.kernel) throw jit::error("'" + entry.name + "' is a kernel: launch it with run_kernel");
+  if (!entry.invoker) {
+    throw jit::error("'" + entry.name + "' was compiled without an invoker (Options::invokers)");
+  }
   const std::vector<std::uint64_t> bits = pack(entry, args);
   std::uint64_t result = 0;
   entry.invoker(bits.data(), &result);

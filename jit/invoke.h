@@ -12,7 +12,8 @@
 namespace augur::cpu {
 
 // Calls non-kernel `function` through its invoker. Throws jit::error if there
-// is no such function, it is a kernel, or the argument count differs.
+// is no such function, it is a kernel, it has no invoker, or the argument
+// count differs.
 ir::Value invoke(const CompiledCode& code, std::string_view function,
                  std::span<const ir::Value> args);
 

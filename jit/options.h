@@ -26,6 +26,10 @@ struct Options {
   std::string cpu;
   // Extra LLVM target features ("+avx2,-fma") on top of the CPU's.
   std::string features;
+  // Generate each function's InvokerFn, which invoke() needs. Without them a
+  // module compiles 10-20% faster; callers that use the C ABI entry only
+  // (typed function pointers) can do without.
+  bool invokers = true;
   // Dumps, besides those that AUGUR_DUMP asks for ("llvm": LLVM IR before and
   // after optimization; "asm": assembly).
   bool dump_llvm = false;

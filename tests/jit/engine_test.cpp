@@ -140,6 +140,21 @@ TEST(Engine, ObjectFilesRoundTrip) {
   EXPECT_EQ(after.objects_loaded - before.objects_loaded, 2u);
 }
 
+TEST(Engine, InvokersAreOptional) {
+  Options options;
+  options.invokers = false;
+  const Module module = affine("f", 3);
+  auto code = compile(module, {}, options);
+  EXPECT_EQ(code->entry("f").invoker, nullptr);
+  EXPECT_EQ(call_affine(*code, "f", 2), 7);
+  const Value two = Value::of(std::int64_t{2});
+  EXPECT_THROW(invoke(*code, "f", {&two, 1}), jit::error);
+  // An object without invokers loads, and lacks them too.
+  auto loaded = load_object(compile_object(module, options), module, {});
+  EXPECT_EQ(loaded->entry("f").invoker, nullptr);
+  EXPECT_EQ(call_affine(*loaded, "f", 2), 7);
+}
+
 TEST(Engine, CorruptObjectsAreRejected) {
   const Module module = affine("f", 2);
   std::vector<char> object = compile_object(module);
