@@ -19,6 +19,10 @@ void EGraph::throw_analysis_too_late(std::string_view name) {
                    "' must be added before the first e-node");
 }
 
+void EGraph::throw_no_analysis() {
+  throw jit::error("e-graph: a guard or cost needs an analysis this e-graph does not have");
+}
+
 Reason EGraph::reason(std::string_view name) {
   auto it = std::find(reason_names_.begin(), reason_names_.end(), name);
   if (it == reason_names_.end()) it = reason_names_.insert(it, std::string(name));
@@ -195,6 +199,10 @@ std::size_t EGraph::rebuild() {
       }
     }
   }
+  // A class merged into many times is listed as often; normalize it once.
+  for (Id& c : touched_) c = find_mut(c);
+  std::sort(touched_.begin(), touched_.end());
+  touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
   for (Id c : touched_) normalize(c);
   touched_.clear();
   index_classes();
@@ -204,7 +212,6 @@ std::size_t EGraph::rebuild() {
 }
 
 void EGraph::normalize(Id cls) {
-  if (find_mut(cls) != cls) return;
   EClass& c = classes_[index(cls)];
   std::erase_if(c.nodes, [&](Id n) { return nodes_[index(n)].dead || nodes_[index(n)].pruned; });
   std::sort(c.nodes.begin(), c.nodes.end(), [&](Id x, Id y) {

@@ -69,6 +69,10 @@ class EGraph {
   template <class A, class... Args>
   A& add_analysis(Args&&... args);
 
+  // The analysis of type A; throws jit::error if there is none.
+  template <class A>
+  const A& analysis() const;
+
   // ------------------------------------------------------------ building
 
   // Adds the e-node (or finds an equal one) and returns its canonical class.
@@ -157,6 +161,7 @@ class EGraph {
   };
 
   [[noreturn]] static void throw_analysis_too_late(std::string_view name);
+  [[noreturn]] static void throw_no_analysis();
   Id find_mut(Id id);
   Id new_id(Label label, std::span<const Id> children, bool dead);
   bool merge_roots(Id a, Id b, Reason why);
@@ -193,6 +198,13 @@ A& EGraph::add_analysis(Args&&... args) {
   if (!nodes_.empty()) throw_analysis_too_late(a.name());
   analyses_.push_back(std::move(owned));
   return a;
+}
+
+template <class A>
+const A& EGraph::analysis() const {
+  for (const auto& a : analyses_)
+    if (const A* found = dynamic_cast<const A*>(a.get())) return *found;
+  throw_no_analysis();
 }
 
 template <class Keep>

@@ -99,7 +99,8 @@ std::string print_term(const Term& term, const Language& language) {
   return print_term(term, language, term.root());
 }
 
-Id add_term(EGraph& egraph, const Term& term, std::uint32_t node) {
+namespace {
+Id add_nodes(EGraph& egraph, const Term& term, std::uint32_t node, bool exact) {
   // Nodes referred to before they are added get a placeholder first.
   std::vector<std::optional<Id>> ids(term.nodes.size());
   std::vector<std::optional<Id>> placeholders(term.nodes.size());
@@ -114,14 +115,24 @@ Id add_term(EGraph& egraph, const Term& term, std::uint32_t node) {
         children.push_back(*ids[c]);
       }
     }
-    ids[n] = egraph.add(term.nodes[n].label, children);
+    ids[n] = exact ? egraph.add_uncanonical(term.nodes[n].label, children)
+                   : egraph.add(term.nodes[n].label, children);
     if (placeholders[n]) egraph.merge(*ids[n], *placeholders[n]);
   }
-  return egraph.find(*ids[node]);
+  return *ids[node];
+}
+}  // namespace
+
+Id add_term(EGraph& egraph, const Term& term, std::uint32_t node) {
+  return egraph.find(add_nodes(egraph, term, node, false));
 }
 
 Id add_term(EGraph& egraph, const Term& term) {
   return add_term(egraph, term, term.root());
+}
+
+Id add_term_exact(EGraph& egraph, const Term& term) {
+  return add_nodes(egraph, term, term.root(), true);
 }
 
 std::optional<Id> lookup_term(const EGraph& egraph, const Term& term) {

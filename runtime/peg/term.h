@@ -49,6 +49,9 @@ std::string print_term(const Term& term, const Language& language, std::uint32_t
 // default). Cycles are closed with placeholders.
 Id add_term(EGraph& egraph, const Term& term);
 Id add_term(EGraph& egraph, const Term& term, std::uint32_t node);
+// The same, returning the id of the root's exact e-node (add_uncanonical), so
+// that explanations can prove things about the term as written.
+Id add_term_exact(EGraph& egraph, const Term& term);
 // The class of an acyclic term if all its nodes are already present.
 std::optional<Id> lookup_term(const EGraph& egraph, const Term& term);
 
