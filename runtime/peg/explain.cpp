@@ -170,8 +170,8 @@ void print_proof_into(const Proof& proof, const Explain& explain, const EGraph& 
   out += indent + explain.term_text(proof.from, language) + "\n";
   for (const Proof::Step& step : proof.steps) {
     out += indent + "= " + explain.term_text(step.to, language) + "   [" +
-           std::string(egraph.reason_name(step.why)) + (step.reversed ? ", right to left" : "") +
-           "]\n";
+           std::string(egraph.reason_name(step.why)) +
+           (step.reversed && step.why != kCongruenceReason ? ", right to left" : "") + "]\n";
     for (const auto& child : step.children)
       if (!child->steps.empty())
         print_proof_into(*child, explain, egraph, language, indent + "    ", out);

@@ -110,14 +110,16 @@ Extractor::Extractor(const EGraph& egraph, CostFunction cost_of, CycleEdges cycl
 }
 
 std::optional<double> Extractor::cost(Id cls) const {
-  const double c = cost_[index(egraph_.find(cls))];
+  const Id c_id = egraph_.find(cls);
+  if (index(c_id) >= cost_.size()) return std::nullopt;  // added after extraction
+  const double c = cost_[index(c_id)];
   if (c == kInfinity) return std::nullopt;
   return c;
 }
 
 Id Extractor::choice(Id cls) const {
   const Id c = egraph_.find(cls);
-  if (cost_[index(c)] == kInfinity)
+  if (index(c) >= cost_.size() || cost_[index(c)] == kInfinity)
     throw jit::error("extract: e-class " + std::to_string(index(c)) +
                      " has no finite-cost program");
   return choice_[index(c)];

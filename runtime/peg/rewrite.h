@@ -52,6 +52,8 @@ class Rewrite {
 
   const std::string& name() const { return name_; }
   const Query& query() const { return lhs_; }
+  // The right-hand side when it is a single pattern, else null.
+  const Pattern* rhs_pattern() const { return std::get_if<Pattern>(&rhs_); }
   // The class variable named `name` (e.g. "?a"), for writing guards.
   std::uint32_t var(std::string_view name) const;
 

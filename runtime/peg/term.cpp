@@ -62,26 +62,28 @@ void find_cycle_targets(const Term& term, std::uint32_t root, std::vector<bool>&
   }
 }
 
+// `seen` marks cycle targets already written: they are referred to as #k.
 void print_node(const Term& term, const Language& language, std::uint32_t n,
-                const std::vector<bool>& targets, std::vector<bool>& open, std::string& out) {
-  if (open[n]) {
+                const std::vector<bool>& targets, std::vector<bool>& seen, std::string& out) {
+  if (seen[n]) {
     out += "#" + std::to_string(n);
     return;
   }
-  if (targets[n]) out += "#" + std::to_string(n) + "=";
+  if (targets[n]) {
+    out += "#" + std::to_string(n) + "=";
+    seen[n] = true;
+  }
   const Term::Node& node = term.nodes[n];
   if (node.children.empty()) {
     out += language.print_label(node.label);
     return;
   }
-  open[n] = true;
   out += "(" + language.print_label(node.label);
   for (std::uint32_t c : node.children) {
     out += ' ';
-    print_node(term, language, c, targets, open, out);
+    print_node(term, language, c, targets, seen, out);
   }
   out += ')';
-  open[n] = false;
 }
 
 }  // namespace
@@ -89,9 +91,9 @@ void print_node(const Term& term, const Language& language, std::uint32_t n,
 std::string print_term(const Term& term, const Language& language, std::uint32_t node) {
   std::vector<bool> targets(term.nodes.size(), false);
   find_cycle_targets(term, node, targets);
-  std::vector<bool> open(term.nodes.size(), false);
+  std::vector<bool> seen(term.nodes.size(), false);
   std::string out;
-  print_node(term, language, node, targets, open, out);
+  print_node(term, language, node, targets, seen, out);
   return out;
 }
 

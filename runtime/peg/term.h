@@ -40,8 +40,9 @@ Term parse_term(std::string_view text, Language& language);
 std::uint32_t parse_term(TokenCursor& cursor, Language& language, Term& term);
 
 // The s-expression of the term at `node` (the first root by default), shared
-// subterms written out in full. A cycle is cut where it closes: the node it
-// returns to is written `#k` (its index), and that node is prefixed `#k=`.
+// subterms written out in full. Cycles are written as Lisp does: a node a
+// cycle returns to is prefixed `#k=` (k is its index) where it first appears
+// and written `#k` everywhere after.
 std::string print_term(const Term& term, const Language& language);
 std::string print_term(const Term& term, const Language& language, std::uint32_t node);
 
