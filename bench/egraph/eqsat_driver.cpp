@@ -34,8 +34,8 @@ stopped, the smallest equal term (egg's AstSize) and whether each goal was
 reached. Exit status: 0 if every goal was reached, 1 if not, 2 on an error.
 
 options:
-  --budget jit|egg   start from the JIT budget (default: 12 iterations,
-                     20,000 e-nodes, 20 ms) or egg's Runner defaults (30,
+  --budget jit|egg   start from the JIT budget (default: 8 iterations,
+                     6,000 e-nodes, 10 ms) or egg's Runner defaults (30,
                      10,000, 5 s)
   --iterations N     iteration limit
   --nodes N          e-node limit

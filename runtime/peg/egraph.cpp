@@ -123,10 +123,6 @@ Id EGraph::add_placeholder() {
 }
 
 bool EGraph::merge(Id a, Id b, Reason why) {
-  return merge_roots(a, b, why);
-}
-
-bool EGraph::merge_roots(Id a, Id b, Reason why) {
   Id root = find_mut(a);
   Id absorbed = find_mut(b);
   if (root == absorbed) return false;
@@ -172,7 +168,7 @@ void EGraph::canonicalize(Id n, std::size_t& merges) {
   if (std::optional<Id> other = memo_find(r.label, children, hash)) {
     nodes_[index(n)].dead = 1;
     touched_.push_back(find_mut(n));
-    if (merge_roots(*other, n, kCongruenceReason)) ++merges;
+    if (merge(*other, n, kCongruenceReason)) ++merges;
   } else {
     memo_.insert(hash, n);
   }
@@ -226,29 +222,62 @@ void EGraph::normalize(Id cls) {
 void EGraph::index_classes() {
   roots_.clear();
   for (auto& list : by_op_) list.clear();
+  index_begin_.assign(parent_.size() + 1, 0);
+  index_.clear();
+  index_children_.clear();
   for (std::uint32_t i = 0; i < parent_.size(); ++i) {
+    index_begin_[i] = static_cast<std::uint32_t>(index_.size());
     if (index(parent_[i]) != i) continue;
     const Id cls = make_id(i);
-    const std::vector<Id>& list = classes_[i].nodes;
     roots_.push_back(cls);
-    Op previous = 0;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      const Op op = nodes_[index(list[k])].label.op;
-      if (k > 0 && op == previous) continue;
-      previous = op;
-      if (op >= by_op_.size()) by_op_.resize(op + 1);
-      by_op_[op].push_back(cls);
+    for (Id n : classes_[i].nodes) {
+      const ENodeView v = node(n);
+      if (index_.size() == index_begin_[i] || index_.back().label.op != v.label.op) {
+        if (v.label.op >= by_op_.size()) by_op_.resize(v.label.op + 1);
+        by_op_[v.label.op].push_back(cls);
+      }
+      index_.push_back({v.label, n, static_cast<std::uint32_t>(index_children_.size())});
+      index_children_.insert(index_children_.end(), v.children.begin(), v.children.end());
     }
   }
+  index_begin_[parent_.size()] = static_cast<std::uint32_t>(index_.size());
+  index_.push_back({Label{}, Id{}, static_cast<std::uint32_t>(index_children_.size())});
 }
 
-std::span<const Id> EGraph::nodes_of(Id cls, Op op) const {
-  const std::vector<Id>& list = classes_[index(find(cls))].nodes;
-  const auto less = [&](Id n, Op o) { return nodes_[index(n)].label.op < o; };
-  const auto first = std::lower_bound(list.begin(), list.end(), op, less);
-  auto last = first;
-  while (last != list.end() && nodes_[index(*last)].label.op == op) ++last;
-  return {list.data() + (first - list.begin()), static_cast<std::size_t>(last - first)};
+std::span<const EGraph::IndexedNode> EGraph::indexed_class(Id root) const {
+#if AUGUR_CHECKED
+  if (!clean_ || find(root) != root)
+    throw jit::error("e-graph: the matching index needs a clean e-graph and a canonical id");
+#endif
+  const std::uint32_t begin = index_begin_[index(root)];
+  return {index_.data() + begin, index_begin_[index(root) + 1] - begin};
+}
+
+namespace {
+// The sub-range of `all` (sorted by `key`) whose key equals `want`; a linear
+// scan for the short ranges most classes have.
+template <class T, class Want, class KeyOf>
+std::span<const T> equal_range(std::span<const T> all, const Want& want, KeyOf key) {
+  std::size_t first = 0;
+  if (all.size() <= 8) {
+    while (first < all.size() && key(all[first]) < want) ++first;
+  } else {
+    first = static_cast<std::size_t>(
+        std::partition_point(all.begin(), all.end(), [&](const T& x) { return key(x) < want; }) -
+        all.begin());
+  }
+  std::size_t last = first;
+  while (last < all.size() && key(all[last]) == want) ++last;
+  return all.subspan(first, last - first);
+}
+}  // namespace
+
+std::span<const EGraph::IndexedNode> EGraph::indexed(Id root, Op op) const {
+  return equal_range(indexed_class(root), op, [](const IndexedNode& n) { return n.label.op; });
+}
+
+std::span<const EGraph::IndexedNode> EGraph::indexed(Id root, Label label) const {
+  return equal_range(indexed_class(root), label, [](const IndexedNode& n) { return n.label; });
 }
 
 std::optional<Id> EGraph::lookup(Label label, std::span<const Id> children) const {
@@ -266,6 +295,9 @@ std::size_t EGraph::memory_bytes() const {
   for (const EClass& c : classes_)
     bytes += (c.nodes.capacity() + c.parents.capacity()) * sizeof(Id);
   for (const auto& list : by_op_) bytes += list.capacity() * sizeof(Id);
+  if (explain_) bytes += explain_->memory_bytes();
+  bytes += index_begin_.capacity() * sizeof(std::uint32_t) +
+           index_.capacity() * sizeof(IndexedNode) + index_children_.capacity() * sizeof(Id);
   return bytes;
 }
 

@@ -124,10 +124,24 @@ class EGraph {
     const NodeRecord& r = nodes_[index(node)];
     return {node, r.label, std::span<const Id>(child_pool_.data() + r.first, r.arity)};
   }
-  // The e-nodes of a class (any id of it), sorted by label: clean e-graph only.
+  // The e-nodes of a class (any id of it); sorted by label and without
+  // duplicates when clean.
   std::span<const Id> nodes_of(Id cls) const { return classes_[index(find(cls))].nodes; }
-  // The e-nodes of a class whose operator is `op`.
-  std::span<const Id> nodes_of(Id cls, Op op) const;
+  // The matching index rebuild() makes: each class's e-nodes stored by value,
+  // sorted by label, in one contiguous block. Clean e-graph only; `root` must
+  // be canonical.
+  struct IndexedNode {
+    Label label;
+    Id id;
+    std::uint32_t first_child;  // the next entry's first_child ends this one's children
+  };
+  // The class's indexed e-nodes with operator `op`, or with exactly `label`.
+  std::span<const IndexedNode> indexed(Id root, Op op) const;
+  std::span<const IndexedNode> indexed(Id root, Label label) const;
+  // The children of an entry of a span indexed() returned.
+  std::span<const Id> children_of(const IndexedNode& n) const {
+    return {index_children_.data() + n.first_child, (&n + 1)->first_child - n.first_child};
+  }
   // The e-nodes that have the class as a child (may hold duplicates).
   std::span<const Id> parents_of(Id cls) const { return classes_[index(find(cls))].parents; }
 
@@ -141,7 +155,8 @@ class EGraph {
   std::size_t class_count() const { return class_count_; }
   // Ids handed out so far (every e-node ever added, placeholders included).
   std::size_t id_count() const { return nodes_.size(); }
-  // Bytes held by the e-graph's own tables (not by its analyses).
+  // Bytes held by the e-graph's own tables and explanations (not by its
+  // analyses).
   std::size_t memory_bytes() const;
 
   // The recorded merges, or null when explanations are off.
@@ -164,7 +179,6 @@ class EGraph {
   [[noreturn]] static void throw_no_analysis();
   Id find_mut(Id id);
   Id new_id(Label label, std::span<const Id> children, bool dead);
-  bool merge_roots(Id a, Id b, Reason why);
   std::optional<Id> memo_find(Label label, std::span<const Id> children, std::uint64_t hash) const;
   void canonicalize(Id node, std::size_t& merges);
   void normalize(Id cls);
@@ -182,8 +196,15 @@ class EGraph {
   std::vector<Id> touched_;           // classes whose lists need normalizing
   bool clean_ = true;
 
+  // The matching index, made by rebuild(): class c's e-nodes are
+  // index_[index_begin_[c] .. index_begin_[c + 1]), with a sentinel entry at
+  // the end; their children are in index_children_, in the same order.
   std::vector<Id> roots_;
   std::vector<std::vector<Id>> by_op_;
+  std::vector<std::uint32_t> index_begin_;
+  std::vector<IndexedNode> index_;
+  std::vector<Id> index_children_;
+  std::span<const IndexedNode> indexed_class(Id root) const;
 
   std::vector<std::unique_ptr<Analysis>> analyses_;
   std::unique_ptr<Explain> explain_;
@@ -215,6 +236,7 @@ void EGraph::prune(Id cls, Keep&& keep) {
     nodes_[index(n)].pruned = 1;
     return true;
   });
+  clean_ = false;
 }
 
 template <class Data>

@@ -59,7 +59,6 @@ class Explain {
   // What an id was built as.
   Label label(Id id) const { return labels_[index(id)]; }
   std::span<const Id> original_children(Id id) const;
-  bool is_placeholder(Id id) const { return placeholder_[index(id)]; }
   // The term `id` was built as; throws jit::error if it reaches a placeholder.
   Term term(Id id) const;
   // The same as text; a placeholder prints as #id.

@@ -45,8 +45,6 @@ class SymbolLanguage : public Language {
 
   // The operator for a symbol, interning it.
   Op op(std::string_view name);
-  std::string_view name(Op op) const { return names_[op]; }
-  std::size_t op_count() const { return names_.size(); }
 
   static Label number(double value);
   static std::optional<double> number_value(Label label);

@@ -1,6 +1,7 @@
 #include "runtime/peg/pattern.h"
 
 #include <algorithm>
+#include <array>
 
 namespace augur::eqsat {
 
@@ -103,21 +104,33 @@ Pattern parse_pattern(std::string_view text, Language& language, VarTable& vars,
 }
 
 Id Pattern::instantiate(EGraph& egraph, const Subst& subst, bool exact) const {
-  std::vector<Id> ids(nodes.size());
-  std::vector<Id> children;
+  // Rules are small: keep the ids on the stack when they fit.
+  std::array<Id, 16> small_ids;
+  std::vector<Id> large_ids;
+  std::span<Id> ids(small_ids.data(), nodes.size());
+  if (nodes.size() > small_ids.size()) {
+    large_ids.resize(nodes.size());
+    ids = large_ids;
+  }
+  std::array<Id, 8> small_children;
+  std::vector<Id> large_children;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const PatternNode& n = nodes[i];
     if (n.kind == PatternNode::Kind::Var) {
       ids[i] = subst[n.var];
       continue;
     }
-    children.clear();
-    for (std::uint32_t c : n.children) children.push_back(ids[c]);
+    std::span<Id> children(small_children.data(), n.children.size());
+    if (n.children.size() > small_children.size()) {
+      large_children.resize(n.children.size());
+      children = large_children;
+    }
+    for (std::size_t k = 0; k < n.children.size(); ++k) children[k] = ids[n.children[k]];
     Label label = n.label;
     if (n.payload) label.payload = subst.payloads[*n.payload];
     ids[i] = exact ? egraph.add_uncanonical(label, children) : egraph.add(label, children);
   }
-  return ids.back();
+  return ids[nodes.size() - 1];
 }
 
 namespace {

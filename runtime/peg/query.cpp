@@ -12,18 +12,6 @@ void Matches::push(Id root, std::span<const Id> classes, std::span<const std::ui
   payloads_.insert(payloads_.end(), payloads.begin(), payloads.end());
 }
 
-void Matches::append(const Matches& other) {
-  roots_.insert(roots_.end(), other.roots_.begin(), other.roots_.end());
-  classes_.insert(classes_.end(), other.classes_.begin(), other.classes_.end());
-  payloads_.insert(payloads_.end(), other.payloads_.begin(), other.payloads_.end());
-}
-
-void Matches::clear() {
-  roots_.clear();
-  classes_.clear();
-  payloads_.clear();
-}
-
 Query::Query(Pattern pattern, VarTable vars) : vars_(std::move(vars)) {
   bindings_.push_back(Binding{0, std::move(pattern)});
   compile();
@@ -163,19 +151,6 @@ class Query::Machine {
   }
 
  private:
-  // The e-nodes of `cls` a Bind may match: its label, or its operator when
-  // the payload is a variable. Class lists are sorted by label.
-  std::span<const Id> candidates(const Instruction& in, Id cls) const {
-    if (in.payload >= 0) return g_.nodes_of(cls, in.label.op);
-    const std::span<const Id> ops = g_.nodes_of(cls, in.label.op);
-    const auto less = [&](Id n, std::uint64_t p) { return g_.node(n).label.payload < p; };
-    const auto first = std::lower_bound(ops.begin(), ops.end(), in.label.payload, less);
-    auto last = first;
-    while (last != ops.end() && g_.node(*last).label.payload == in.label.payload) ++last;
-    return ops.subspan(static_cast<std::size_t>(first - ops.begin()),
-                       static_cast<std::size_t>(last - first));
-  }
-
   void step(std::size_t pc) {
     for (; pc < q_.program_.size(); ++pc) {
       const Instruction& in = q_.program_[pc];
@@ -183,10 +158,15 @@ class Query::Machine {
         case Instruction::Kind::Compare:
           if (regs_[in.in] != regs_[in.out]) return;
           break;
-        case Instruction::Kind::Bind:
-          for (Id n : candidates(in, regs_[in.in])) {
-            const ENodeView node = g_.node(n);
-            if (node.children.size() != in.arity) continue;
+        case Instruction::Kind::Bind: {
+          // The e-nodes with the wanted label, or operator when the payload
+          // is a variable.
+          const std::span<const EGraph::IndexedNode> nodes =
+              in.payload >= 0 ? g_.indexed(regs_[in.in], in.label.op)
+                              : g_.indexed(regs_[in.in], in.label);
+          for (const EGraph::IndexedNode& node : nodes) {
+            const std::span<const Id> children = g_.children_of(node);
+            if (children.size() != in.arity) continue;
             if (in.payload >= 0) {
               std::uint64_t& p = payloads_[static_cast<std::size_t>(in.payload)];
               if (in.binds_payload)
@@ -194,11 +174,12 @@ class Query::Machine {
               else if (p != node.label.payload)
                 continue;
             }
-            std::copy(node.children.begin(), node.children.end(), regs_.begin() + in.out);
+            std::copy(children.begin(), children.end(), regs_.begin() + in.out);
             step(pc + 1);
             if (stopped_) return;
           }
           return;
+        }
         case Instruction::Kind::Scan: {
           const std::span<const Id> classes =
               in.scan_op ? g_.classes_with(in.label.op) : g_.classes();
@@ -234,7 +215,7 @@ bool Query::search_classes(const EGraph& egraph, std::span<const Id> classes, Ma
   if (out.size() >= limit) return true;
   Machine machine(*this, egraph, out, limit, accept);
   for (Id cls : classes)
-    if (machine.run(egraph.find(cls))) return true;
+    if (machine.run(cls)) return true;
   return false;
 }
 

@@ -44,8 +44,6 @@ class Matches {
   }
 
   void push(Id root, std::span<const Id> classes, std::span<const std::uint64_t> payloads);
-  void append(const Matches& other);
-  void clear();
 
  private:
   std::size_t class_vars_;
@@ -85,7 +83,8 @@ class Query {
   // Keeps a match only if it returns true (a rule's guards).
   using Filter = std::function<bool(Id root, const Subst&)>;
 
-  // Appends the matches rooted at each of `classes` to `out`, class by class,
+  // Appends the matches rooted at each of `classes` (canonical ids, as
+  // candidates() gives them) to `out`, class by class,
   // keeping those `accept` (if set) accepts; stops once `out` holds `limit`
   // matches. Returns whether it stopped early.
   bool search_classes(const EGraph& egraph, std::span<const Id> classes, Matches& out,

@@ -140,41 +140,48 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     } else {
       for (std::size_t i = 0; i < tasks.size(); ++i) search(i);
     }
-    std::vector<std::optional<Matches>> matches(rules.size());
+    // A rule's matches are its tasks' buffers, in task order.
+    std::vector<bool> apply(rules.size(), false);
     for (std::size_t r = 0; r < rules.size(); ++r) {
       if (first_task[r] == first_task[r + 1]) continue;
-      Matches all = rules[r].query().make_matches();
-      for (std::size_t i = first_task[r]; i < first_task[r + 1]; ++i) all.append(found[i]);
-      if (backoff.enabled && all.size() > threshold[r]) {
+      std::size_t total = 0;
+      for (std::size_t i = first_task[r]; i < first_task[r + 1]; ++i) total += found[i].size();
+      if (backoff.enabled && total > threshold[r]) {
         state[r].banned_until = iteration + (backoff.ban_length << state[r].bans);
         ++state[r].bans;
         ++report.rules[r].bans;
         continue;
       }
-      it.matches += all.size();
-      report.rules[r].matches += all.size();
-      matches[r] = std::move(all);
+      it.matches += total;
+      report.rules[r].matches += total;
+      apply[r] = true;
     }
     it.search = Clock::now() - t;
     if (out_of_time()) stop = StopReason::TimeLimit;
 
     // Apply, rule by rule in order.
     t = Clock::now();
+    std::size_t applied_since_check = 0;
     for (std::size_t r = 0; r < rules.size() && !stop; ++r) {
-      if (!matches[r]) continue;
-      const Matches& m = *matches[r];
-      for (std::size_t i = 0; i < m.size(); ++i) {
-        if (rules[r].apply(egraph, m.root(i), m[i], reasons[r])) {
-          ++it.applied;
-          ++report.rules[r].applied;
-        }
-        if (egraph.node_count() > limits.nodes) {
-          stop = StopReason::NodeLimit;
-          break;
-        }
-        if (i % 64 == 63 && out_of_time()) {
-          stop = StopReason::TimeLimit;
-          break;
+      if (!apply[r]) continue;
+      for (std::size_t task = first_task[r]; task < first_task[r + 1] && !stop; ++task) {
+        const Matches& m = found[task];
+        for (std::size_t i = 0; i < m.size(); ++i) {
+          if (rules[r].apply(egraph, m.root(i), m[i], reasons[r])) {
+            ++it.applied;
+            ++report.rules[r].applied;
+          }
+          if (egraph.node_count() > limits.nodes) {
+            stop = StopReason::NodeLimit;
+            break;
+          }
+          if (++applied_since_check == 64) {
+            applied_since_check = 0;
+            if (out_of_time()) {
+              stop = StopReason::TimeLimit;
+              break;
+            }
+          }
         }
       }
       if (!stop && out_of_time()) stop = StopReason::TimeLimit;

@@ -30,9 +30,6 @@ class TokenCursor {
       : tokens_(tokens), file_(std::move(file)) {}
 
   bool done() const { return pos_ >= tokens_.size(); }
-  std::size_t position() const { return pos_; }
-  std::span<const Token> tokens() const { return tokens_; }
-  const std::string& file() const { return file_; }
   const Token& peek() const;
   const Token& next();
   bool at_atom(std::string_view text) const {

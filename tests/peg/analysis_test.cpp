@@ -202,8 +202,8 @@ TEST_F(LoopInvarianceTest, GuardsLiftInvariantFactorsOutOfThetas) {
   RunOptions o;
   o.limits = {1, 1000, std::chrono::hours(1)};
   Runner(o).run(g, rules);
-  EXPECT_EQ(g.nodes_of(scaled_by_m, theta).size(), 1u);
-  EXPECT_TRUE(g.nodes_of(scaled_by_i, theta).empty());
+  EXPECT_EQ(g.indexed(g.find(scaled_by_m), theta).size(), 1u);
+  EXPECT_TRUE(g.indexed(g.find(scaled_by_i), theta).empty());
 }
 
 TEST_F(LoopInvarianceTest, RejectsLoopIndicesOutOfRange) {
