@@ -187,9 +187,14 @@ BENCHMARK(BM_Program1000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_MemoryPerNode(benchmark::State& state) {
   Suite& s = suite();
-  double tables = 0, heap = 0;
+  double tables = 0, heap = 0, nodes = 0;
   for (auto _ : state) {
-    const std::size_t before = mallinfo2().uordblks;
+    // In-use heap, small chunks and mmapped ones (large vectors).
+    const auto in_use = [] {
+      const struct mallinfo2 m = mallinfo2();
+      return m.uordblks + m.hblkhd;
+    };
+    const std::size_t before = in_use();
     auto g = std::make_unique<EGraph>();
     math::add_constant_folding(*g, s.lang);
     add_program(*g, s.lang, 1000, 42);
@@ -197,12 +202,14 @@ void BM_MemoryPerNode(benchmark::State& state) {
     o.limits = {30, 50'000, std::chrono::hours(1)};
     Runner(o).run(*g, s.rules);
     const double n = static_cast<double>(g->node_count());
-    heap = static_cast<double>(mallinfo2().uordblks - before) / n;
+    nodes = n;
+    heap = static_cast<double>(in_use() - before) / n;
     tables = static_cast<double>(g->memory_bytes()) / n;
     benchmark::DoNotOptimize(g.get());
   }
   state.counters["bytes/e-node (tables)"] = tables;
   state.counters["bytes/e-node (heap)"] = heap;
+  state.counters["e-nodes"] = nodes;
 }
 BENCHMARK(BM_MemoryPerNode)->Iterations(1)->Unit(benchmark::kMillisecond);
 
