@@ -12,13 +12,15 @@
 //  - every live e-node's children are canonical ids, and the hash-consing
 //    table maps each live e-node's content to it and to nothing else;
 //  - each class's e-nodes are sorted by label, then id, without duplicates;
-//    classes() lists the canonical ids in ascending order and classes_with(op)
-//    the classes holding an e-node with that operator;
+//    classes() lists the canonical ids in ascending order, classes_with(op)
+//    the classes holding an e-node with that operator, and the matching index
+//    (indexed()) holds every class's e-nodes by value;
 //  - every analysis's data is the join over the class's e-nodes.
 // add() and merge() break these until the next rebuild(); in between, find()
 // is always right, lookup() may miss e-nodes that rebuilding would merge, and
-// the per-class lists may be stale. Queries (matching, extraction) need a
-// clean e-graph.
+// the per-class lists and the index may be stale. Queries (matching,
+// extraction) need a clean e-graph. After an exception (an analysis found a
+// contradiction) the e-graph must be discarded.
 //
 // Const member functions never mutate, so any number of threads may query a
 // clean e-graph at once (the search phase does).
@@ -53,7 +55,7 @@ inline constexpr Reason kGivenReason{0};
 inline constexpr Reason kCongruenceReason{1};
 
 struct EGraphOptions {
-  // Record why classes merge, so that explain() can later justify an
+  // Record why classes merge, so that explanations() can later justify an
   // equality. It costs memory per e-node and must be chosen up front.
   bool explanations = false;
 };
@@ -167,7 +169,7 @@ class EGraph {
     Label label;
     std::uint32_t first = 0;  // into child_pool_
     std::uint32_t arity : 24 = 0;
-    std::uint32_t dead : 1 = 0;    // a duplicate found by congruence, or a shadow
+    std::uint32_t dead : 1 = 0;  // not hash-consed: a congruent duplicate, a shadow, a placeholder
     std::uint32_t pruned : 1 = 0;  // removed from its class's list by prune()
   };
   struct EClass {

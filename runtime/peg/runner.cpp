@@ -4,6 +4,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -26,6 +27,13 @@ struct Task {
   std::size_t rule;
   std::span<const Id> classes;
 };
+
+// value × 2^doublings, saturating instead of overflowing.
+std::size_t doubled(std::size_t value, std::size_t doublings) {
+  constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max() / 2;
+  for (std::size_t i = 0; i < doublings && value <= kMax; ++i) value *= 2;
+  return value;
+}
 
 }  // namespace
 
@@ -120,7 +128,7 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     for (std::size_t r = 0; r < rules.size(); ++r) {
       first_task[r] = tasks.size();
       if (backoff.enabled && iteration < state[r].banned_until) continue;
-      threshold[r] = backoff.enabled ? backoff.match_limit << state[r].bans
+      threshold[r] = backoff.enabled ? doubled(backoff.match_limit, state[r].bans)
                                      : std::numeric_limits<std::size_t>::max() - 1;
       const std::span<const Id> candidates = rules[r].query().candidates(egraph);
       for (std::size_t i = 0; i < candidates.size(); i += kChunk)
@@ -132,8 +140,10 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     for (const Task& task : tasks) found.push_back(rules[task.rule].query().make_matches());
     const auto search = [&](std::size_t i) {
       const Task& task = tasks[i];
+      const std::size_t t = threshold[task.rule];
       rules[task.rule].query().search_classes(egraph, task.classes, found[i],
-                                              threshold[task.rule] + 1, filters[task.rule]);
+                                              t + (t < std::numeric_limits<std::size_t>::max()),
+                                              filters[task.rule]);
     };
     if (pool_ && tasks.size() > 1) {
       pool_->for_each(tasks.size(), search);
@@ -147,7 +157,7 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
       std::size_t total = 0;
       for (std::size_t i = first_task[r]; i < first_task[r + 1]; ++i) total += found[i].size();
       if (backoff.enabled && total > threshold[r]) {
-        state[r].banned_until = iteration + (backoff.ban_length << state[r].bans);
+        state[r].banned_until = iteration + doubled(backoff.ban_length, state[r].bans);
         ++state[r].bans;
         ++report.rules[r].bans;
         continue;

@@ -78,6 +78,29 @@ TEST(ConstantFolding, KeepsAllNodesWithoutPruning) {
   EXPECT_EQ(g.nodes_of(sum).size(), 2u);  // (+ 1 2) and 3
 }
 
+// The engine assumes nothing about numbers: a client with typed constants
+// (the payload is an i32's bit pattern) and wrapping addition.
+TEST(ConstantFolding, UsesTheClientsSemantics) {
+  constexpr Op kConstI32 = 0, kAddI32 = 1, kParam = 2;
+  EGraph g;
+  const ConstantFolding& fold = g.add_analysis<ConstantFolding>(
+      [](Label n, std::span<const Label> c) -> std::optional<Label> {
+        if (n.op == kConstI32) return n;
+        if (n.op != kAddI32 || c.size() != 2) return std::nullopt;
+        const auto sum = static_cast<std::uint32_t>(c[0].payload + c[1].payload);
+        return Label{kConstI32, sum};
+      });
+  const Id max = g.add(Label{kConstI32, 0x7fffffff});
+  const Id one = g.add(Label{kConstI32, 1});
+  const Id wrapped = g.add(Label{kAddI32, 0}, {max, one});
+  const Id x = g.add(Label{kParam, 0});
+  const Id unknown = g.add(Label{kAddI32, 0}, {x, one});
+  g.rebuild();
+  EXPECT_EQ(fold.constant(wrapped), (Label{kConstI32, 0x80000000u}));
+  EXPECT_TRUE(g.equivalent(wrapped, g.add(Label{kConstI32, 0x80000000u})));
+  EXPECT_EQ(fold.constant(unknown), std::nullopt);
+}
+
 // A client analysis: the size of the smallest term in each class. After
 // every rebuild, each class's data must be the join (min) over its e-nodes.
 struct MinSize : ClassAnalysis<std::uint32_t> {
