@@ -28,6 +28,8 @@ class Language {
   virtual std::optional<Op> parse_op(std::string_view token) = 0;
   // Text that parse_label reads back as the same label.
   virtual std::string print_label(Label label) const = 0;
+  // Text that parse_op reads back as the same operator.
+  virtual std::string print_op(Op op) const = 0;
 };
 
 // egg's SymbolLang plus numbers: any symbol is an operator (interned on first
@@ -42,6 +44,7 @@ class SymbolLanguage : public Language {
   std::optional<Label> parse_label(std::string_view token, std::size_t arity) override;
   std::optional<Op> parse_op(std::string_view token) override;
   std::string print_label(Label label) const override;
+  std::string print_op(Op op) const override { return names_[op]; }
 
   // The operator for a symbol, interning it.
   Op op(std::string_view name);

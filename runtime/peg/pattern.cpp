@@ -141,11 +141,9 @@ void print_node(const Pattern& p, std::uint32_t i, const Language& language, con
     out += vars.class_names()[n.var];
     return;
   }
-  std::string head = language.print_label(n.label);
-  if (n.payload) {
-    // The operator's name alone: print a label of that op and drop a payload suffix.
-    head += ":" + vars.payload_names()[*n.payload];
-  }
+  const std::string head =
+      n.payload ? language.print_op(n.label.op) + ":" + vars.payload_names()[*n.payload]
+                : language.print_label(n.label);
   if (n.children.empty()) {
     out += head;
     return;

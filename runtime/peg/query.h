@@ -36,7 +36,6 @@ class Matches {
       : class_vars_(class_vars), payload_vars_(payload_vars) {}
 
   std::size_t size() const { return roots_.size(); }
-  bool empty() const { return roots_.empty(); }
   Id root(std::size_t i) const { return roots_[i]; }
   Subst operator[](std::size_t i) const {
     return {std::span<const Id>(classes_).subspan(i * class_vars_, class_vars_),
