@@ -44,8 +44,8 @@ struct Limits {
   // egg's Runner defaults: 30 iterations, 10,000 e-nodes, 5 s.
   static Limits egg() { return {}; }
   // The default for a JIT (docs/egraph.md says why): rewrite chains of up to
-  // 8 steps, 6,000 e-nodes (about 6 ms with extraction), and 10 ms of wall
-  // clock as an emergency brake that normal runs do not reach.
+  // 8 steps, 6,000 e-nodes (under 8 ms of CPU with extraction), and 10 ms of
+  // wall clock as a brake that runs on an idle core do not reach.
   static Limits jit() { return {8, 6'000, std::chrono::milliseconds(10)}; }
 };
 
