@@ -1,4 +1,5 @@
 #include "runtime/ir/interp.h"
+#include "runtime/ir/verifier.h"
 
 #include <algorithm>
 #include <limits>
@@ -69,6 +70,7 @@ Interpreter::Interpreter(const Module& module, std::string_view function, Interp
   if (!fn) {
     throw jit::verify_error("the module has no function named '" + std::string(function) + "'");
   }
+  if (options.verify) verify(module);
   program_ = std::make_unique<const interp::Program>(interp::lower(*fn, options));
 }
 

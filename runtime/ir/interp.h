@@ -58,6 +58,9 @@ struct InterpOptions {
   // (all threads together); 0: no limit. Meant for tests of programs that may
   // not terminate.
   std::uint64_t step_limit = 0;
+  // Run the verifier on the module first (microseconds for typical programs).
+  // Off only to test the interpreter's own handling of invalid IR.
+  bool verify = true;
 };
 
 struct Dim3 {
@@ -72,8 +75,8 @@ class Interpreter {
  public:
   // Throws jit::verify_error if the function is missing or cannot be lowered
   // (a break outside a loop, a barrier outside a kernel, ...), and jit::error
-  // if an extern it calls is unbound in options.externs. It checks only what
-  // lowering needs: run the verifier (verifier.h) on IR of unknown origin.
+  // if an extern it calls is unbound in options.externs. The verifier runs
+  // first unless options.verify is off.
   Interpreter(const Module& module, std::string_view function, InterpOptions options = {});
   ~Interpreter();
   Interpreter(Interpreter&&) noexcept;
