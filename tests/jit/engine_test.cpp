@@ -2,6 +2,7 @@
 // side by side, object files, dumps, options and statistics.
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -206,6 +207,19 @@ TEST(Engine, DumpsLlvmIrAndAssembly) {
   } catch (const jit::compile_error& e) {
     EXPECT_NE(std::string(e.what()).find("disk full"), std::string::npos) << e.what();
   }
+}
+
+// AUGUR_DUMP is read once per process, so the check runs in a fresh one.
+TEST(EngineDeathTest, AugurDumpAsksForDumpsOnStderr) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  ASSERT_EQ(setenv("AUGUR_DUMP", "ir,asm", 1), 0);
+  EXPECT_EXIT(
+      {
+        compile(affine("dumped_by_environment", 2), {});
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), ";; augur asm of augur\\.v[0-9]+");
+  unsetenv("AUGUR_DUMP");
 }
 
 TEST(Engine, TargetOptions) {
