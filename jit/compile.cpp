@@ -60,7 +60,7 @@ GeneratedModule generate(const ir::Module& module, const Options& options, std::
   stats::Scope timer(stats::Timer::IrToLlvm);
   if (verifies(options)) ir::verify(module);
   GeneratedModule generated;
-  generated.context = make_context(options, label);
+  generated.context = make_context(options);
   Engine& engine = Engine::get();
   generated.module = generate_llvm(module, *generated.context, engine.data_layout(),
                                    engine.triple(), label, options.invokers);

@@ -28,9 +28,9 @@ bool verifies(const Options& options) {
 #endif
 }
 
-std::unique_ptr<llvm::LLVMContext> make_context(Options options, std::string label) {
+std::unique_ptr<llvm::LLVMContext> make_context(Options options) {
   auto context = std::make_unique<llvm::LLVMContext>();
-  context->setDiagnosticHandler(std::make_unique<CompileJob>(std::move(options), std::move(label)));
+  context->setDiagnosticHandler(std::make_unique<CompileJob>(std::move(options)));
   return context;
 }
 

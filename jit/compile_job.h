@@ -1,4 +1,4 @@
-// A compilation in flight: its options, its label and LLVM's error diagnostics.
+// A compilation in flight: its options and LLVM's error diagnostics.
 //
 // It is installed as the diagnostic handler of the compilation's own
 // LLVMContext, so it travels with the module into ORC's compile function
@@ -17,8 +17,7 @@ namespace augur::cpu {
 
 class CompileJob final : public llvm::DiagnosticHandler {
  public:
-  CompileJob(Options options, std::string label)
-      : options_(std::move(options)), label_(std::move(label)) {}
+  explicit CompileJob(Options options) : options_(std::move(options)) {}
 
   // The job of a context made by make_context(); null for any other context.
   static const CompileJob* of(const llvm::LLVMContext& context);
@@ -27,7 +26,6 @@ class CompileJob final : public llvm::DiagnosticHandler {
   bool handleDiagnostics(const llvm::DiagnosticInfo& info) override;
 
   const Options& options() const { return options_; }
-  const std::string& label() const { return label_; }
   // Error diagnostics LLVM reported while compiling.
   const std::string& errors() const { return errors_; }
 
@@ -38,7 +36,6 @@ class CompileJob final : public llvm::DiagnosticHandler {
 
  private:
   Options options_;
-  std::string label_;
   std::string errors_;
   std::shared_ptr<std::string> failure_ = std::make_shared<std::string>();
 };
@@ -47,6 +44,6 @@ class CompileJob final : public llvm::DiagnosticHandler {
 bool verifies(const Options& options);
 
 // A fresh context for one compilation, carrying its job.
-std::unique_ptr<llvm::LLVMContext> make_context(Options options, std::string label);
+std::unique_ptr<llvm::LLVMContext> make_context(Options options);
 
 }  // namespace augur::cpu

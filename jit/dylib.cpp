@@ -16,27 +16,9 @@ Dylib::Dylib(std::string label) : label_(std::move(label)) {
 }
 
 Dylib::~Dylib() {
-  remove();
-}
-
-Dylib::Dylib(Dylib&& other) noexcept
-    : label_(std::move(other.label_)), dylib_(std::exchange(other.dylib_, nullptr)) {}
-
-Dylib& Dylib::operator=(Dylib&& other) noexcept {
-  if (this != &other) {
-    remove();
-    label_ = std::move(other.label_);
-    dylib_ = std::exchange(other.dylib_, nullptr);
-  }
-  return *this;
-}
-
-void Dylib::remove() noexcept {
-  if (!dylib_) return;
   llvm::orc::ExecutionSession& session = Engine::get().session();
   // A destructor cannot throw: failures go to the session's error reporter.
   if (llvm::Error error = session.removeJITDylib(*dylib_)) session.reportError(std::move(error));
-  dylib_ = nullptr;
 }
 
 void Dylib::define(std::span<const SymbolAddress> absolute_symbols) {

@@ -29,8 +29,8 @@ class Dylib {
  public:
   explicit Dylib(std::string label);
   ~Dylib();
-  Dylib(Dylib&& other) noexcept;
-  Dylib& operator=(Dylib&& other) noexcept;
+  Dylib(const Dylib&) = delete;
+  Dylib& operator=(const Dylib&) = delete;
 
   const std::string& label() const { return label_; }
 
@@ -44,10 +44,8 @@ class Dylib {
   std::vector<void*> lookup(std::span<const SymbolLookup> symbols);
 
  private:
-  void remove() noexcept;
-
   std::string label_;
-  llvm::orc::JITDylib* dylib_ = nullptr;  // owned by the session; removed by remove()
+  llvm::orc::JITDylib* dylib_ = nullptr;  // owned by the session; removed by ~Dylib
 };
 
 }  // namespace augur::cpu
