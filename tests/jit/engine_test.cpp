@@ -269,6 +269,28 @@ TEST(Engine, StatisticsCountTimeAndUnloads) {
   EXPECT_GT(after.total, before.total);
 }
 
+TEST(Engine, EntriesDescribeTheModule) {
+  Module module = affine("f", 1);
+  FunctionBuilder k("k", Type::void_(), true);
+  k.param("out", Type::pointer_to(Scalar::F32));
+  k.shared_array("tile", Scalar::F64, 3);
+  module.functions.push_back(std::move(k).finish());
+  auto code = compile(module, {});
+  const std::span<const EntryPoint> entries = code->entries();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].name, "f");
+  EXPECT_FALSE(entries[0].kernel);
+  EXPECT_EQ(entries[0].ret, Type::i64());
+  EXPECT_EQ(entries[0].params, std::vector<Type>{Type::i64()});
+  EXPECT_NE(entries[0].address, nullptr);
+  EXPECT_NE(entries[0].invoker, nullptr);
+  EXPECT_EQ(entries[1].name, "k");
+  EXPECT_TRUE(entries[1].kernel);
+  EXPECT_EQ(entries[1].shared_bytes, 32u);  // 24 bytes, rounded up to the alignment
+  EXPECT_NE(entries[1].address, nullptr);
+  EXPECT_EQ(entries[1].invoker, nullptr);
+}
+
 TEST(Engine, MissingFunctionsAreNamed) {
   auto code = compile(affine("f", 1), {});
   EXPECT_EQ(code->find("g"), nullptr);
