@@ -176,9 +176,12 @@ class generator_closure {
   template <class... A>
   void fill_types(type_list<A...>) {
     std::size_t k = 0;
-    ((is_dyn_param<A> ? void(param_types_[k++] = ir_type_of<value_t<std::remove_cvref_t<A>>>())
-                      : void()),
-     ...);
+    (add_type<A>(k), ...);
+  }
+  template <class A>
+  void add_type(std::size_t& k) {
+    if constexpr (is_dyn_param<A>)
+      param_types_[k++] = ir_type_of<value_t<std::remove_cvref_t<A>>>();
   }
 
   static void run(const void* self) { static_cast<const generator_closure*>(self)->invoke(args{}); }

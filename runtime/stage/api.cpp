@@ -38,27 +38,41 @@ Explorer& active(const char* what) {
   return *explorer;
 }
 
+// Expressions built during an extraction come from its pool.
+augur::stage::ExprPool* pool() {
+  Explorer* explorer = Explorer::current();
+  return explorer ? &explorer->pool() : nullptr;
+}
+
 }  // namespace
 
 expr_ref constant(ir_type type, std::uint64_t bits) {
+  if (auto* p = pool()) return p->constant(to_ir(type), bits);
   return ir::constant(to_ir(type), bits);
 }
 expr_ref unary(unary_op op, expr_ref operand) {
+  if (auto* p = pool()) return p->unary(static_cast<ir::UnaryOp>(op), operand);
   return ir::unary(static_cast<ir::UnaryOp>(op), std::move(operand));
 }
 expr_ref binary(binary_op op, expr_ref lhs, expr_ref rhs) {
+  if (auto* p = pool()) return p->binary(static_cast<ir::BinaryOp>(op), lhs, rhs);
   return ir::binary(static_cast<ir::BinaryOp>(op), std::move(lhs), std::move(rhs));
 }
 expr_ref cast(ir_type to, expr_ref operand) {
+  if (auto* p = pool()) return p->cast(to_ir(to), operand);
   return ir::cast(to_ir(to), std::move(operand));
 }
 expr_ref select(expr_ref cond, expr_ref then_value, expr_ref else_value) {
+  if (auto* p = pool()) return p->select(cond, then_value, else_value);
   return ir::select(std::move(cond), std::move(then_value), std::move(else_value));
 }
 expr_ref load(expr_ref pointer, expr_ref index) {
+  if (auto* p = pool()) return p->load(pointer, index);
   return ir::load(std::move(pointer), std::move(index));
 }
 expr_ref math(math_op op, std::initializer_list<expr_ref> args) {
+  if (auto* p = pool())
+    return p->math(static_cast<ir::MathOp>(op), std::span(args.begin(), args.size()));
   return ir::math(static_cast<ir::MathOp>(op), std::vector<expr_ref>(args));
 }
 ir_type type_of(const expr_ref& e) {
@@ -66,6 +80,7 @@ ir_type type_of(const expr_ref& e) {
 }
 
 expr_ref call(const extern_entry& fn, std::span<const expr_ref> args) {
+  if (auto* p = pool()) return p->call(fn.binding.decl, args);
   return ir::call(fn.binding.decl, std::vector<expr_ref>(args.begin(), args.end()));
 }
 
@@ -78,7 +93,7 @@ expr_ref call_now(const extern_entry& fn, std::span<const expr_ref> args) {
   }
   const ir::Type type = e->type;
   const var_ref v = explorer.declare(type, std::move(e), nullptr);
-  expr_ref result = ir::read(ir::VarId{v.id}, type);
+  expr_ref result = explorer.pool().read(ir::VarId{v.id}, type);
   explorer.release(v);
   return result;
 }
@@ -113,6 +128,7 @@ void release(const var_ref& v) noexcept {
   if (Explorer* explorer = Explorer::current()) explorer->release(v);
 }
 expr_ref read(const var_ref& v, ir_type type) {
+  if (auto* p = pool()) return p->read(ir::VarId{v.id}, to_ir(type));
   return ir::read(ir::VarId{v.id}, to_ir(type));
 }
 void assign(const var_ref& v, expr_ref value) {

@@ -5,6 +5,7 @@
 
 #include "jit/error.h"
 #include "runtime/ir/printer.h"
+#include "runtime/stage/symbolize.h"
 
 namespace augur::stage {
 

@@ -27,6 +27,7 @@
 #include "jit/detail/staging.h"
 #include "jit/extract.h"
 #include "runtime/ir/ir.h"
+#include "runtime/stage/expr_pool.h"
 #include "runtime/stage/graph.h"
 #include "runtime/stage/prophecies.h"
 #include "runtime/stage/static_state.h"
@@ -58,6 +59,7 @@ class Explorer {
   const Graph& graph() const { return graph_; }
   const ExploreStats& stats() const { return stats_; }
   const jit::extract_options& options() const { return options_; }
+  ExprPool& pool() { return pool_; }
 
   // The explorer whose run is executing on this thread, or null.
   static Explorer* current() noexcept;
@@ -125,6 +127,7 @@ class Explorer {
   CallChain chain_;
   ProphecyTable prophecies_;
   ExploreStats stats_;
+  ExprPool pool_;
 
   // Per exploration.
   Graph graph_;

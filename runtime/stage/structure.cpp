@@ -438,17 +438,19 @@ class Structurer {
         n = on_true;
         continue;
       }
-      if (jump(on_true, stop, then_block)) {
+      // An arm that leaves at once (break, continue, return) needs no join;
+      // a return both arms reach is their join, emitted once after the if.
+      const std::uint32_t j = join(n);
+      if (on_true != j && jump(on_true, stop, then_block)) {
         out.push_back(ir::Stmt::if_(cond, std::move(then_block)));
         n = on_false;
         continue;
       }
-      if (jump(on_false, stop, else_block)) {
+      if (on_false != j && jump(on_false, stop, else_block)) {
         out.push_back(ir::Stmt::if_(cond, {}, std::move(else_block)));
         n = on_true;
         continue;
       }
-      const std::uint32_t j = join(n);
       const std::uint32_t arm_stop = j == kNoNode ? stop : j;
       sequence(on_true, arm_stop, then_block, false);
       sequence(on_false, arm_stop, else_block, false);

@@ -1,15 +1,12 @@
 #include "runtime/stage/tag.h"
 
-#include <cxxabi.h>
-#include <dlfcn.h>
 #include <unwind.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
 
 #include "jit/error.h"
+#include "runtime/stage/symbolize.h"
 
 namespace augur::stage {
 
@@ -123,63 +120,6 @@ std::vector<const void*> CallChain::frames() const {
   state.frames = &frames;
   _Unwind_Backtrace(&visit_frame, &state);
   return frames;
-}
-
-namespace {
-
-std::string demangle(const char* name) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name, nullptr, nullptr, &status),
-                                             &std::free);
-  return status == 0 && out ? std::string(out.get()) : std::string(name);
-}
-
-bool inside_augur(const std::string& symbol) {
-  return symbol.starts_with("augur::") || symbol.starts_with("jit::detail::") ||
-         symbol.starts_with("jit::dyn") || symbol.starts_with("jit::operator") ||
-         symbol.starts_with("_Unwind") || symbol.starts_with("std::");
-}
-
-std::string hex(std::uintptr_t v) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  do {
-    out.insert(out.begin(), digits[v & 15]);
-    v >>= 4;
-  } while (v != 0);
-  return "0x" + out;
-}
-
-}  // namespace
-
-std::string describe_frames(std::span<const void* const> frames, std::size_t limit) {
-  std::string out;
-  std::size_t shown = 0;
-  for (const void* frame : frames) {
-    // A return address; the call is the instruction before it.
-    const auto address = reinterpret_cast<std::uintptr_t>(frame) - 1;
-    Dl_info info{};
-    std::string where;
-    if (dladdr(reinterpret_cast<const void*>(address), &info) != 0) {
-      const std::string module = info.dli_fname ? info.dli_fname : "?";
-      if (info.dli_sname) {
-        const std::string symbol = demangle(info.dli_sname);
-        if (inside_augur(symbol)) continue;
-        where = symbol + "+" + hex(address - reinterpret_cast<std::uintptr_t>(info.dli_saddr));
-      } else {
-        where = module.substr(module.rfind('/') + 1) + "+" +
-                hex(address - reinterpret_cast<std::uintptr_t>(info.dli_fbase));
-      }
-    } else {
-      where = hex(address);
-    }
-    if (shown == limit) {
-      out += " <- ...";
-      break;
-    }
-    out += (shown++ == 0 ? "" : " <- ") + where;
-  }
-  return out.empty() ? "(unknown site)" : out;
 }
 
 }  // namespace augur::stage

@@ -94,7 +94,4 @@ class CallChain {
   const void* entry_frame_ = nullptr;
 };
 
-// "fn+0x1c (module)" for each return address outside Augur, innermost first.
-std::string describe_frames(std::span<const void* const> frames, std::size_t limit = 6);
-
 }  // namespace augur::stage

@@ -184,8 +184,10 @@ class Tidier {
     const Stmt& init = b[i - 1];
     const Stmt& step = loop.body.back();
     if (init.kind != StmtKind::Decl && init.kind != StmtKind::Assign) return;
-    if (init.kind == StmtKind::Decl && !init.expr) return;
+    if (!init.expr) return;
     const ir::VarId v = init.var;
+    // `v = v + 1; while (...)` is a step before the loop, not its start.
+    if (reads(*init.expr, v)) return;
     if (step.kind != StmtKind::Assign || step.var != v || !reads(*step.expr, v)) return;
     if (!reads(*loop.expr, v) || has_own_continue(loop.body)) return;
     if (init.kind == StmtKind::Decl) {
