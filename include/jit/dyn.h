@@ -501,18 +501,33 @@ AUGUR_DYN_COMPARE(>=, ge)
 #undef AUGUR_DYN_COMPARE
 
 // && and || on staged values: IR && / || (the right operand is evaluated only
-// when needed, in the staged program). Operands are tested like C++ does.
+// when needed, in the staged program). Operands are tested like C++ does. A
+// plain operand is decided now: `i == 1 && x > 0` is `x > 0` or `false`.
+namespace detail {
+template <binary_op Op, class A, class B>
+dyn_expr<bool> logical(const A& a, const B& b) {
+  constexpr bool is_and = Op == binary_op::logical_and;
+  if constexpr (!dyn_like<A>) {
+    if (static_cast<bool>(a) != is_and) return wrap<bool>(constant(ir_type_of<bool>(), !is_and));
+    return wrap<bool>(truth_of(b));
+  } else if constexpr (!dyn_like<B>) {
+    if (static_cast<bool>(b) != is_and) return wrap<bool>(constant(ir_type_of<bool>(), !is_and));
+    return wrap<bool>(truth_of(a));
+  } else {
+    return wrap<bool>(binary(Op, truth_of(a), truth_of(b)));
+  }
+}
+}  // namespace detail
+
 template <class A, class B>
 requires detail::staged_pair<A, B> dyn_expr<bool>
 operator&&(const A& a, const B& b) {
-  return detail::wrap<bool>(
-      detail::binary(detail::binary_op::logical_and, detail::truth_of(a), detail::truth_of(b)));
+  return detail::logical<detail::binary_op::logical_and>(a, b);
 }
 template <class A, class B>
 requires detail::staged_pair<A, B> dyn_expr<bool>
 operator||(const A& a, const B& b) {
-  return detail::wrap<bool>(
-      detail::binary(detail::binary_op::logical_or, detail::truth_of(a), detail::truth_of(b)));
+  return detail::logical<detail::binary_op::logical_or>(a, b);
 }
 
 template <detail::dyn_like A>

@@ -47,7 +47,7 @@ struct extract_options {
   // (a dyn loop whose static state changes every iteration unrolls forever).
   std::uint64_t max_runs = 1'000'000;   // first-stage executions in one exploration
   std::uint64_t max_nodes = 1'000'000;  // statements and branches recorded
-  std::uint32_t max_depth = 2'000;      // frames between extract() and an operation
+  std::uint32_t max_depth = 512;        // frames between extract() and an operation
   std::uint64_t max_ir_statements = 4'000'000;
 };
 

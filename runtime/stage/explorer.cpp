@@ -448,6 +448,8 @@ void Explorer::eval(ir::ExprPtr call) {
 bool Explorer::branch(ir::ExprPtr cond) {
   require_run("a jit::dyn condition was tested");
   if (ignoring()) return false;
+  // A condition known now is no branch.
+  if (cond->kind == ir::ExprKind::Const) return cond->bits != 0;
   Event event;
   event.kind = EventKind::Branch;
   event.tag = make_tag();
