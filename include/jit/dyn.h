@@ -183,6 +183,10 @@ class dyn_expr {
  public:
   using value_type = T;
 
+  // The expression of a variable or element of the same type (a read, a load).
+  template <detail::dyn_like X>
+  requires std::is_same_v<detail::value_t<X>, T> dyn_expr(const X& x) : expr_(detail::unwrap(x)) {}
+
   // Branch point: the first stage forks here.
   explicit operator bool() const { return detail::branch(detail::truth_of(*this)); }
 

@@ -17,6 +17,10 @@ std::atomic<std::uint64_t> g_next_token{1};
 
 constexpr std::uint32_t kNoLive = ~std::uint32_t{0};
 
+// Ends an exploration whose predictions already proved wrong, instead of a
+// staging error there is no point in describing (it restarts anyway).
+struct Mispredicted {};
+
 const char* const kStatAdvice =
     "A C++ loop around dyn code needs its counter in a jit::stat<T>, and state that changes "
     "under dyn control flow must be a jit::stat<T>.";
@@ -106,6 +110,7 @@ void Explorer::exploration() {
     }
   } catch (const ChainBroken&) {
     throw;
+  } catch (const Mispredicted&) {
   } catch (...) {
     // With mispredicted prophecies the first stage may go where it never
     // would with the right ones: restart instead of reporting.
@@ -126,6 +131,9 @@ void Explorer::execute_run(std::vector<bool> decisions) {
     returned = true;
   } catch (const RunEnd&) {
   } catch (const ChainBroken&) {
+    end_run();
+    throw;
+  } catch (const Mispredicted&) {
     end_run();
     throw;
   } catch (const jit::error&) {
@@ -261,6 +269,7 @@ bool Explorer::record(Event& event) {
   if (const std::uint32_t known = graph_.find(event); known != kNoNode) {
     if (known < node_run_.size() && node_run_[known] == run_serial_ &&
         (last_branch_pos_ == kNoNode || last_branch_pos_ < node_pos_[known])) {
+      give_up_if_mispredicted();
       throw jit::staging_error(
           "a loop in the first stage came back to the same static state with no dyn branch in "
           "between, at `" +
@@ -271,6 +280,7 @@ bool Explorer::record(Event& event) {
     return enter(known);
   }
   if (graph_.size() >= options_.max_nodes) {
+    give_up_if_mispredicted();
     throw jit::staging_error(
         "the first stage recorded more than " + std::to_string(options_.max_nodes) +
         " statements; the last one, `" + describe(event) + "`, came from " + site() +
@@ -530,7 +540,15 @@ std::string Explorer::site() const {
   return describe_frames(frames);
 }
 
+void Explorer::give_up_if_mispredicted() {
+  if (!prophecies_.any_missed()) return;
+  mode_ = Mode::Done;
+  run_end_thrown_ = true;
+  throw Mispredicted{};
+}
+
 void Explorer::diverged(const Event& expected, const Event& actual, const char* why) {
+  give_up_if_mispredicted();
   const bool known = expected.expr || expected.kind != EventKind::Eval;
   throw jit::staging_error(
       std::string("the first stage is not deterministic given its decisions: ") + why + ", run " +

@@ -118,6 +118,7 @@ class Explorer {
 
   std::uint32_t variable_for(Tag identity, ir::Type type, const char* name);
 
+  void give_up_if_mispredicted();
   [[noreturn]] void diverged(const Event& expected, const Event& actual, const char* why);
   std::string describe(const Event& e) const;
   std::string site() const;
