@@ -1,5 +1,7 @@
 // The canonical text form of the IR (grammar in docs/ir.md).
-// print → parse → print is the identity.
+// print → parse → print is the identity. IR that does not verify still prints,
+// with <...> placeholders where the text form has no spelling (a null
+// expression, an unknown variable), so that it can be shown in diagnostics.
 #pragma once
 
 #include <string>
