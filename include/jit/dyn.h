@@ -43,10 +43,12 @@ class stat;
 
 namespace detail {
 
+// What kind of operand a type is, and the C++ type it stands for.
 template <class X>
 struct staged_traits {
   static constexpr bool is_dyn = false;
   static constexpr bool is_stat = false;
+  using type = X;
 };
 template <class T>
 struct staged_traits<dyn<T>> {
@@ -73,41 +75,37 @@ struct staged_traits<stat<T>> {
   using type = T;
 };
 
+// The C++ type an operand stands for: T for dyn<T>, dyn_expr<T>, dyn_ref<T>
+// and stat<T>; the type itself for plain values.
+template <class X>
+using value_t = typename staged_traits<std::remove_cvref_t<X>>::type;
+
 // dyn<T>, dyn_expr<T>, dyn_ref<T>.
 template <class X>
 concept dyn_like = staged_traits<std::remove_cvref_t<X>>::is_dyn;
 
 // A plain first-stage value usable as a constant: arithmetic, pointers, stat<T>.
 template <class X>
-concept plain_operand =
-    !dyn_like<X> &&
-    (ir_value<std::remove_cvref_t<X>> || staged_traits<std::remove_cvref_t<X>>::is_stat ||
-     std::is_null_pointer_v<std::remove_cvref_t<X>> ||
-     (std::is_pointer_v<std::remove_cvref_t<X>> &&
-      ir_value<std::remove_cv_t<std::remove_pointer_t<std::remove_cvref_t<X>>>*>));
+concept plain_operand = !dyn_like<X> && (ir_value<std::remove_cvref_t<X>> ||
+                                         staged_traits<std::remove_cvref_t<X>>::is_stat ||
+                                         std::is_null_pointer_v<std::remove_cvref_t<X>>);
 
 template <class X>
 concept operand = dyn_like<X> || plain_operand<X>;
 
-// The C++ type an operand stands for.
-template <class X>
-struct value_of {
-  using type = std::remove_cvref_t<X>;
-};
-template <class X>
-requires dyn_like<X> || staged_traits<std::remove_cvref_t<X>>::is_stat struct value_of<X> {
-  using type = typename staged_traits<std::remove_cvref_t<X>>::type;
-};
-template <class X>
-using value_t = typename value_of<X>::type;
+// A staged operand of type T.
+template <class X, class T>
+concept staged_of = dyn_like<X> && std::is_same_v<value_t<X>, T>;
 
 template <class T>
 dyn_expr<T> wrap(expr_ref e);
 
-struct parameter_tag {};
-
 template <class X>
-expr_ref unwrap(const X& x);
+expr_ref unwrap(const X& x) {
+  return x.expr();
+}
+
+struct parameter_tag {};
 
 // The constant `v` as type T (converted now, as C++ would).
 template <class T, class V>
@@ -115,7 +113,7 @@ expr_ref constant_as(const V& v) {
   if constexpr (std::is_null_pointer_v<V>) {
     static_assert(std::is_pointer_v<T>, "nullptr converts only to dyn pointers");
     return constant(ir_type_of<T>(), 0);
-  } else if constexpr (std::is_pointer_v<T> && !std::is_null_pointer_v<V>) {
+  } else if constexpr (std::is_pointer_v<T>) {
     // A host address: an integer constant cast to the pointer type.
     const expr_ref address =
         constant(ir_type_of<std::uint64_t>(), bits_of(reinterpret_cast<std::uintptr_t>(v)));
@@ -132,7 +130,7 @@ expr_ref as(const X& x) {
   using V = value_t<X>;
   if constexpr (dyn_like<X>) {
     expr_ref e = unwrap(x);
-    if constexpr (std::is_same_v<std::remove_cv_t<V>, T>) {
+    if constexpr (std::is_same_v<V, T>) {
       return e;
     } else if constexpr (std::is_pointer_v<V> && std::is_pointer_v<T> &&
                          std::is_same_v<std::remove_cv_t<std::remove_pointer_t<V>>,
@@ -167,6 +165,9 @@ expr_ref truth_of(const X& x) {
   }
 }
 
+template <class T, class I>
+concept indexable = std::is_pointer_v<T> && operand<I> && std::is_integral_v<value_t<I>>;
+
 }  // namespace detail
 
 // ---------------------------------------------------------------- dyn_expr
@@ -177,24 +178,26 @@ expr_ref truth_of(const X& x) {
 template <class T>
 class dyn_expr {
   static_assert(detail::ir_value<T>,
-                "dyn_expr<T>: T must be bool, an integer, float, double "
-                "or a pointer to one of those");
+                "dyn_expr<T>: T must be bool, an integer, float, double or a pointer to one of "
+                "those");
 
  public:
   using value_type = T;
 
-  // The expression of a variable or element of the same type (a read, a load).
-  template <detail::dyn_like X>
-  requires std::is_same_v<detail::value_t<X>, T> dyn_expr(const X& x) : expr_(detail::unwrap(x)) {}
+  // The expression of a variable or element of the same type (a read, a
+  // load). Explicit, so that `c ? e : v` has one meaning (a dyn<T>).
+  template <detail::staged_of<T> X>
+  explicit dyn_expr(const X& x) : expr_(detail::unwrap(x)) {}
 
   // Branch point: the first stage forks here.
   explicit operator bool() const { return detail::branch(detail::truth_of(*this)); }
 
   // p[i] on pointer expressions.
-  template <detail::operand I>
-  requires std::is_pointer_v<T> && std::is_integral_v<detail::value_t<I>>
-      dyn_ref<std::remove_pointer_t<T>>
-  operator[](const I& index) const;
+  template <class I>
+  dyn_ref<std::remove_pointer_t<T>> operator[](
+      const I& index) const requires detail::indexable<T, I> {
+    return {expr_, detail::as<detail::value_t<I>>(index)};
+  }
 
   const detail::expr_ref& expr() const { return expr_; }
 
@@ -219,8 +222,7 @@ dyn_expr<T> wrap(expr_ref e) {
 template <class T>
 class dyn {
   static_assert(detail::ir_value<T>,
-                "dyn<T>: T must be bool, an integer, float, double or a "
-                "pointer to one of those");
+                "dyn<T>: T must be bool, an integer, float, double or a pointer to one of those");
 
  public:
   using value_type = T;
@@ -233,13 +235,13 @@ class dyn {
     cache();
   }
   template <detail::operand X>
-  requires(!std::is_convertible_v<const char*, T>) dyn(const char* name, const X& init)
+  dyn(const char* name, const X& init) requires(!std::is_convertible_v<const char*, T>)
       : var_(detail::declare(detail::ir_type_of<T>(), detail::as<T>(init), name)) {
     cache();
   }
   // var v: T = init;  (C++'s implicit conversions, as IR casts)
   template <detail::operand X>
-  requires(!std::is_same_v<std::remove_cvref_t<X>, dyn<T>>) dyn(const X& init)
+  dyn(const X& init) requires(!std::is_same_v<std::remove_cvref_t<X>, dyn>)
       : var_(detail::declare(detail::ir_type_of<T>(), detail::as<T>(init), nullptr)) {
     cache();
   }
@@ -247,6 +249,8 @@ class dyn {
     cache();
   }
   dyn(dyn&& other) noexcept : var_(std::exchange(other.var_, {})), read_(std::move(other.read_)) {}
+  // The generator's index-th parameter (made by jit::extract).
+  dyn(detail::parameter_tag, std::uint32_t index) : var_(detail::parameter(index)) { cache(); }
 
   ~dyn() { detail::release(var_); }
 
@@ -261,16 +265,14 @@ class dyn {
   }
   dyn& operator=(dyn&& other) { return *this = other; }
 
-  // The generator's index-th parameter (made by jit::extract).
-  dyn(detail::parameter_tag, std::uint32_t index) : var_(detail::parameter(index)) { cache(); }
-
   // Branch point: the first stage forks here.
   explicit operator bool() const { return detail::branch(detail::truth_of(*this)); }
 
-  template <detail::operand I>
-  requires std::is_pointer_v<T> && std::is_integral_v<detail::value_t<I>>
-      dyn_ref<std::remove_pointer_t<T>>
-  operator[](const I& index) const;
+  template <class I>
+  dyn_ref<std::remove_pointer_t<T>> operator[](
+      const I& index) const requires detail::indexable<T, I> {
+    return {expr(), detail::as<detail::value_t<I>>(index)};
+  }
 
   // The expression `v` (a read of this variable).
   const detail::expr_ref& expr() const {
@@ -295,7 +297,6 @@ class dyn_ref {
 
   dyn_ref(detail::expr_ref pointer, detail::expr_ref index)
       : pointer_(std::move(pointer)), index_(std::move(index)) {}
-
   dyn_ref(const dyn_ref&) = default;
 
   // p[i] = value
@@ -322,33 +323,12 @@ class dyn_ref {
   detail::expr_ref index_;
 };
 
-template <class T>
-template <detail::operand I>
-requires std::is_pointer_v<T> && std::is_integral_v<detail::value_t<I>>
-    dyn_ref<std::remove_pointer_t<T>> dyn<T>::operator[](const I& index) const {
-  return {expr(), detail::as<detail::value_t<I>>(index)};
-}
-
-template <class T>
-template <detail::operand I>
-requires std::is_pointer_v<T> && std::is_integral_v<detail::value_t<I>>
-    dyn_ref<std::remove_pointer_t<T>> dyn_expr<T>::operator[](const I& index) const {
-  return {expr_, detail::as<detail::value_t<I>>(index)};
-}
-
-namespace detail {
-template <class X>
-expr_ref unwrap(const X& x) {
-  return x.expr();
-}
-}  // namespace detail
-
-// ---------------------------------------------------------------- casts
+// ---------------------------------------------------------------- casts and select
 
 // The staged conversion T(x), with the IR's cast semantics (docs/ir.md): float
 // to integer saturates, pointer <-> 64-bit integer keeps the address.
 template <class T, detail::operand X>
-requires detail::ir_value<T> dyn_expr<T> cast(const X& x) {
+dyn_expr<T> cast(const X& x) requires detail::ir_value<T> {
   if constexpr (detail::dyn_like<X>) {
     return detail::wrap<T>(detail::as<T>(x));
   } else {
@@ -358,10 +338,12 @@ requires detail::ir_value<T> dyn_expr<T> cast(const X& x) {
 
 // c ? a : b as one expression (no fork): only the chosen operand is evaluated.
 template <detail::operand C, detail::operand A, detail::operand B>
-requires(detail::dyn_like<C> || detail::dyn_like<A> ||
-         detail::dyn_like<B>) auto select(const C& cond, const A& a, const B& b) {
-  using R = std::conditional_t<std::is_pointer_v<detail::value_t<A>>, detail::value_t<A>,
-                               detail::arithmetic_result_t<detail::value_t<A>, detail::value_t<B>>>;
+auto select(const C& cond, const A& a, const B& b) requires(detail::dyn_like<C> ||
+                                                            detail::dyn_like<A> ||
+                                                            detail::dyn_like<B>) {
+  using VA = detail::value_t<A>;
+  using R = std::conditional_t<std::is_pointer_v<VA>, VA,
+                               detail::arithmetic_result_t<VA, detail::value_t<B>>>;
   return detail::wrap<R>(
       detail::select(detail::truth_of(cond), detail::as<R>(a), detail::as<R>(b)));
 }
@@ -382,6 +364,17 @@ template <class A, class B>
 concept integral_pair =
     staged_pair<A, B> && std::is_integral_v<value_t<A>> && std::is_integral_v<value_t<B>>;
 
+template <class A, class B>
+concept pointer_offset =
+    staged_pair<A, B> && std::is_pointer_v<value_t<A>> && std::is_integral_v<value_t<B>>;
+
+template <class A, class B>
+concept comparable_pair = staged_pair<A, B> &&
+    ((std::is_arithmetic_v<value_t<A>> && std::is_arithmetic_v<value_t<B>>) ||
+     (std::is_pointer_v<value_t<A>> &&
+      (std::is_pointer_v<value_t<B>> || std::is_null_pointer_v<value_t<B>>)) ||
+     (std::is_null_pointer_v<value_t<A>> && std::is_pointer_v<value_t<B>>));
+
 template <binary_op Op, class A, class B>
 auto arithmetic(const A& a, const B& b) {
   using R = arithmetic_result_t<value_t<A>, value_t<B>>;
@@ -392,8 +385,7 @@ template <binary_op Op, class A, class B>
 dyn_expr<bool> compare(const A& a, const B& b) {
   using VA = value_t<A>;
   using VB = value_t<B>;
-  if constexpr (std::is_pointer_v<VA> || std::is_pointer_v<VB> || std::is_null_pointer_v<VA> ||
-                std::is_null_pointer_v<VB>) {
+  if constexpr (std::is_pointer_v<VA> || std::is_pointer_v<VB>) {
     using P = std::conditional_t<std::is_pointer_v<VA>, VA, VB>;
     return wrap<bool>(binary(Op, as<P>(a), as<P>(b)));
   } else if constexpr (std::is_same_v<VA, VB>) {
@@ -411,103 +403,14 @@ auto shift(const A& a, const B& b) {
   return wrap<R>(binary(Op, as<R>(a), as<R>(b)));
 }
 
-template <class A, class B>
-concept pointer_offset =
-    staged_pair<A, B> && std::is_pointer_v<value_t<A>> && std::is_integral_v<value_t<B>>;
-
-template <class A, class B>
-concept comparable_pair = staged_pair<A, B> &&
-    ((std::is_arithmetic_v<value_t<A>> && std::is_arithmetic_v<value_t<B>>) ||
-     (std::is_pointer_v<value_t<A>> &&
-      (std::is_pointer_v<value_t<B>> || std::is_null_pointer_v<value_t<B>>)) ||
-     (std::is_null_pointer_v<value_t<A>> && std::is_pointer_v<value_t<B>>));
-
-}  // namespace detail
-
-#define AUGUR_DYN_ARITHMETIC(op, code)                        \
-  template <class A, class B>                                 \
-  requires detail::arithmetic_pair<A, B>                      \
-  auto operator op(const A& a, const B& b) {                  \
-    return detail::arithmetic<detail::binary_op::code>(a, b); \
-  }
-AUGUR_DYN_ARITHMETIC(*, mul)
-AUGUR_DYN_ARITHMETIC(/, div)
-#undef AUGUR_DYN_ARITHMETIC
-
-template <class A, class B>
-requires detail::arithmetic_pair<A, B>
-auto operator+(const A& a, const B& b) {
-  return detail::arithmetic<detail::binary_op::add>(a, b);
-}
-template <class A, class B>
-requires detail::arithmetic_pair<A, B>
-auto operator-(const A& a, const B& b) {
-  return detail::arithmetic<detail::binary_op::sub>(a, b);
-}
-template <class A, class B>
-requires detail::integral_pair<A, B>
-auto operator%(const A& a, const B& b) {
-  return detail::arithmetic<detail::binary_op::rem>(a, b);
+template <binary_op Op, class A, class B>
+auto offset(const A& p, const B& i) {
+  using P = value_t<A>;
+  return wrap<P>(binary(Op, as<P>(p), as<promoted_t<value_t<B>>>(i)));
 }
 
-// Pointer arithmetic: p + i and p - i move by i elements.
-template <class A, class B>
-requires detail::pointer_offset<A, B> dyn_expr<detail::value_t<A>>
-operator+(const A& p, const B& i) {
-  using P = detail::value_t<A>;
-  using I = detail::promoted_t<detail::value_t<B>>;
-  return detail::wrap<P>(
-      detail::binary(detail::binary_op::add, detail::as<P>(p), detail::as<I>(i)));
-}
-template <class A, class B>
-requires detail::pointer_offset<A, B> dyn_expr<detail::value_t<A>>
-operator-(const A& p, const B& i) {
-  using P = detail::value_t<A>;
-  using I = detail::promoted_t<detail::value_t<B>>;
-  return detail::wrap<P>(
-      detail::binary(detail::binary_op::sub, detail::as<P>(p), detail::as<I>(i)));
-}
-
-#define AUGUR_DYN_BITWISE(op, code)                           \
-  template <class A, class B>                                 \
-  requires detail::integral_pair<A, B>                        \
-  auto operator op(const A& a, const B& b) {                  \
-    return detail::arithmetic<detail::binary_op::code>(a, b); \
-  }
-AUGUR_DYN_BITWISE(&, bit_and)
-AUGUR_DYN_BITWISE(|, bit_or)
-AUGUR_DYN_BITWISE(^, bit_xor)
-#undef AUGUR_DYN_BITWISE
-
-template <class A, class B>
-requires detail::integral_pair<A, B>
-auto operator<<(const A& a, const B& b) {
-  return detail::shift<detail::binary_op::shl>(a, b);
-}
-template <class A, class B>
-requires detail::integral_pair<A, B>
-auto operator>>(const A& a, const B& b) {
-  return detail::shift<detail::binary_op::shr>(a, b);
-}
-
-#define AUGUR_DYN_COMPARE(op, code)                        \
-  template <class A, class B>                              \
-  requires detail::comparable_pair<A, B> dyn_expr<bool>    \
-  operator op(const A& a, const B& b) {                    \
-    return detail::compare<detail::binary_op::code>(a, b); \
-  }
-AUGUR_DYN_COMPARE(==, eq)
-AUGUR_DYN_COMPARE(!=, ne)
-AUGUR_DYN_COMPARE(<, lt)
-AUGUR_DYN_COMPARE(<=, le)
-AUGUR_DYN_COMPARE(>, gt)
-AUGUR_DYN_COMPARE(>=, ge)
-#undef AUGUR_DYN_COMPARE
-
-// && and || on staged values: IR && / || (the right operand is evaluated only
-// when needed, in the staged program). Operands are tested like C++ does. A
-// plain operand is decided now: `i == 1 && x > 0` is `x > 0` or `false`.
-namespace detail {
+// A plain operand of && and || is decided now: `i == 1 && x > 0` is `x > 0`
+// or `false`.
 template <binary_op Op, class A, class B>
 dyn_expr<bool> logical(const A& a, const B& b) {
   constexpr bool is_and = Op == binary_op::logical_and;
@@ -521,18 +424,38 @@ dyn_expr<bool> logical(const A& a, const B& b) {
     return wrap<bool>(binary(Op, truth_of(a), truth_of(b)));
   }
 }
+
 }  // namespace detail
 
-template <class A, class B>
-requires detail::staged_pair<A, B> dyn_expr<bool>
-operator&&(const A& a, const B& b) {
-  return detail::logical<detail::binary_op::logical_and>(a, b);
-}
-template <class A, class B>
-requires detail::staged_pair<A, B> dyn_expr<bool>
-operator||(const A& a, const B& b) {
-  return detail::logical<detail::binary_op::logical_or>(a, b);
-}
+#define AUGUR_DYN_BINARY(op, concept_name, how, code)                            \
+  template <class A, class B>                                                    \
+  auto operator op(const A& a, const B& b) requires detail::concept_name<A, B> { \
+    return detail::how<detail::binary_op::code>(a, b);                           \
+  }
+AUGUR_DYN_BINARY(+, arithmetic_pair, arithmetic, add)
+AUGUR_DYN_BINARY(-, arithmetic_pair, arithmetic, sub)
+AUGUR_DYN_BINARY(*, arithmetic_pair, arithmetic, mul)
+AUGUR_DYN_BINARY(/, arithmetic_pair, arithmetic, div)
+AUGUR_DYN_BINARY(%, integral_pair, arithmetic, rem)
+AUGUR_DYN_BINARY(&, integral_pair, arithmetic, bit_and)
+AUGUR_DYN_BINARY(|, integral_pair, arithmetic, bit_or)
+AUGUR_DYN_BINARY(^, integral_pair, arithmetic, bit_xor)
+AUGUR_DYN_BINARY(<<, integral_pair, shift, shl)
+AUGUR_DYN_BINARY(>>, integral_pair, shift, shr)
+// Pointer arithmetic: p + i and p - i move by i elements.
+AUGUR_DYN_BINARY(+, pointer_offset, offset, add)
+AUGUR_DYN_BINARY(-, pointer_offset, offset, sub)
+AUGUR_DYN_BINARY(==, comparable_pair, compare, eq)
+AUGUR_DYN_BINARY(!=, comparable_pair, compare, ne)
+AUGUR_DYN_BINARY(<, comparable_pair, compare, lt)
+AUGUR_DYN_BINARY(<=, comparable_pair, compare, le)
+AUGUR_DYN_BINARY(>, comparable_pair, compare, gt)
+AUGUR_DYN_BINARY(>=, comparable_pair, compare, ge)
+// && and || on staged values: IR && / || (the right operand is evaluated only
+// when needed, in the staged program). Operands are tested like C++ does.
+AUGUR_DYN_BINARY(&&, staged_pair, logical, logical_and)
+AUGUR_DYN_BINARY(||, staged_pair, logical, logical_or)
+#undef AUGUR_DYN_BINARY
 
 template <detail::dyn_like A>
 dyn_expr<bool> operator!(const A& a) {
@@ -540,50 +463,47 @@ dyn_expr<bool> operator!(const A& a) {
 }
 
 template <detail::dyn_like A>
-requires std::is_arithmetic_v<detail::value_t<A>>
-auto operator-(const A& a) {
+auto operator-(const A& a) requires std::is_arithmetic_v<detail::value_t<A>> {
   using R = detail::promoted_t<detail::value_t<A>>;
   return detail::wrap<R>(detail::unary(detail::unary_op::neg, detail::as<R>(a)));
 }
 template <detail::dyn_like A>
-requires std::is_arithmetic_v<detail::value_t<A>>
-auto operator+(const A& a) {
+auto operator+(const A& a) requires std::is_arithmetic_v<detail::value_t<A>> {
   using R = detail::promoted_t<detail::value_t<A>>;
   return detail::wrap<R>(detail::as<R>(a));
 }
 template <detail::dyn_like A>
-requires std::is_integral_v<detail::value_t<A>>
-auto operator~(const A& a) {
+auto operator~(const A& a) requires std::is_integral_v<detail::value_t<A>> {
   using R = detail::promoted_t<detail::value_t<A>>;
   return detail::wrap<R>(detail::unary(detail::unary_op::bit_not, detail::as<R>(a)));
 }
 
 // *p is p[0].
 template <detail::dyn_like A>
-requires std::is_pointer_v<detail::value_t<A>> dyn_ref<std::remove_pointer_t<detail::value_t<A>>>
-operator*(const A& p) {
+dyn_ref<std::remove_pointer_t<detail::value_t<A>>> operator*(
+    const A& p) requires std::is_pointer_v<detail::value_t<A>> {
   return {detail::unwrap(p), detail::constant(detail::ir_type_of<int>(), 0)};
 }
 
 // ---------------------------------------------------------------- compound assignment
 
 // v op= x is v = T(v op x), evaluated in the promoted type as C++ does.
-#define AUGUR_DYN_COMPOUND(op)                               \
-  template <class T, detail::operand X>                      \
-  requires requires(const dyn<T>& l, const X& r) {           \
-    l op r;                                                  \
-  }                                                          \
-  dyn<T>& operator op##=(dyn<T>& target, const X& x) {       \
-    target = cast<T>(target op x);                           \
-    return target;                                           \
-  }                                                          \
-  template <class T, detail::operand X>                      \
-  requires requires(const dyn_ref<T>& l, const X& r) {       \
-    l op r;                                                  \
-  }                                                          \
-  dyn_ref<T> operator op##=(dyn_ref<T> target, const X& x) { \
-    target = cast<std::remove_const_t<T>>(target op x);      \
-    return target;                                           \
+#define AUGUR_DYN_COMPOUND(op)                                                 \
+  template <class T, detail::operand X>                                        \
+  dyn<T>& operator op##=(dyn<T>& target, const X& x) requires requires {       \
+    cast<T>(target op x);                                                      \
+  }                                                                            \
+  {                                                                            \
+    target = cast<T>(target op x);                                             \
+    return target;                                                             \
+  }                                                                            \
+  template <class T, detail::operand X>                                        \
+  dyn_ref<T> operator op##=(dyn_ref<T> target, const X& x) requires requires { \
+    cast<std::remove_const_t<T>>(target op x);                                 \
+  }                                                                            \
+  {                                                                            \
+    target = cast<std::remove_const_t<T>>(target op x);                        \
+    return target;                                                             \
   }
 AUGUR_DYN_COMPOUND(+)
 AUGUR_DYN_COMPOUND(-)
@@ -608,47 +528,40 @@ expr_ref stepped(const expr_ref& value, binary_op op) {
     return binary(op, value, constant(ir_type_of<T>(), bits_of(static_cast<T>(1))));
   }
 }
-template <class T>
-concept steppable = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || std::is_pointer_v<T>;
-}  // namespace detail
 
 template <class T>
-requires detail::steppable<T> dyn<T>
-&operator++(dyn<T>& v) {
-  v = detail::wrap<T>(detail::stepped<T>(v.expr(), detail::binary_op::add));
-  return v;
+concept steppable = (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) || std::is_pointer_v<T>;
+
+template <binary_op Step, binary_op Back, class T>
+dyn_expr<T> post_step(dyn<T>& v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    dyn<T> old = v;
+    v = wrap<T>(stepped<T>(v.expr(), Step));
+    return wrap<T>(old.expr());
+  } else {
+    v = wrap<T>(stepped<T>(v.expr(), Step));
+    return wrap<T>(stepped<T>(v.expr(), Back));
+  }
 }
-template <class T>
-requires detail::steppable<T> dyn<T>
-&operator--(dyn<T>& v) {
-  v = detail::wrap<T>(detail::stepped<T>(v.expr(), detail::binary_op::sub));
-  return v;
+}  // namespace detail
+
+template <detail::steppable T>
+dyn<T>& operator++(dyn<T>& v) {
+  return v = detail::wrap<T>(detail::stepped<T>(v.expr(), detail::binary_op::add));
+}
+template <detail::steppable T>
+dyn<T>& operator--(dyn<T>& v) {
+  return v = detail::wrap<T>(detail::stepped<T>(v.expr(), detail::binary_op::sub));
 }
 // v++ yields the old value: for integers and pointers the expression v - 1
 // after the step (exact, as the step wraps); for floats a copy made before it.
-template <class T>
-requires detail::steppable<T> dyn_expr<T>
-operator++(dyn<T>& v, int) {
-  if constexpr (std::is_floating_point_v<T>) {
-    dyn<T> old = v;
-    ++v;
-    return detail::wrap<T>(old.expr());
-  } else {
-    ++v;
-    return detail::wrap<T>(detail::stepped<T>(v.expr(), detail::binary_op::sub));
-  }
+template <detail::steppable T>
+dyn_expr<T> operator++(dyn<T>& v, int) {
+  return detail::post_step<detail::binary_op::add, detail::binary_op::sub>(v);
 }
-template <class T>
-requires detail::steppable<T> dyn_expr<T>
-operator--(dyn<T>& v, int) {
-  if constexpr (std::is_floating_point_v<T>) {
-    dyn<T> old = v;
-    --v;
-    return detail::wrap<T>(old.expr());
-  } else {
-    --v;
-    return detail::wrap<T>(detail::stepped<T>(v.expr(), detail::binary_op::add));
-  }
+template <detail::steppable T>
+dyn_expr<T> operator--(dyn<T>& v, int) {
+  return detail::post_step<detail::binary_op::sub, detail::binary_op::add>(v);
 }
 
 // ---------------------------------------------------------------- math intrinsics
@@ -657,19 +570,25 @@ namespace detail {
 template <class X>
 using float_of_t = std::conditional_t<std::is_floating_point_v<value_t<X>>, value_t<X>, double>;
 
+// float if every operand is float, else double (as std::pow and std::fma).
 template <class... X>
-using math_common_t = std::common_type_t<value_t<X>...>;
+using float_result_t =
+    std::conditional_t<(std::is_same_v<float_of_t<X>, float> && ...), float, double>;
 
-template <class... X>
-concept staged_args = (operand<X> && ...) && (dyn_like<X> || ...);
+template <class X>
+concept arithmetic_dyn = dyn_like<X> && std::is_arithmetic_v<value_t<X>>;
+
+template <class A, class B, class C>
+concept arithmetic_triple = operand<A> && operand<B> && operand<C> &&
+    (dyn_like<A> || dyn_like<B> || dyn_like<C>)&&std::is_arithmetic_v<
+        value_t<A>>&& std::is_arithmetic_v<value_t<B>>&& std::is_arithmetic_v<value_t<C>>;
 }  // namespace detail
 
-#define AUGUR_DYN_MATH1(name, code)                                                       \
-  template <detail::dyn_like X>                                                           \
-  requires std::is_arithmetic_v<detail::value_t<X>> dyn_expr<detail::float_of_t<X>> name( \
-      const X& x) {                                                                       \
-    using R = detail::float_of_t<X>;                                                      \
-    return detail::wrap<R>(detail::math(detail::math_op::code, {detail::as<R>(x)}));      \
+#define AUGUR_DYN_MATH1(name, code)                                                  \
+  template <detail::arithmetic_dyn X>                                                \
+  dyn_expr<detail::float_of_t<X>> name(const X& x) {                                 \
+    using R = detail::float_of_t<X>;                                                 \
+    return detail::wrap<R>(detail::math(detail::math_op::code, {detail::as<R>(x)})); \
   }
 AUGUR_DYN_MATH1(sqrt, sqrt)
 AUGUR_DYN_MATH1(fabs, fabs)
@@ -679,38 +598,27 @@ AUGUR_DYN_MATH1(log, log)
 #undef AUGUR_DYN_MATH1
 
 template <class A, class B>
-requires detail::arithmetic_pair<A, B>
-auto pow(const A& a, const B& b) {
-  using R = std::conditional_t<
-      std::is_same_v<detail::math_common_t<detail::float_of_t<A>, detail::float_of_t<B>>, float>,
-      float, double>;
+auto pow(const A& a, const B& b) requires detail::arithmetic_pair<A, B> {
+  using R = detail::float_result_t<A, B>;
   return detail::wrap<R>(detail::math(detail::math_op::pow, {detail::as<R>(a), detail::as<R>(b)}));
 }
 
 // min and max in the operands' common type (floats: IEEE minNum/maxNum).
 template <class A, class B>
-requires detail::arithmetic_pair<A, B>
-auto min(const A& a, const B& b) {
-  using R = detail::math_common_t<A, B>;
+auto min(const A& a, const B& b) requires detail::arithmetic_pair<A, B> {
+  using R = std::common_type_t<detail::value_t<A>, detail::value_t<B>>;
   return detail::wrap<R>(detail::math(detail::math_op::min, {detail::as<R>(a), detail::as<R>(b)}));
 }
 template <class A, class B>
-requires detail::arithmetic_pair<A, B>
-auto max(const A& a, const B& b) {
-  using R = detail::math_common_t<A, B>;
+auto max(const A& a, const B& b) requires detail::arithmetic_pair<A, B> {
+  using R = std::common_type_t<detail::value_t<A>, detail::value_t<B>>;
   return detail::wrap<R>(detail::math(detail::math_op::max, {detail::as<R>(a), detail::as<R>(b)}));
 }
 
 // a * b + c rounded once.
 template <class A, class B, class C>
-requires detail::staged_args<A, B, C> && std::is_arithmetic_v<detail::value_t<A>> &&
-    std::is_arithmetic_v<detail::value_t<B>> && std::is_arithmetic_v<detail::value_t<C>>
-auto fma(const A& a, const B& b, const C& c) {
-  using R = std::conditional_t<
-      std::is_same_v<detail::math_common_t<detail::float_of_t<A>, detail::float_of_t<B>,
-                                           detail::float_of_t<C>>,
-                     float>,
-      float, double>;
+auto fma(const A& a, const B& b, const C& c) requires detail::arithmetic_triple<A, B, C> {
+  using R = detail::float_result_t<A, B, C>;
   return detail::wrap<R>(
       detail::math(detail::math_op::fma, {detail::as<R>(a), detail::as<R>(b), detail::as<R>(c)}));
 }

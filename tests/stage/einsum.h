@@ -312,7 +312,7 @@ inline void collect(const term& t, std::vector<index*>& out) {
 }
 
 inline jit::dyn_expr<int> flat_index(const access& a) {
-  jit::dyn_expr<int> flat = *a.idx.back()->it;
+  jit::dyn_expr<int> flat(*a.idx.back()->it);
   int stride = 1;
   for (std::size_t d = a.idx.size() - 1; d-- > 0;) {
     stride *= a.t->dims()[d + 1];
@@ -326,7 +326,7 @@ inline jit::dyn_expr<int> flat_index(const access& a) {
 inline jit::dyn_expr<float> eval(const term& t, std::deque<jit::dyn<float>>& temps) {
   switch (t->k) {
     case term_node::kind::access: {
-      return t->a.t->buffer_for_read()[flat_index(t->a)];
+      return jit::dyn_expr<float>(t->a.t->buffer_for_read()[flat_index(t->a)]);
     }
     case term_node::kind::constant:
       return jit::cast<float>(t->value);
@@ -341,7 +341,7 @@ inline jit::dyn_expr<float> eval(const term& t, std::deque<jit::dyn<float>>& tem
       } else {
         v = eval(t->else_term, temps);
       }
-      return v;
+      return jit::dyn_expr<float>(v);
     }
   }
   return jit::cast<float>(0.0f);
