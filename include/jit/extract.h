@@ -57,8 +57,9 @@ struct stage_report {
   std::uint32_t prophecy_runs = 0;               // explorations: 1 + restarts for prophecies
   std::chrono::nanoseconds first_stage_time{0};  // extraction, structuring included
   std::uint64_t ir_statements = 0;               // statements in the extracted function
-  std::uint64_t nodes = 0;  // statements and branches recorded (last exploration)
-  std::uint64_t tags = 0;   // static tags computed
+  std::uint64_t nodes = 0;   // statements and branches recorded (last exploration)
+  std::uint64_t events = 0;  // first-stage operations executed, all runs
+  std::uint64_t tags = 0;    // call chains read (replayed events reuse recorded tags)
   tag_source tags_used = tag_source::frame_pointers;
 
   // One line: "control-flow runs 33, prophecy runs 1, first stage 1.20 ms, ...".

@@ -204,6 +204,16 @@ Tag Explorer::make_tag() {
   return hasher.finish();
 }
 
+// Replaying recorded code, the run's events are checked by their statements
+// against the recorded nodes, so their tags are the nodes': no call chain to
+// read. Past the replayed prefix every event reads its own.
+Tag Explorer::event_tag() {
+  if ((mode_ == Mode::Replay || mode_ == Mode::Verify) && expected_ != kNoNode) {
+    return graph_[expected_].event.tag;
+  }
+  return make_tag();
+}
+
 bool Explorer::ignoring() const noexcept {
   // After the run ended, or while an exception unwinds the generator (a
   // destructor that emits code must not throw again).
@@ -211,6 +221,7 @@ bool Explorer::ignoring() const noexcept {
 }
 
 bool Explorer::on_event(Event event) {
+  ++stats_.events;
   switch (mode_) {
     case Mode::Replay:
       return replay(event);
@@ -376,7 +387,7 @@ std::uint32_t Explorer::variable_for(Tag identity, ir::Type type, const char* na
 jit::detail::var_ref Explorer::declare(ir::Type type, ir::ExprPtr init, const char* name) {
   require_run("a jit::dyn variable was created");
   if (ignoring()) return {token_, 0, kNoLive};
-  const Tag tag = make_tag();
+  const Tag tag = event_tag();
   // Objects declared at one point stay apart while they live at once (a C++
   // loop filling a vector); one declared again after the last died is the
   // same variable (a loop body's local).
@@ -427,7 +438,7 @@ void Explorer::assign(const jit::detail::var_ref& v, ir::ExprPtr value) {
   if (ignoring()) return;
   Event event;
   event.kind = EventKind::Assign;
-  event.tag = make_tag();
+  event.tag = event_tag();
   event.var = ir::VarId{v.id};
   event.expr = std::move(value);
   on_event(std::move(event));
@@ -438,7 +449,7 @@ void Explorer::store(ir::ExprPtr pointer, ir::ExprPtr index, ir::ExprPtr value) 
   if (ignoring()) return;
   Event event;
   event.kind = EventKind::Store;
-  event.tag = make_tag();
+  event.tag = event_tag();
   event.ptr = std::move(pointer);
   event.index = std::move(index);
   event.expr = std::move(value);
@@ -450,7 +461,7 @@ void Explorer::eval(ir::ExprPtr call) {
   if (ignoring()) return;
   Event event;
   event.kind = EventKind::Eval;
-  event.tag = make_tag();
+  event.tag = event_tag();
   event.expr = std::move(call);
   on_event(std::move(event));
 }
@@ -462,7 +473,7 @@ bool Explorer::branch(ir::ExprPtr cond) {
   if (cond->kind == ir::ExprKind::Const) return cond->bits != 0;
   Event event;
   event.kind = EventKind::Branch;
-  event.tag = make_tag();
+  event.tag = event_tag();
   event.expr = std::move(cond);
   return on_event(std::move(event));
 }
@@ -472,7 +483,7 @@ void Explorer::finish(ir::ExprPtr value) {
   if (ignoring()) return;
   Event event;
   event.kind = value ? EventKind::Return : EventKind::End;
-  event.tag = make_tag();
+  event.tag = event_tag();
   event.expr = std::move(value);
   on_event(std::move(event));
 }

@@ -42,6 +42,7 @@ struct RunEnd {};
 struct ExploreStats {
   std::uint64_t control_flow_runs = 0;
   std::uint32_t prophecy_runs = 0;
+  std::uint64_t events = 0;
   std::uint64_t tags = 0;
   jit::tag_source tags_used = jit::tag_source::frame_pointers;
 };
@@ -106,6 +107,7 @@ class Explorer {
   void end_run() noexcept;
 
   Tag make_tag();
+  Tag event_tag();
   bool ignoring() const noexcept;
   void require_run(const char* what) const;
   bool on_event(Event event);

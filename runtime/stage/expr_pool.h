@@ -8,7 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
-#include <unordered_map>
+#include <vector>
 
 #include "runtime/ir/ir.h"
 
@@ -26,11 +26,12 @@ class ExprPool {
   ir::ExprPtr math(ir::MathOp op, std::span<const ir::ExprPtr> args);
   ir::ExprPtr call(const ir::ExternRef& callee, std::span<const ir::ExprPtr> args);
 
-  std::size_t size() const { return nodes_.size(); }
+  std::size_t size() const { return count_; }
 
  private:
   static constexpr std::size_t kMaxArgs = 4;
 
+  // What identifies a node: its fields, with operands by address.
   struct Key {
     Key(ir::ExprKind k, std::uint8_t o = 0, ir::Type t = {}) : kind(k), op(o), type(t) {}
 
@@ -38,21 +39,26 @@ class ExprPool {
     std::uint8_t op = 0;
     ir::Type type;
     std::uint64_t bits = 0;
-    std::uint32_t var = 0;
+    std::uint32_t var = ir::VarId::kNone;  // as in Expr: only reads have a variable
     const void* callee = nullptr;
     std::array<const ir::Expr*, kMaxArgs> args{};
 
-    friend bool operator==(const Key&, const Key&) = default;
+    std::uint64_t hash() const;
+    bool matches(const ir::Expr& e) const;
   };
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const noexcept;
+
+  struct Slot {
+    std::uint64_t hash = 0;
+    ir::ExprPtr node;  // null: empty
   };
 
   // The pooled node for `key`, made by `make` on a miss (which type-checks).
   template <class Make>
   ir::ExprPtr find_or_make(const Key& key, Make&& make);
+  void grow();
 
-  std::unordered_map<Key, ir::ExprPtr, KeyHash> nodes_;
+  std::vector<Slot> slots_;  // open addressing, linear probing; size a power of two
+  std::size_t count_ = 0;
 };
 
 }  // namespace augur::stage

@@ -61,6 +61,7 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   const ExploreStats& stats = explorer.stats();
   out.report.control_flow_runs = stats.control_flow_runs;
   out.report.prophecy_runs = stats.prophecy_runs;
+  out.report.events = stats.events;
   out.report.tags = stats.tags;
   out.report.tags_used = stats.tags_used;
   out.report.nodes = explorer.graph().size();
@@ -84,8 +85,8 @@ std::string stage_report::str() const {
   std::snprintf(time, sizeof time, "%.3f ms", static_cast<double>(first_stage_time.count()) / 1e6);
   return "control-flow runs " + std::to_string(control_flow_runs) + ", prophecy runs " +
          std::to_string(prophecy_runs) + ", first stage " + time + ", IR statements " +
-         std::to_string(ir_statements) + ", graph nodes " + std::to_string(nodes) + ", tags " +
-         std::to_string(tags) +
+         std::to_string(ir_statements) + ", graph nodes " + std::to_string(nodes) + ", events " +
+         std::to_string(events) + ", tags " + std::to_string(tags) +
          (tags_used == tag_source::frame_pointers ? " (frame pointers)" : " (backtrace)");
 }
 

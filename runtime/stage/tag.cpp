@@ -11,6 +11,11 @@
 namespace augur::stage {
 
 std::uint64_t hash_bytes(std::span<const std::byte> bytes) {
+  if (bytes.size() <= 8) {  // most static values: one word
+    std::uint64_t word = 0;
+    std::memcpy(&word, bytes.data(), bytes.size());
+    return mix64(word ^ (0x9ae16a3b2f90404full + bytes.size()));
+  }
   std::uint64_t h = 0x9ae16a3b2f90404full ^ bytes.size();
   std::size_t i = 0;
   for (; i + 8 <= bytes.size(); i += 8) {

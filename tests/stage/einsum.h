@@ -81,6 +81,8 @@ struct runtime_fns {
   jit::external<void(std::int32_t, std::int32_t)> copy_to_host;
   jit::external<void()> region_begin;
   jit::external<void()> region_end;
+  jit::external<void()> start_time;
+  jit::external<void()> end_time;
 };
 
 inline const runtime_fns& runtime() {
@@ -92,6 +94,8 @@ inline const runtime_fns& runtime() {
       jit::register_external("el_copy_to_host", &rt_copy_to_host, jit::effect::effectful),
       jit::register_external("el_region_begin", &rt_region, jit::effect::effectful),
       jit::register_external("el_region_end", &rt_region, jit::effect::effectful),
+      jit::register_external("el_start_time", &rt_region, jit::effect::effectful),
+      jit::register_external("el_end_time", &rt_region, jit::effect::effectful),
   };
   return fns;
 }

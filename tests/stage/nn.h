@@ -95,14 +95,18 @@ class tensor {
 };
 
 // out[i] = sum_j in[(i + j) % n] * filter[j], with the next ReLU fused in when
-// the prophecy says every next operation is a ReLU with one threshold.
-inline tensor convolve(tensor& input, tensor& filter) {
+// the prophecy says every next operation is a ReLU with one threshold (and
+// `fusion` is on: off, it is the paper's "fusion disabled" baseline).
+inline tensor convolve(tensor& input, tensor& filter, bool fusion = true) {
   input.followed_by(threshold::conflict());
   filter.followed_by(threshold::conflict());
   tensor output(input.size());
-  output.is_last_convolution() = true;
-  output.next_relu().emplace();
-  const threshold fused = output.next_relu()->value();
+  threshold fused;
+  if (fusion) {
+    output.is_last_convolution() = true;
+    output.next_relu().emplace();
+    fused = output.next_relu()->value();
+  }
   for (jit::dyn<int> i = 0; i < input.size(); ++i) {
     jit::dyn<float> sum = 0.0f;
     for (jit::dyn<int> j = 0; j < filter.size(); ++j) {
