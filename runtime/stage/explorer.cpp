@@ -520,26 +520,35 @@ std::string Explorer::describe(const Event& e) const {
   ir::Function scratch;
   for (std::size_t i = 0; i < graph_.vars.size(); ++i) {
     const GraphVar& v = graph_.vars[i];
-    scratch.vars.push_back(
-        {v.name.empty() ? "v" + std::to_string(i) : v.name, v.type, ir::VarKind::Local, 0});
+    scratch.vars.push_back({v.name.empty() ? std::string("v").append(std::to_string(i)) : v.name,
+                            v.type, ir::VarKind::Local, 0});
   }
   auto text = [&](const ir::ExprPtr& x) { return x ? ir::print(*x, scratch) : std::string(); };
   auto var = [&]() {
     return e.var.index < scratch.vars.size() ? scratch.vars[e.var.index].name : "?";
   };
+  // Appended piece by piece: GCC 12 at -O3 misreports `"literal" + string&&`
+  // (-Wrestrict, GCC bug 105329).
+  std::string out;
   switch (e.kind) {
     case EventKind::Decl:
-      return "var " + var() + (e.expr ? " = " + text(e.expr) : "");
+      out.append("var ").append(var());
+      if (e.expr) out.append(" = ").append(text(e.expr));
+      return out;
     case EventKind::Assign:
-      return var() + " = " + text(e.expr);
+      return out.append(var()).append(" = ").append(text(e.expr));
     case EventKind::Store:
-      return text(e.ptr) + "[" + text(e.index) + "] = " + text(e.expr);
+      return out.append(text(e.ptr))
+          .append("[")
+          .append(text(e.index))
+          .append("] = ")
+          .append(text(e.expr));
     case EventKind::Eval:
       return text(e.expr);
     case EventKind::Branch:
-      return "if (" + text(e.expr) + ")";
+      return out.append("if (").append(text(e.expr)).append(")");
     case EventKind::Return:
-      return "return " + text(e.expr);
+      return out.append("return ").append(text(e.expr));
     case EventKind::End:
       return "return";
   }

@@ -65,6 +65,34 @@ TEST(Tags, BacktraceTagsGiveTheSameProgramsAsFramePointers) {
   EXPECT_EQ(bt.report().tags_used, jit::tag_source::backtrace);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Calls f(arg) with the frame-pointer register overwritten, as code built
+// without frame pointers may leave it.
+[[gnu::noinline, gnu::optimize("omit-frame-pointer")]] void without_frame_pointer(
+    void (*f)(void*), void* arg) {
+  asm volatile("xor %%ebp, %%ebp" ::: "rbp");
+  f(arg);
+  asm volatile("" ::: "memory");
+}
+
+TEST(Tags, ABrokenFramePointerChainFallsBackToTheUnwinder) {
+  auto generator = [](jit::dyn<int> x) {
+    auto body = [](void* p) {
+      jit::dyn<int>& v = *static_cast<jit::dyn<int>*>(p);
+      if (v > 0) v = v * 2;
+      v = v + 1;
+    };
+    without_frame_pointer(+body, &x);
+    return x;
+  };
+  const jit::extraction e = jit::extract(generator);
+  EXPECT_EQ(e.report().tags_used, jit::tag_source::backtrace);
+  const ir::Interpreter interp = interpreter(e);
+  EXPECT_EQ(run<int>(interp, 5), 11);
+  EXPECT_EQ(run<int>(interp, -5), -4);
+}
+#endif
+
 [[gnu::noinline]] void step(jit::dyn<int>& x) {
   x = x + 1;
 }
