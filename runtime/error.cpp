@@ -5,22 +5,36 @@
 namespace jit {
 
 std::string location::str() const {
-  std::string out;
-  if (!file.empty()) out += file;
+  std::string out = file;
   if (line > 0) {
-    out += (out.empty() ? "" : ":") + std::to_string(line);
-    if (column > 0) out += ":" + std::to_string(column);
+    if (!out.empty()) out += ':';
+    out += std::to_string(line);
+    if (column > 0) {
+      out += ':';
+      out += std::to_string(column);
+    }
   }
-  if (!function.empty())
-    out += (out.empty() ? "" : ": ") + std::string("function '") + function + "'";
-  if (!path.empty()) out += (out.empty() ? "" : " ") + std::string("at ") + path;
+  if (!function.empty()) {
+    if (!out.empty()) out += ": ";
+    out += "function '";
+    out += function;
+    out += '\'';
+  }
+  if (!path.empty()) {
+    if (!out.empty()) out += ' ';
+    out += "at ";
+    out += path;
+  }
   return out;
 }
 
 namespace {
 std::string with_location(const std::string& message, const location& where) {
-  std::string prefix = where.str();
-  return prefix.empty() ? message : prefix + ": " + message;
+  std::string text = where.str();
+  if (text.empty()) return message;
+  text += ": ";
+  text += message;
+  return text;
 }
 }  // namespace
 

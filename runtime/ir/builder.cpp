@@ -164,6 +164,33 @@ TypeCheck check_atomic(AtomicOp op, std::span<const Type> args) {
   return ok(elem);
 }
 
+TypeCheck check_select(Type cond, Type then_type, Type else_type) {
+  if (!cond.is_bool()) return bad("select needs a bool condition, got " + cond.name());
+  if (then_type != else_type) return bad(mismatch("?:", then_type, else_type));
+  if (!then_type.is_value()) return bad("select of void values");
+  return ok(then_type);
+}
+
+TypeCheck check_load(Type pointer, Type index) {
+  if (!pointer.is_pointer()) return bad("indexing needs a pointer, got " + pointer.name());
+  if (!index.is_integer()) return bad("index must be an integer, got " + index.name());
+  return ok(pointer.pointee());
+}
+
+TypeCheck check_call(const ExternFn& callee, std::span<const Type> args) {
+  if (args.size() != callee.params.size()) {
+    return bad("call to '" + callee.name + "' passes " + std::to_string(args.size()) +
+               " arguments, it takes " + std::to_string(callee.params.size()));
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != callee.params[i]) {
+      return bad("argument " + std::to_string(i + 1) + " of '" + callee.name + "' is " +
+                 args[i].name() + ", expected " + callee.params[i].name());
+    }
+  }
+  return ok(callee.ret);
+}
+
 ExprPtr constant(Type type, std::uint64_t bits) {
   if (!type.is_value()) throw jit::verify_error("a constant cannot have type void");
   if (type.is_pointer() && bits != 0) {
@@ -214,14 +241,7 @@ ExprPtr binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
 
 ExprPtr select(ExprPtr cond, ExprPtr then_value, ExprPtr else_value) {
   require_operands({cond, then_value, else_value}, "select");
-  TypeCheck check = ok(then_value->type);
-  if (!cond->type.is_bool()) {
-    check = bad("select needs a bool condition, got " + cond->type.name());
-  } else if (then_value->type != else_value->type) {
-    check = bad(mismatch("?:", then_value->type, else_value->type));
-  } else if (!then_value->type.is_value()) {
-    check = bad("select of void values");
-  }
+  TypeCheck check = check_select(cond->type, then_value->type, else_value->type);
   Expr e;
   e.kind = ExprKind::Select;
   e.args = {std::move(cond), std::move(then_value), std::move(else_value)};
@@ -239,12 +259,7 @@ ExprPtr cast(Type to, ExprPtr operand) {
 
 ExprPtr load(ExprPtr pointer, ExprPtr index) {
   require_operands({pointer, index}, "load");
-  TypeCheck check = ok(pointer->type.pointee());
-  if (!pointer->type.is_pointer()) {
-    check = bad("indexing needs a pointer, got " + pointer->type.name());
-  } else if (!index->type.is_integer()) {
-    check = bad("index must be an integer, got " + index->type.name());
-  }
+  TypeCheck check = check_load(pointer->type, index->type);
   Expr e;
   e.kind = ExprKind::Load;
   e.args = {std::move(pointer), std::move(index)};
@@ -254,19 +269,7 @@ ExprPtr load(ExprPtr pointer, ExprPtr index) {
 ExprPtr call(ExternRef callee, std::vector<ExprPtr> args) {
   if (!callee) throw jit::verify_error("call without a callee");
   require_operands(args, callee->name);
-  TypeCheck check = ok(callee->ret);
-  if (args.size() != callee->params.size()) {
-    check = bad("call to '" + callee->name + "' passes " + std::to_string(args.size()) +
-                " arguments, it takes " + std::to_string(callee->params.size()));
-  } else {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (args[i]->type != callee->params[i]) {
-        check = bad("argument " + std::to_string(i + 1) + " of '" + callee->name + "' is " +
-                    args[i]->type.name() + ", expected " + callee->params[i].name());
-        break;
-      }
-    }
-  }
+  TypeCheck check = check_call(*callee, types_of(args));
   Expr e;
   e.kind = ExprKind::Call;
   e.callee = std::move(callee);

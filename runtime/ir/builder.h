@@ -40,6 +40,9 @@ TypeCheck check_binary(BinaryOp op, Type lhs, Type rhs);
 TypeCheck check_cast(Type from, Type to);
 TypeCheck check_math(MathOp op, std::span<const Type> args);
 TypeCheck check_atomic(AtomicOp op, std::span<const Type> args);
+TypeCheck check_select(Type cond, Type then_type, Type else_type);
+TypeCheck check_load(Type pointer, Type index);  // also the target of a store
+TypeCheck check_call(const ExternFn& callee, std::span<const Type> args);
 
 // ---------------------------------------------------------------- functions
 

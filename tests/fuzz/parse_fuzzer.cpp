@@ -1,17 +1,23 @@
 // libFuzzer target for the IR parser (run by scripts/fuzz.sh). Any input must
 // either parse or be rejected with a jit::error; what parses must print to text
-// that parses back to the same module and prints the same again. A crash, a
-// sanitizer report, another exception type or a broken round trip is a finding.
+// that parses back to the same module and prints the same again. The verifier
+// and the content hash take every module that parses: check() must not throw,
+// verify() must throw exactly when check() finds a problem, and the reparsed
+// module must hash the same. A crash, a sanitizer report, another exception
+// type or a broken promise is a finding.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "jit/error.h"
+#include "runtime/ir/hash.h"
 #include "runtime/ir/parser.h"
 #include "runtime/ir/printer.h"
+#include "runtime/ir/verifier.h"
 
 namespace {
 
@@ -47,6 +53,18 @@ void check(std::string_view text) {
   if (!(again == module)) finding("print -> parse changed the module", printed);
   const std::string reprinted = augur::ir::print(again);
   if (reprinted != printed) finding("print -> parse -> print is not the identity", reprinted);
+
+  const std::vector<jit::verify_error> problems = augur::ir::check(module);
+  bool rejected = false;
+  try {
+    augur::ir::verify(module);
+  } catch (const jit::verify_error&) {
+    rejected = true;
+  }
+  if (rejected == problems.empty()) finding("verify() and check() disagree", printed);
+  if (augur::ir::content_hash(again) != augur::ir::content_hash(module)) {
+    finding("the reparsed module hashes differently", printed);
+  }
 }
 
 }  // namespace

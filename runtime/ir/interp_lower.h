@@ -1,0 +1,16 @@
+// Lowering a structured IR function to the interpreter's register code.
+#pragma once
+
+#include "runtime/ir/interp.h"
+#include "runtime/ir/interp_code.h"
+#include "runtime/ir/ir.h"
+
+namespace augur::ir::interp {
+
+// Lowers `function`, resolving its externs in options.externs. It checks only
+// what lowering needs (variables exist, loop control is inside loops, kernel
+// constructs are in kernels) and throws jit::verify_error naming the statement
+// otherwise; an unbound extern throws jit::error.
+Program lower(const Function& function, const InterpOptions& options);
+
+}  // namespace augur::ir::interp

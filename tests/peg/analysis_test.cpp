@@ -1,0 +1,239 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/egraph/math.h"
+#include "jit/error.h"
+#include "runtime/peg/constant_folding.h"
+#include "runtime/peg/egraph.h"
+#include "runtime/peg/guards.h"
+#include "runtime/peg/language.h"
+#include "runtime/peg/loop_invariance.h"
+#include "runtime/peg/rewrite.h"
+#include "runtime/peg/runner.h"
+#include "runtime/peg/term.h"
+
+namespace augur::eqsat {
+namespace {
+
+class ConstantFoldingTest : public ::testing::Test {
+ protected:
+  ConstantFoldingTest() { math::add_constant_folding(g, lang); }
+  Id add(std::string_view text) { return add_term(g, parse_term(text, lang)); }
+  std::optional<double> constant(Id id) {
+    const std::optional<Label> c = g.analysis<ConstantFolding>().constant(id);
+    return c ? SymbolLanguage::number_value(*c) : std::nullopt;
+  }
+  SymbolLanguage lang;
+  EGraph g;
+};
+
+TEST_F(ConstantFoldingTest, FoldsOnAddAndAfterMerges) {
+  EXPECT_EQ(constant(add("(* (+ 2 3) (- 7 4))")), 15.0);
+  EXPECT_EQ(constant(add("(/ 1 0)")), std::nullopt);  // the fold declines
+  const Id sum = add("(+ a 2)");
+  const Id product = add("(* b (+ a 2))");
+  EXPECT_EQ(constant(sum), std::nullopt);
+  g.merge(add("a"), add("3"));
+  // The merged class knows its constant at once; its parents after rebuild.
+  EXPECT_EQ(constant(add("a")), 3.0);
+  g.rebuild();
+  EXPECT_EQ(constant(sum), 5.0);
+  EXPECT_TRUE(g.equivalent(sum, add("5")));
+  EXPECT_EQ(constant(product), std::nullopt);
+  g.merge(add("b"), add("2"));
+  g.rebuild();
+  EXPECT_EQ(constant(product), 10.0);
+  EXPECT_TRUE(g.equivalent(product, add("10")));
+  // Pruned to its leaves: the constant (and a, b where they are leaves).
+  for (Id n : g.nodes_of(product)) EXPECT_TRUE(g.node(n).children.empty());
+  // Still equal to its former e-nodes: they stay in the hash-consing table.
+  const std::vector<Id> children{add("b"), sum};
+  EXPECT_EQ(g.lookup(*lang.parse_label("*", 2), children), g.find(product));
+}
+
+TEST_F(ConstantFoldingTest, TwoConstantsInOneClassAreAnError) {
+  const Id two = add("(+ 1 1)");
+  const Id three = add("3");
+  EXPECT_THROW(g.merge(two, three), jit::error);
+}
+
+TEST(ConstantFolding, KeepsAllNodesWithoutPruning) {
+  SymbolLanguage lang;
+  EGraph g;
+  const Op plus = lang.op("+");
+  g.add_analysis<ConstantFolding>(
+      [plus](Label n, std::span<const Label> c) -> std::optional<Label> {
+        if (c.empty()) return n.op == SymbolLanguage::kNumber ? std::optional(n) : std::nullopt;
+        if (n.op != plus) return std::nullopt;
+        return SymbolLanguage::number(*SymbolLanguage::number_value(c[0]) +
+                                      *SymbolLanguage::number_value(c[1]));
+      },
+      ConstantFolding::Options{.prune = false});
+  const Id sum = add_term(g, parse_term("(+ 1 2)", lang));
+  g.rebuild();
+  EXPECT_EQ(g.nodes_of(sum).size(), 2u);  // (+ 1 2) and 3
+}
+
+// The engine assumes nothing about numbers: a client with typed constants
+// (the payload is an i32's bit pattern) and wrapping addition.
+TEST(ConstantFolding, UsesTheClientsSemantics) {
+  constexpr Op kConstI32 = 0, kAddI32 = 1, kParam = 2;
+  EGraph g;
+  const ConstantFolding& fold = g.add_analysis<ConstantFolding>(
+      [](Label n, std::span<const Label> c) -> std::optional<Label> {
+        if (n.op == kConstI32) return n;
+        if (n.op != kAddI32 || c.size() != 2) return std::nullopt;
+        const auto sum = static_cast<std::uint32_t>(c[0].payload + c[1].payload);
+        return Label{kConstI32, sum};
+      });
+  const Id max = g.add(Label{kConstI32, 0x7fffffff});
+  const Id one = g.add(Label{kConstI32, 1});
+  const Id wrapped = g.add(Label{kAddI32, 0}, {max, one});
+  const Id x = g.add(Label{kParam, 0});
+  const Id unknown = g.add(Label{kAddI32, 0}, {x, one});
+  g.rebuild();
+  EXPECT_EQ(fold.constant(wrapped), (Label{kConstI32, 0x80000000u}));
+  EXPECT_TRUE(g.equivalent(wrapped, g.add(Label{kConstI32, 0x80000000u})));
+  EXPECT_EQ(fold.constant(unknown), std::nullopt);
+}
+
+// A client analysis: the size of the smallest term in each class. After
+// every rebuild, each class's data must be the join (min) over its e-nodes.
+struct MinSize : ClassAnalysis<std::uint32_t> {
+  std::string_view name() const override { return "min-size"; }
+  std::uint32_t make(const EGraph&, const ENodeView& n) const override {
+    std::uint32_t size = 1;
+    for (Id c : n.children) size += (*this)[c];
+    return size;
+  }
+  bool join(std::uint32_t& into, const std::uint32_t& from) const override {
+    if (from >= into) return false;
+    into = from;
+    return true;
+  }
+};
+
+TEST(ClientAnalysis, StaysConsistentAcrossRandomMerges) {
+  for (unsigned seed = 0; seed < 10; ++seed) {
+    SymbolLanguage lang;
+    EGraph g;
+    const MinSize& size = g.add_analysis<MinSize>();
+    std::mt19937 rng(seed);
+    std::vector<Id> ids;
+    for (const char* leaf : {"a", "b", "c"}) ids.push_back(g.add(*lang.parse_label(leaf, 0)));
+    const auto pick = [&] {
+      return ids[std::uniform_int_distribution<std::size_t>(0, ids.size() - 1)(rng)];
+    };
+    for (int i = 0; i < 40; ++i) {
+      const Id x = pick(), y = pick();
+      ids.push_back(g.add(*lang.parse_label(i % 2 ? "f" : "g", 2), {x, y}));
+    }
+    for (int m = 0; m < 8; ++m) {
+      g.merge(pick(), pick());
+      if (m % 3 == 2) g.rebuild();
+    }
+    g.rebuild();
+    for (Id c : g.classes()) {
+      std::uint32_t best = ~0u;
+      for (Id n : g.nodes_of(c)) {
+        std::uint32_t s = 1;
+        for (Id child : g.node(n).children) s += size[child];
+        best = std::min(best, s);
+      }
+      EXPECT_EQ(size[c], best) << "seed " << seed << " class " << index(c);
+    }
+  }
+}
+
+// PEG-like loop nodes: (theta init next), (eval seq index), (pass cond), the
+// loop index in the payload.
+class LoopInvarianceTest : public ::testing::Test {
+ protected:
+  LoopInvarianceTest()
+      : theta(lang.op("theta")),
+        eval(lang.op("eval")),
+        pass(lang.op("pass")),
+        loops(g.add_analysis<LoopInvariance>([this](const EGraph&, const ENodeView& n) {
+          if (n.label.op == theta)
+            return LoopRole{LoopRole::Kind::Theta, unsigned(n.label.payload)};
+          if (n.label.op == eval)
+            return LoopRole{LoopRole::Kind::Eval, unsigned(n.label.payload), 1};
+          if (n.label.op == pass) return LoopRole{LoopRole::Kind::Pass, unsigned(n.label.payload)};
+          return LoopRole{};
+        })) {}
+  Id add(std::string_view text) { return add_term(g, parse_term(text, lang)); }
+  // v = (theta_loop init (op v step)): a loop variable, closed through a placeholder.
+  Id loop_var(unsigned loop, Id init, std::string_view op, Id step) {
+    const Id self = g.add_placeholder();
+    const Id next = g.add(*lang.parse_label(op, 2), {self, step});
+    const Id v = g.add(Label{theta, loop}, {init, next});
+    g.merge(self, v);
+    return v;
+  }
+  SymbolLanguage lang;
+  Op theta, eval, pass;
+  EGraph g;
+  const LoopInvariance& loops;
+};
+
+TEST_F(LoopInvarianceTest, FollowsTatesDefinition) {
+  const Id n = add("n");
+  const Id i = loop_var(1, add("0"), "+", add("1"));  // i = θ1(0, i + 1)
+  const Id j = loop_var(2, add("(* n 2)"), "+", n);   // j = θ2(n*2, j + n)
+  const Id k = loop_var(2, i, "+", add("1"));         // k = θ2(i, k + 1)
+  const Id exit = g.add(Label{pass, 1}, {add("(< i n)")});
+  const Id result = g.add(Label{eval, 1}, {i, exit});
+  const Id mixed = g.add(*lang.parse_label("+", 2), {i, j});
+  g.rebuild();
+  EXPECT_FALSE(loops.invariant(i, 1));
+  EXPECT_TRUE(loops.invariant(i, 2));
+  EXPECT_TRUE(loops.invariant(add("(* n 2)"), 1));
+  // The inner loop variable j: optimistic through its own cycle, so invariant
+  // in the outer loop because its init and step are.
+  EXPECT_FALSE(loops.invariant(j, 2));
+  EXPECT_TRUE(loops.invariant(j, 1));
+  // k starts from i, so it varies in both loops.
+  EXPECT_FALSE(loops.invariant(k, 1));
+  EXPECT_FALSE(loops.invariant(k, 2));
+  EXPECT_TRUE(loops.invariant(exit, 1));    // pass_1 never varies in loop 1
+  EXPECT_TRUE(loops.invariant(result, 1));  // eval_1 at an invariant index
+  EXPECT_EQ(loops.depth(mixed), 2u);
+  EXPECT_EQ(loops.depth(i), 1u);
+  EXPECT_EQ(loops.depth(n), 0u);
+  // A merge makes a class as invariant as its best member.
+  g.merge(k, add("m"));
+  g.rebuild();
+  EXPECT_TRUE(loops.invariant(k, 1));
+  EXPECT_TRUE(loops.invariant(k, 2));
+}
+
+TEST_F(LoopInvarianceTest, GuardsLiftInvariantFactorsOutOfThetas) {
+  // (* (theta:?l ?a ?b) ?m) => (theta:?l (* ?a ?m) (* ?b ?m)) when ?m is invariant in ?l.
+  const Id m = add("m");
+  const Id i = loop_var(1, add("0"), "+", add("1"));
+  const Id scaled_by_m = g.add(*lang.parse_label("*", 2), {i, m});
+  const Id scaled_by_i = g.add(*lang.parse_label("*", 2), {i, i});
+  std::vector<Rewrite> rules;
+  rules.push_back(Rewrite::parse("theta-mul", "(* (theta:?l ?a ?b) ?m)",
+                                 "(theta:?l (* ?a ?m) (* ?b ?m))", lang));
+  const std::uint32_t l = *rules[0].query().vars().find_payload("?l");
+  rules[0].when(invariant_in_bound_loop(rules[0].var("?m"), l));
+  RunOptions o;
+  o.limits = {1, 1000, std::chrono::hours(1)};
+  Runner(o).run(g, rules);
+  EXPECT_EQ(g.indexed(g.find(scaled_by_m), theta).size(), 1u);
+  EXPECT_TRUE(g.indexed(g.find(scaled_by_i), theta).empty());
+}
+
+TEST_F(LoopInvarianceTest, RejectsLoopIndicesOutOfRange) {
+  const Id x = add("x");
+  g.add(Label{theta, 65}, {x, x});
+  EXPECT_THROW(g.rebuild(), jit::error);
+}
+
+}  // namespace
+}  // namespace augur::eqsat
