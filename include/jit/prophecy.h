@@ -24,7 +24,6 @@
 #include <concepts>
 #include <limits>
 #include <memory>
-#include <source_location>
 #include <sstream>
 #include <string>
 #include <typeinfo>
@@ -92,7 +91,7 @@ class prophecy {
 
   // The prophecy constructed at `site` in the current static state: the same
   // one in every run and every exploration of this extraction.
-  explicit prophecy(std::source_location site = std::source_location::current())
+  explicit prophecy(detail::source_site site = detail::source_site::current())
       : slot_(&static_cast<detail::lattice_slot<L>&>(
             detail::prophecy_at(typeid(L), site, &make_slot))),
         token_(detail::current_token()) {}

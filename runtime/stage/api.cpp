@@ -160,7 +160,7 @@ void stat_detach(const stat_handle& h, std::span<const std::byte> value) noexcep
   if (Explorer* explorer = Explorer::current()) explorer->stat_detach(h, value);
 }
 
-prophecy_slot& prophecy_at(const std::type_info& lattice, std::source_location site,
+prophecy_slot& prophecy_at(const std::type_info& lattice, jit::detail::source_site site,
                            std::unique_ptr<prophecy_slot> (*make)()) {
   return active("a jit::prophecy was constructed").prophecy_at(lattice, site, make);
 }

@@ -504,7 +504,7 @@ void Explorer::stat_detach(const jit::detail::stat_handle& h,
 }
 
 jit::detail::prophecy_slot& Explorer::prophecy_at(
-    const std::type_info& lattice, std::source_location site,
+    const std::type_info& lattice, jit::detail::source_site site,
     std::unique_ptr<jit::detail::prophecy_slot> (*make)()) {
   require_run("a jit::prophecy was constructed");
   return prophecies_.at(make_tag(), lattice, site, make);

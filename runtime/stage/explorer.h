@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <source_location>
 #include <string>
 #include <typeinfo>
 #include <unordered_map>
@@ -83,7 +82,8 @@ class Explorer {
                    std::span<const std::byte> new_value) noexcept;
   void stat_detach(const jit::detail::stat_handle& h, std::span<const std::byte> value) noexcept;
 
-  jit::detail::prophecy_slot& prophecy_at(const std::type_info& lattice, std::source_location site,
+  jit::detail::prophecy_slot& prophecy_at(const std::type_info& lattice,
+                                          jit::detail::source_site site,
                                           std::unique_ptr<jit::detail::prophecy_slot> (*make)());
   void prophecy_missed(jit::detail::prophecy_slot& slot);
 

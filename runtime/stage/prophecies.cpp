@@ -8,15 +8,15 @@ namespace augur::stage {
 
 namespace {
 
-std::string site_of(const std::source_location& site) {
-  return std::string(site.file_name()) + ":" + std::to_string(site.line()) + " (" +
-         site.function_name() + ")";
+std::string site_of(const jit::detail::source_site& site) {
+  return std::string(site.file) + ":" + std::to_string(site.line) + " (" + site.function + ")";
 }
 
 }  // namespace
 
 ProphecyTable::Slot& ProphecyTable::at(Tag tag, const std::type_info& lattice,
-                                       std::source_location site, std::unique_ptr<Slot> (*make)()) {
+                                       jit::detail::source_site site,
+                                       std::unique_ptr<Slot> (*make)()) {
   auto [it, inserted] = entries_.try_emplace(tag);
   Entry& entry = it->second;
   if (inserted) {

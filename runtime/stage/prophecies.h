@@ -4,7 +4,6 @@
 #pragma once
 
 #include <memory>
-#include <source_location>
 #include <string>
 #include <typeinfo>
 #include <unordered_map>
@@ -20,7 +19,7 @@ class ProphecyTable {
   using Slot = jit::detail::prophecy_slot;
 
   // The prophecy with this construction tag, made by `make` the first time.
-  Slot& at(Tag tag, const std::type_info& lattice, std::source_location site,
+  Slot& at(Tag tag, const std::type_info& lattice, jit::detail::source_site site,
            std::unique_ptr<Slot> (*make)());
   void missed(Slot& slot);
   bool any_missed() const { return !missed_.empty(); }

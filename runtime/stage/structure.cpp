@@ -1,6 +1,7 @@
 #include "runtime/stage/structure.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <unordered_map>
 #include <utility>
@@ -16,20 +17,26 @@ namespace {
 using NodeList = std::vector<std::uint32_t>;
 
 // The successors of a node: the false edge first, then the true edge.
-NodeList successors(const Node& node) {
-  NodeList out;
+struct Successors {
+  std::array<std::uint32_t, 2> nodes{};
+  std::uint8_t count = 0;
+
+  const std::uint32_t* begin() const { return nodes.data(); }
+  const std::uint32_t* end() const { return nodes.data() + count; }
+  std::size_t size() const { return count; }
+  std::uint32_t operator[](std::size_t i) const { return nodes[i]; }
+};
+
+Successors successors(const Node& node) {
   switch (node.event.kind) {
     case EventKind::Branch:
-      out.push_back(node.succ[0]);
-      out.push_back(node.succ[1]);
-      break;
+      return {{node.succ[0], node.succ[1]}, 2};
     case EventKind::Return:
     case EventKind::End:
-      break;
+      return {};
     default:
-      out.push_back(node.succ[0]);
+      return {{node.succ[0], kNoNode}, 1};
   }
-  return out;
 }
 
 class Structurer {
@@ -78,7 +85,7 @@ class Structurer {
     state[0] = 1;
     while (!stack.empty()) {
       auto& [n, next] = stack.back();
-      const NodeList succ = successors(g_[n]);
+      const Successors succ = successors(g_[n]);
       if (next < succ.size()) {
         const std::uint32_t s = succ[succ.size() - 1 - next++];  // true edges first
         if (state[s] == 0) {
@@ -285,7 +292,7 @@ class Structurer {
   }
 
   bool is_successor(std::uint32_t n, std::uint32_t s) const {
-    const NodeList succ = successors(g_[n]);
+    const Successors succ = successors(g_[n]);
     return std::find(succ.begin(), succ.end(), s) != succ.end();
   }
 

@@ -68,8 +68,8 @@ TEST(Tags, BacktraceTagsGiveTheSameProgramsAsFramePointers) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 // Calls f(arg) with the frame-pointer register overwritten, as code built
 // without frame pointers may leave it.
-[[gnu::noinline, gnu::optimize("omit-frame-pointer")]] void without_frame_pointer(
-    void (*f)(void*), void* arg) {
+[[gnu::noinline, gnu::optimize("omit-frame-pointer")]] void without_frame_pointer(void (*f)(void*),
+                                                                                  void* arg) {
   asm volatile("xor %%ebp, %%ebp" ::: "rbp");
   f(arg);
   asm volatile("" ::: "memory");

@@ -236,6 +236,22 @@ TEST(Semantics, StaticValuesAreConstants) {
   EXPECT_EQ(run<int>(interpreter(e), 5), 5 * 14 + 7);
 }
 
+TEST(Semantics, GeneratorSignatures) {
+  // A dyn parameter by reference, statics by const reference and by value,
+  // and a plain result (a constant of the IR function).
+  auto generator = [](jit::dyn<int*> out, jit::dyn<int>& x, const std::vector<int>& table,
+                      int scale) {
+    for (jit::stat<std::size_t> i = 0; i < table.size(); ++i) x = x + table[i] * scale;
+    out[0] = x;
+    return 7;
+  };
+  const jit::extraction e = jit::extract(generator, std::vector<int>{1, 2, 3}, 10);
+  EXPECT_EQ(function_of(e).ret, ir::Type::i32());
+  int out = 0;
+  EXPECT_EQ(run<int>(interpreter(e), &out, 5), 7);
+  EXPECT_EQ(out, 5 + 60);
+}
+
 TEST(Semantics, ConditionsOnNonBoolValuesTestAgainstZero) {
   auto truthy = [](jit::dyn<int> x, jit::dyn<double*> p) {
     jit::dyn<int> r = 0;

@@ -13,7 +13,6 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
-#include <source_location>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -35,6 +34,19 @@ enum class effect : std::uint8_t {
 namespace detail {
 
 using expr_ref = std::shared_ptr<const augur::ir::Expr>;
+
+// Where something was written (std::source_location needs a compiler
+// builtin clang 14 lacks; these builtins exist in GCC and clang alike).
+struct source_site {
+  const char* file = "";
+  unsigned line = 0;
+  const char* function = "";
+
+  static source_site current(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE(),
+                             const char* function = __builtin_FUNCTION()) {
+    return {file, line, function};
+  }
+};
 
 // ---------------------------------------------------------------- IR types
 
@@ -251,11 +263,11 @@ class prophecy_slot {
   virtual std::string describe() const = 0;
 
   const std::type_info* lattice = nullptr;
-  std::source_location site;
+  source_site site;
 };
 
 // The slot of the prophecy constructed here (made by `make` on first sight).
-prophecy_slot& prophecy_at(const std::type_info& lattice, std::source_location site,
+prophecy_slot& prophecy_at(const std::type_info& lattice, source_site site,
                            std::unique_ptr<prophecy_slot> (*make)());
 // A requirement that the prediction did not satisfy: the exploration goes on,
 // and the first stage runs again with the joined prediction.
