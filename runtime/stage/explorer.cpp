@@ -6,6 +6,7 @@
 #include "jit/error.h"
 #include "runtime/ir/printer.h"
 #include "runtime/stage/symbolize.h"
+#include "runtime/stage/types.h"
 
 namespace augur::stage {
 
@@ -97,9 +98,7 @@ void Explorer::exploration() {
   node_check_.clear();
   runs_in_exploration_ = 0;
   for (std::size_t i = 0; i < gen_.params.size(); ++i) {
-    graph_.vars.push_back(
-        {"", ir::Type(static_cast<ir::Scalar>(gen_.params[i].element), gen_.params[i].pointer),
-         true});
+    graph_.vars.push_back({"", to_ir(gen_.params[i]), true});
   }
   pending_.push_back({});
   try {
@@ -177,7 +176,7 @@ void Explorer::begin_run(std::vector<bool> decisions) {
   replayed_ = 0;
   expected_ = graph_.empty() ? kNoNode : 0;
   open_ = {};
-  path_.clear();
+  path_length_ = 0;
   last_branch_pos_ = kNoNode;
   state_.reset();
   live_tags_.clear();
@@ -242,9 +241,8 @@ void Explorer::visit(std::uint32_t n) {
     node_check_.resize(graph_.size(), 0);
   }
   node_run_[n] = run_serial_;
-  node_pos_[n] = static_cast<std::uint32_t>(path_.size());
+  node_pos_[n] = path_length_++;
   if (graph_[n].event.kind == EventKind::Branch) last_branch_pos_ = node_pos_[n];
-  path_.push_back(n);
 }
 
 bool Explorer::replay(Event& event) {

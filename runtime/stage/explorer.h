@@ -145,9 +145,9 @@ class Explorer {
   std::size_t replayed_ = 0;     // decisions consumed by the replay
   std::uint32_t expected_ = kNoNode;
   OpenEdge open_;
-  std::vector<std::uint32_t> path_;        // the nodes this run went through
+  std::uint32_t path_length_ = 0;          // nodes this run went through
   std::vector<std::uint32_t> node_run_;    // per node: the run that last visited it
-  std::vector<std::uint32_t> node_pos_;    // per node: its position in path_ in that run
+  std::vector<std::uint32_t> node_pos_;    // per node: its position on that run's path
   std::vector<std::uint32_t> node_check_;  // per node: the run that last verified it
   std::uint32_t run_serial_ = 0;
   std::uint32_t last_branch_pos_ = kNoNode;
@@ -157,9 +157,6 @@ class Explorer {
   std::unordered_map<Tag, std::uint32_t, TagHash> live_counts_;
   int uncaught_at_start_ = 0;
   bool run_end_thrown_ = false;
-
-  Explorer* previous_ = nullptr;
-  std::uint64_t previous_token_ = 0;
 };
 
 }  // namespace augur::stage
