@@ -276,7 +276,8 @@ void prophecy_missed(prophecy_slot& slot);
 // ---------------------------------------------------------------- generators
 
 // A type-erased staged function: `run` executes the first stage once (made by
-// jit::detail::make_generator, see extract.h).
+// jit::detail::generator_closure from a function and its static arguments,
+// see extract.h).
 struct generator {
   std::span<const ir_type> params;
   ir_type result;
