@@ -9,10 +9,11 @@
 // the common continuation is emitted once, after the if). Arms that leave by
 // return, break or continue need no join. Where control flow has no nested
 // shape (static state set under a dyn branch can merge paths across
-// structure), the parts that do not nest are emitted once per path (tidy.h
-// repairs the declarations this duplicates).
+// structure), the parts that do not nest are emitted once per path
+// (finalize.h repairs the declarations this duplicates).
 //
-// The result uses the graph's variables; tidy.h makes it readable.
+// The result uses the graph's variables; tidy.h makes it readable and
+// finalize.h names and renumbers them.
 #pragma once
 
 #include <cstdint>
