@@ -525,8 +525,6 @@ std::string Explorer::describe(const Event& e) const {
   auto var = [&]() {
     return e.var.index < scratch.vars.size() ? scratch.vars[e.var.index].name : "?";
   };
-  // Appended piece by piece: GCC 12 at -O3 misreports `"literal" + string&&`
-  // (-Wrestrict, GCC bug 105329).
   std::string out;
   switch (e.kind) {
     case EventKind::Decl:
