@@ -20,6 +20,7 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -36,6 +37,7 @@
 #include "bf.h"
 #include "jit/compile.h"
 #include "jit/jit.h"
+#include "jit/statistics.h"
 #include "runtime/stage/extract.h"
 
 namespace augur::bench {
@@ -177,11 +179,22 @@ void augur_compile(benchmark::State& state, Program program) {
   options.opt_level = static_cast<int>(state.range(0));
   options.invokers = false;  // a typed caller needs the C ABI entry only
   const double start = cpu_seconds();
+  const cpu::Statistics before = cpu::statistics();
   for (auto _ : state) {
     auto code = cpu::compile(module, {}, options);
     check(program, code->address(kNames[static_cast<int>(program)]));
   }
   cpu_counter(state, start);
+  // Where the time goes, per compilation, from the backend's statistics.
+  const cpu::Statistics after = cpu::statistics();
+  auto per_compile = [&](std::chrono::nanoseconds before_phase,
+                         std::chrono::nanoseconds after_phase) {
+    return std::chrono::duration<double, std::milli>(after_phase - before_phase).count() /
+           static_cast<double>(state.iterations());
+  };
+  state.counters["ir_ms"] = per_compile(before.ir_to_llvm, after.ir_to_llvm);
+  state.counters["opt_ms"] = per_compile(before.optimization, after.optimization);
+  state.counters["mc_ms"] = per_compile(before.machine_code, after.machine_code);
 }
 
 // Prints the C, compiles it into a shared library and loads it: BuildIt's route.
@@ -393,6 +406,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
+  std::printf("BF program: %zu instructions\n", augur::bench::long_bf_program().size());
   augur::bench::register_benchmarks();
   augur::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
