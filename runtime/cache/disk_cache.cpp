@@ -87,15 +87,17 @@ bool write_all(int fd, std::span<const char> bytes) {
   return true;
 }
 
-bool read_all(int fd, std::span<char> bytes) {
-  while (!bytes.empty()) {
-    const ssize_t got = ::read(fd, bytes.data(), bytes.size());
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return false;
-    if (got == 0) return true;  // shorter than fstat said: decode() sees the zeros
-    bytes = bytes.subspan(static_cast<std::size_t>(got));
+// Reads up to bytes.size() bytes; how many it got, or -1 on an error.
+ssize_t read_all(int fd, std::span<char> bytes) {
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
   }
-  return true;
+  return static_cast<ssize_t>(got);
 }
 
 // A temp file name unique across threads and processes, beside `target` so
@@ -161,10 +163,12 @@ std::optional<std::vector<char>> DiskCache::load(const DiskKey& key) {
     return miss();
   }
   std::vector<char> bytes(static_cast<std::size_t>(opened.st_size));
-  if (!read_all(file.get(), bytes)) {
+  const ssize_t got = read_all(file.get(), bytes);
+  if (got < 0) {
     report("disk cache: cannot read " + path.string() + ": " + errno_message());
     return miss();
   }
+  bytes.resize(static_cast<std::size_t>(got));  // a file cut short meanwhile reads as truncated
   const Decoded decoded = decode(bytes, key);
   if (!decoded.rejection.empty()) {
     ++counters_->rejected;
