@@ -111,7 +111,7 @@ std::vector<Damage> damages() {
   };
   return {
       {"PayloadByteFlipped", editing([](auto& b) { b[b.size() - 100] ^= 0x10; }), "checksum"},
-      {"PayloadTruncated", editing([](auto& b) { b.resize(b.size() - 1); }), "truncated"},
+      {"PayloadTruncated", editing([](auto& b) { b.pop_back(); }), "truncated"},
       {"HeaderTruncated", editing([](auto& b) { b.resize(30); }), "truncated"},
       {"Empty", editing([](auto& b) { b.clear(); }), "truncated"},
       {"TrailingBytes", editing([](auto& b) { b.push_back('x'); }), "corrupt"},

@@ -139,7 +139,7 @@ TEST_F(DiskAcrossProcesses, DamagedFilesAreRebuiltByTheNextProcess) {
   const std::vector<char> object = cpu::compile_object(module);
   const std::array<std::function<void(std::vector<char>&)>, 2> damages = {
       [](std::vector<char>& file) { file[file.size() / 2] ^= 1; },
-      [](std::vector<char>& file) { file.resize(file.size() - 64); }};
+      [](std::vector<char>& file) { file.erase(file.end() - 64, file.end()); }};
   for (const auto& damage : damages) {
     disk.store(key_of(module), object);
     std::vector<char> file = read_file(path);
