@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <llvm/ADT/StringMap.h>
@@ -47,7 +48,9 @@ llvm::CodeGenOptLevel codegen_level(int opt_level) {
 std::string host_features() {
   std::vector<std::string> features;
   for (const auto& feature : llvm::sys::getHostCPUFeatures()) {
-    features.push_back((feature.getValue() ? "+" : "-") + feature.getKey().str());
+    std::string item(1, feature.getValue() ? '+' : '-');
+    item += feature.getKey();
+    features.push_back(std::move(item));
   }
   std::sort(features.begin(), features.end());
   std::string joined;

@@ -46,17 +46,14 @@ class key_writer {
   key_writer(const key_writer&) = delete;
   key_writer& operator=(const key_writer&) = delete;
 
-  void write(const void* data, std::size_t size) {
-    if (!on_heap_ && size_ + size <= inline_capacity) {
+  // Inlined: with a constant size the copy is a move or two.
+  [[gnu::always_inline]] void write(const void* data, std::size_t size) {
+    if (!on_heap_ && size_ + size <= inline_capacity) [[likely]] {
       std::memcpy(inline_ + size_, data, size);
+      size_ += size;
     } else {
-      if (!on_heap_) {
-        heap_.assign(inline_, size_);
-        on_heap_ = true;
-      }
-      heap_.append(static_cast<const char*>(data), size);
+      write_to_heap(data, size);
     }
-    size_ += size;
   }
   // The object representation of a trivially copyable value without padding.
   template <class T>
@@ -73,6 +70,15 @@ class key_writer {
   }
 
  private:
+  [[gnu::noinline]] void write_to_heap(const void* data, std::size_t size) {
+    if (!on_heap_) {
+      heap_.assign(inline_, size_);
+      on_heap_ = true;
+    }
+    heap_.append(static_cast<const char*>(data), size);
+    size_ += size;
+  }
+
   static constexpr std::size_t inline_capacity = 64;
   char inline_[inline_capacity];
   std::size_t size_ = 0;
