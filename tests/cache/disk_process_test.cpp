@@ -50,10 +50,10 @@ Module collatz() {
   return module;
 }
 
-// The caller of the disk cache builds the toolchain string; any fixed line
-// stands in for it here.
+// The object's full key: the IR, and the backend's object_key for the default
+// options that compile_object() below runs with.
 DiskKey key_of(const Module& module) {
-  return DiskKey{content_hash(module), "augur-test llvm19 host O2"};
+  return DiskKey{content_hash(module), cpu::object_key(cpu::Options{})};
 }
 
 // Checks every input against the interpreter; the number of mismatches.
