@@ -6,7 +6,7 @@
 // writer wins. docs/compile.md ("Disk cache") describes the file format.
 //
 //   augur::cache::DiskCache disk("/var/cache/augur");
-//   const DiskKey key{ir::content_hash(module), toolchain};
+//   const DiskKey key{ir::content_hash(module), cpu::object_key(options)};
 //   if (auto object = disk.load(key)) return cpu::load_object(*object, module, externs);
 //   disk.store(key, cpu::compile_object(module, options));
 #pragma once
@@ -29,7 +29,7 @@ namespace augur::cache {
 struct DiskKey {
   ir::Hash128 ir_hash;  // ir::content_hash of the module
   // One line naming the rest: LLVM version, triple, CPU name and features, opt
-  // level, options. The caller builds it; it is compared in full on load.
+  // level, options (cpu::object_key). Compared in full on load.
   std::string toolchain;
 
   friend bool operator==(const DiskKey&, const DiskKey&) = default;
