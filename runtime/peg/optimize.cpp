@@ -134,6 +134,8 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   report.egraph_classes = g->class_count();
 
   const Totality total(*g, peg);
+  std::unordered_set<std::uint32_t> defined;
+  for (eqsat::Id c : peg.defined) defined.insert(eqsat::index(g->find(c)));
   std::unordered_set<std::uint32_t> banned;
   std::optional<ir::Function> out;
   for (unsigned attempt = 0; attempt < options.extraction_attempts && !out; ++attempt) {
@@ -151,7 +153,8 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       continue;
     }
     t = Clock::now();
-    RevertInput input{&*graph, &f, &peg.externs, total};
+    RevertInput input{&*graph, &f, &peg.externs, total,
+                      [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); }};
     RevertResult reverted = revert(input);
     report.revert += Clock::now() - t;
     if (reverted.function) {

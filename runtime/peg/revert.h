@@ -37,6 +37,9 @@ struct RevertInput {
   // Whether the class `value` is defined at every iteration up to the exit of
   // the loop whose pass is the class `pass` (to_peg's LoopFacts).
   std::function<bool(eqsat::Id value, eqsat::Id pass)> total;
+  // Whether the class `value` is defined on every call (to_peg's
+  // PegFunction::defined): it may be computed ahead of need.
+  std::function<bool(eqsat::Id value)> defined;
 };
 
 struct RevertResult {

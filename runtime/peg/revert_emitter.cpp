@@ -241,8 +241,21 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
     }
     return;
   }
-  // Value φs only: `?:` when neither branch needs a statement.
+  // Value φs only: `?:` when neither branch needs a statement. A σ the
+  // branches read that is certainly reached anyway is reached first.
   const ir::ExprPtr c = value(cond);
+  if (!bundles_.empty()) {
+    std::unordered_map<std::uint32_t, NodeSet> memo;
+    NodeSet needs;
+    for (std::uint32_t m : members)
+      for (int side = 1; side <= 2; ++side)
+        needs = unite(needs, lazy_reads(node(m).children[side], memo));
+    const NodeSet& must_now = bundles_.back().must;
+    for (std::uint32_t s : needs)
+      if (s != kNoBlame && s != cur_ && !reached(s) &&
+          std::binary_search(must_now.begin(), must_now.end(), s))
+        reach(s);
+  }
   flush_readers();
   const std::uint32_t start = cur_;
   std::vector<ir::ExprPtr> values[2];
@@ -314,7 +327,7 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
 }
 
 std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
-  bundles_.push_back(Bundle{must(roots)});
+  bundles_.push_back(Bundle{must(roots), {roots.begin(), roots.end()}});
   std::vector<ir::ExprPtr> out(roots.size());
   for (std::uint32_t r : roots)
     if (node(r).type().is_state()) reach(r);
@@ -385,8 +398,23 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
 void Emitter::flush_readers() {
   if (bundles_.empty()) return;
   std::unordered_map<std::uint32_t, NodeSet> memo;
-  const NodeSet must = bundles_.back().must;
-  for (std::uint32_t m : must) {
+  std::vector<std::uint32_t> candidates = bundles_.back().must;
+  // Nodes the bundle may need that are defined on every call, through φs.
+  std::unordered_set<std::uint32_t> seen;
+  std::vector<std::uint32_t> todo = bundles_.back().roots;
+  while (!todo.empty()) {
+    const std::uint32_t n = todo.back();
+    todo.pop_back();
+    const PegNode& p = node(n);
+    if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
+    if (p.type().is_ir() &&
+        !std::binary_search(bundles_.back().must.begin(), bundles_.back().must.end(), n) &&
+        !speculatable_[n] && defined(n))
+      candidates.push_back(n);
+    if (p.kind() == Kind::Eval || p.kind() == Kind::Theta) continue;
+    for (std::uint32_t c : p.children) todo.push_back(c);
+  }
+  for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
     const NodeSet r = lazy_reads(m, memo);

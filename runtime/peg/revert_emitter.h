@@ -34,6 +34,9 @@ struct Failure {
 
 using NodeSet = std::vector<std::uint32_t>;  // sorted
 
+NodeSet unite(const NodeSet& a, const NodeSet& b);
+NodeSet intersect(const NodeSet& a, const NodeSet& b);
+
 class Emitter {
  public:
   explicit Emitter(const RevertInput& input);
@@ -48,6 +51,7 @@ class Emitter {
   };
   struct Bundle {
     NodeSet must;
+    std::vector<std::uint32_t> roots;
   };
 
   const PegNode& node(std::uint32_t n) const { return g_.nodes[n]; }
@@ -92,9 +96,13 @@ class Emitter {
   // Computes the value roots and reaches the state root (at most one) in the
   // current scope; returns the values' expressions.
   std::vector<ir::ExprPtr> bundle(std::span<const std::uint32_t> roots);
-  // Materializes the nodes the innermost bundle must evaluate whose lazy
-  // evaluation reads cur_ and no other σ: before memory moves on.
+  // Before memory moves on: materializes the nodes whose lazy evaluation
+  // reads cur_ and no other σ, among those the innermost bundle must
+  // evaluate and those it may need that are defined anyway.
   void flush_readers();
+  bool defined(std::uint32_t n) const {
+    return speculatable_[n] || (in_.defined && in_.defined(node(n).eclass));
+  }
   // The σ nodes (of the current loop depth) n's lazy evaluation would read.
   NodeSet lazy_reads(std::uint32_t n, std::unordered_map<std::uint32_t, NodeSet>& memo) const;
   // The value φs of the innermost bundle on `cond` that can join an `if` on
@@ -117,9 +125,10 @@ class Emitter {
   void loop(std::uint32_t pass, std::uint32_t trigger);
   // Emits the exit test of `cond` in the loop body; `exit` emits an exit
   // point. Returns false when every path exits.
-  template <class Exit>
-  bool exit_test(std::uint32_t cond, const Exit& exit);
+  template <class Exit, class Iteration>
+  bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
   std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
+  bool bound_here(std::uint32_t root, unsigned loop) const;
 
   // ---------------------------------------------------------- MustEval (revert_must.cpp)
   // Nodes certainly evaluated when `roots` are, at the current loop depth;
@@ -139,6 +148,7 @@ class Emitter {
   std::vector<Scope> scopes_;
   std::vector<Bundle> bundles_;
   std::unordered_set<std::uint32_t> in_progress_;  // values being computed (not to flush)
+  std::vector<std::uint32_t> wanted_;              // loop values whose loop σ's chain must reach
   std::uint32_t cur_ = 0;
   unsigned depth_ = 0;  // loops open around the insertion point
 

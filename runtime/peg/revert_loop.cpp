@@ -34,8 +34,9 @@ std::vector<std::uint32_t> Emitter::loop_thetas(unsigned loop,
   return thetas;
 }
 
-template <class Exit>
-bool Emitter::exit_test(std::uint32_t c, const Exit& exit) {
+template <class Exit, class Iteration>
+bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iteration) {
+  bundles_.back() = iteration(c);
   if (std::optional<bool> k = known(c)) {
     if (!*k) return true;
     ir::Block b = exit(c, true);
@@ -52,12 +53,33 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit) {
       if (!leaves_when) g = ir::unary(ir::UnaryOp::Not, g);
       emit(ir::Stmt::if_(g, exit(guard, leaves_when)));
       scopes_.back().known[guard] = !leaves_when;
-      return exit_test(leaves_when ? else_ : then_, exit);
+      return exit_test(leaves_when ? else_ : then_, exit, iteration);
     }
   }
   ir::ExprPtr t = value(c);
   emit(ir::Stmt::if_(t, exit(c, true)));
   scopes_.back().known[c] = false;
+  return true;
+}
+
+bool Emitter::bound_here(std::uint32_t root, unsigned loop) const {
+  // Every θ reachable from root is a variable of this loop, of a loop open
+  // here, or of a loop an eval on the way encloses (one pass_ℓ can serve
+  // loops in different places: loops may only be fused where both can be).
+  std::unordered_set<std::uint64_t> seen;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> todo{{root, std::uint64_t{1} << (loop - 1)}};
+  while (!todo.empty()) {
+    const auto [n, bound] = todo.back();
+    todo.pop_back();
+    if (lookup(n) || !seen.insert((std::uint64_t{n} << 6) ^ bound).second) continue;
+    const PegNode& p = node(n);
+    std::uint64_t inner = bound;
+    if (p.kind() == Kind::Theta && (bound & (std::uint64_t{1} << (p.loop() - 1))) == 0)
+      return false;
+    if (p.kind() == Kind::Eval || p.kind() == Kind::Pass)
+      inner |= std::uint64_t{1} << (p.loop() - 1);
+    for (std::uint32_t c : p.children) todo.emplace_back(c, inner);
+  }
   return true;
 }
 
@@ -79,7 +101,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
       state_out = e;
     }
   if (state_out && trigger != *state_out) {
+    wanted_.push_back(trigger);
     reach(*state_out);
+    wanted_.pop_back();
     return;
   }
   const NodeSet* must_now = bundles_.empty() ? nullptr : &bundles_.back().must;
@@ -87,10 +111,11 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   for (std::uint32_t e : evals_of_[pass]) {
     if (node(e).type().is_state() || lookup(e) || invariant_eval(e)) continue;
     const std::uint32_t x = node(e).children[0];
-    const bool needed =
-        e == trigger || (must_now && std::binary_search(must_now->begin(), must_now->end(), e));
-    if (needed || speculatable_[x] || in_.total(node(x).eclass, pass_node.eclass))
-      outputs.push_back(e);
+    const bool needed = e == trigger ||
+                        std::find(wanted_.begin(), wanted_.end(), e) != wanted_.end() ||
+                        (must_now && std::binary_search(must_now->begin(), must_now->end(), e));
+    const bool safe = speculatable_[x] || defined(e) || in_.total(node(x).eclass, pass_node.eclass);
+    if (needed || (safe && bound_here(x, l))) outputs.push_back(e);
   }
 
   std::vector<std::uint32_t> roots{cond};
@@ -174,13 +199,35 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
       cur_ = *state_theta;
       scopes_.back().states.insert(*state_theta);
     }
-    bundles_.push_back(Bundle{must(cond_root)});
-    const bool continues = exit_test(cond, exit);
-    bundles_.pop_back();
-    if (!continues) return;
-    std::vector<std::uint32_t> next_roots;
+    std::vector<std::uint32_t> exit_roots, next_roots;
+    for (std::uint32_t e : outputs) exit_roots.push_back(node(e).children[0]);
+    if (state_out) exit_roots.push_back(node(*state_out).children[0]);
     for (std::uint32_t t : value_thetas) next_roots.push_back(node(t).children[1]);
     if (state_theta) next_roots.push_back(node(*state_theta).children[1]);
+    // What the rest of the iteration certainly evaluates while the exit test
+    // `test` is pending: the test, and what both leaving and going on need.
+    const auto iteration = [&](std::uint32_t test) {
+      const auto assuming = [&](bool leaves, std::span<const std::uint32_t> roots) {
+        ir::Block none;
+        NodeSet out;
+        in_scope(none, [&] {
+          scopes_.back().known[test] = leaves;
+          out = must(roots);
+        });
+        return out;
+      };
+      const std::uint32_t test_root[] = {test};
+      Bundle b{unite(must(test_root),
+                     intersect(assuming(true, exit_roots), assuming(false, next_roots))),
+               {test}};
+      b.roots.insert(b.roots.end(), exit_roots.begin(), exit_roots.end());
+      b.roots.insert(b.roots.end(), next_roots.begin(), next_roots.end());
+      return b;
+    };
+    bundles_.emplace_back();
+    const bool continues = exit_test(cond, exit, iteration);
+    bundles_.pop_back();
+    if (!continues) return;
     std::vector<ir::ExprPtr> next = bundle(next_roots);
     // All loop variables change at once: through temporaries where needed.
     std::vector<std::pair<ir::VarId, ir::ExprPtr>> assigns;

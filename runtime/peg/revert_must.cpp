@@ -9,8 +9,6 @@
 
 namespace augur::peg::revert_detail {
 
-namespace {
-
 NodeSet unite(const NodeSet& a, const NodeSet& b) {
   NodeSet out;
   out.reserve(a.size() + b.size());
@@ -23,8 +21,6 @@ NodeSet intersect(const NodeSet& a, const NodeSet& b) {
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
 }
-
-}  // namespace
 
 NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) {
   std::unordered_map<std::uint32_t, NodeSet> memo;

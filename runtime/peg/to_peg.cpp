@@ -146,8 +146,10 @@ class Translator {
 
   Flow block(const ir::Block& b, Env env, unsigned depth) {
     Flow acc{truth(true), std::move(env), {}, {}, {}};
+    const bool every_run = every_run_;
     for (const ir::Stmt& s : b) {
       if (is_false(acc.fall_cond)) break;  // unreachable
+      every_run_ = every_run && is_true(acc.fall_cond);
       Flow f = stmt(s, acc.fall, depth);
       for (int k = 0; k < 3; ++k) {
         std::optional<Exit>& from = exit_of(f, k);
@@ -164,6 +166,7 @@ class Translator {
       acc.fall_cond = conj(acc.fall_cond, f.fall_cond);
       acc.fall = std::move(f.fall);
     }
+    every_run_ = every_run;
     return acc;
   }
 
@@ -220,8 +223,11 @@ class Translator {
 
   Flow branch(const ir::Stmt& s, Env env, unsigned depth) {
     const Id c = expr(s.expr, env);
+    const bool every_run = every_run_;
+    every_run_ = false;
     Flow t = block(s.body, env, depth);
     Flow e = block(s.orelse, std::move(env), depth);
+    every_run_ = every_run;
     Flow out;
     out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);
     out.fall = paths(c, t.fall_cond, t.fall, e.fall_cond, e.fall);
@@ -272,7 +278,9 @@ class Translator {
     for (std::size_t v : carried) in.vars[v] = self[v] = g_.add_placeholder();
     const Id state_self = in.state = g_.add_placeholder();
 
-    Env top = in;  // after the condition
+    const bool every_run = every_run_;
+    every_run_ = false;  // values that vary with the iteration
+    Env top = in;        // after the condition
     const Id c = expr(cond, top);
     Flow b = block(body, top, l);
 
@@ -287,6 +295,7 @@ class Translator {
       next = b.fall;
     }
     if (step) next = block(*step, std::move(next), l).fall;
+    every_run_ = every_run;
 
     LoopFacts facts;
     facts.depth = l;
@@ -332,6 +341,9 @@ class Translator {
                                      b.ret ? b.ret->env.state : kNone, top.state),
                           env.state);
     out.fall_cond = truth(true);
+    if (every_run_) {
+      for (std::size_t v : carried) out_.defined.push_back(out.fall.vars[v]);
+    }
     if (b.ret) {
       const Id returned_now = phi_typed(PegType(ir::Type::bool_()), c, b.ret->cond, truth(false));
       facts.total.push_back(returned_now);
@@ -365,7 +377,15 @@ class Translator {
     return out;
   }
 
+  // The PEG of `e`; notes it as defined on every run when it is evaluated on
+  // every run.
   Id expr(const ir::ExprPtr& e, Env& env) {
+    const Id id = translate(e, env);
+    if (every_run_ && lazy_ == 0 && id != kNone) out_.defined.push_back(id);
+    return id;
+  }
+
+  Id translate(const ir::ExprPtr& e, Env& env) {
     const PegType t(e->type);
     switch (e->kind) {
       case ir::ExprKind::Const:
@@ -384,8 +404,10 @@ class Translator {
       case ir::ExprKind::Select: {
         const Id c = expr(e->args[0], env);
         Env te = env, fe = env;
+        ++lazy_;
         const Id a = expr(e->args[1], te);
         const Id b = expr(e->args[2], fe);
+        --lazy_;
         env.state = phi_typed(PegType::state(), c, te.state, fe.state);
         return phi_typed(t, c, a, b);
       }
@@ -418,7 +440,9 @@ class Translator {
     if (op == ir::BinaryOp::And || op == ir::BinaryOp::Or) {
       const Id a = expr(e.args[0], env);
       Env rest = env;
+      ++lazy_;
       const Id b = expr(e.args[1], rest);
+      --lazy_;
       const PegType boolean(ir::Type::bool_());
       if (op == ir::BinaryOp::And) {
         env.state = phi_typed(PegType::state(), a, rest.state, env.state);
@@ -463,6 +487,8 @@ class Translator {
   const ir::Function& f_;
   EGraph& g_;
   PegFunction out_;
+  bool every_run_ = true;  // the statement being translated runs on every call
+  unsigned lazy_ = 0;      // inside operands `&&`, `||` or `?:` may skip
 };
 
 }  // namespace

@@ -48,6 +48,10 @@ struct PegFunction {
   std::optional<eqsat::Id> result;  // the returned value (none for void)
   eqsat::Id state;                  // σ at the end
   std::vector<LoopFacts> loops;
+  // Classes of values the source computes on every call (at the top level,
+  // before any early return): computing them anywhere cannot trap when the
+  // source does not.
+  std::vector<eqsat::Id> defined;
   // The externs the function calls, by name id (extern_names.h).
   std::unordered_map<std::uint64_t, ir::ExternRef> externs;
   unsigned max_depth = 0;  // deepest loop
