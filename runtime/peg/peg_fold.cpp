@@ -112,9 +112,11 @@ std::optional<Label> fold_float(Kind k, ir::Type t, std::span<const Label> c) {
     case Kind::Floor:
       return out(std::floor(a));
     case Kind::Min:
-      return out(std::fmin(a, b));
     case Kind::Max:
-      return out(std::fmax(a, b));
+      // The sign of min/max(+0, -0) is not pinned down (docs/ir.md: IEEE
+      // minNum/maxNum; implementations differ): leave it to run time.
+      if (a == 0 && b == 0) return std::nullopt;
+      return out(k == Kind::Min ? std::fmin(a, b) : std::fmax(a, b));
     case Kind::Fma:
       return out(std::fma(a, b, as_float<F>(c[2].payload)));
     default:

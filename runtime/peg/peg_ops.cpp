@@ -164,6 +164,7 @@ std::string label_text(eqsat::Label l) {
   const Kind k = kind_of(l.op);
   const PegType t = type_slot(l.op);
   if (k == Kind::Const) {
+    if (!t.is_ir() || t.ir().is_void()) return "?";  // a placeholder's label
     const std::string literal = ir::format_constant(*ir::constant(t.ir(), l.payload));
     if (literal.find_first_of("()") == std::string::npos) return literal;
     char hex[24];

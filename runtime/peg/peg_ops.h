@@ -11,9 +11,9 @@
 //   Call*        the extern's name id (ExternNames)
 //   Atomic       the ir::AtomicOp
 //   Theta, Eval, Pass, Peel   the loop index ℓ (1 = outermost)
-// Comparisons carry their operand type (their result is bool); Store and
-// Demand the type of the value they take; CallEffect and Atomic the value
-// their ρ projection yields.
+// Comparisons carry their operand type (their result is bool); Store the
+// type of the value it writes; CallEffect and Atomic the value their ρ
+// projection yields; Demand carries `state`.
 //
 // The heap and every other effect are one state value σ (Tate, ch. 9):
 // loads and readonly calls read a σ, stores, effectful calls, atomics,

@@ -458,7 +458,7 @@ class Translator {
     const PegType slot = is_comparison(k) ? PegType(operand) : PegType(e.type);
     const Id v = add(k, slot, {a, b});
     if ((k == Kind::Div || k == Kind::Rem) && e.type.is_integer() && !safe_divisor(b, e.type))
-      env.state = add(Kind::Demand, slot, {env.state, v});
+      env.state = add(Kind::Demand, PegType::state(), {env.state, v});
     return v;
   }
 
