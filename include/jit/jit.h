@@ -1,0 +1,18 @@
+// Augur: a staged JIT runtime for C++. The one header applications include.
+//
+//   jit::dyn<T>       values of the staged program (dyn.h)
+//   jit::stat<T>      first-stage values that are part of the static state (stat.h)
+//   jit::prophecy<L>  first-stage predictions checked later (prophecy.h)
+//   jit::register_external   host functions callable from staged code (extern.h)
+//   jit::extract      run the first stage and get the IR program (extract.h)
+//   jit::error        everything Augur throws (error.h)
+//
+// docs/staging.md explains the model.
+#pragma once
+
+#include "jit/dyn.h"
+#include "jit/error.h"
+#include "jit/extern.h"
+#include "jit/extract.h"
+#include "jit/prophecy.h"
+#include "jit/stat.h"

@@ -1,0 +1,162 @@
+// Extraction by repeated execution (docs/staging.md, "How extraction works").
+//
+// An exploration runs the generator until every outcome of every dyn branch
+// has been seen. A run replays a recorded prefix of decisions (checking that
+// it meets the recorded events again), takes the one pending outcome it was
+// started for, and then records new events, taking `true` at each new branch
+// and leaving `false` pending. A run ends when it reaches an event that the
+// graph already has (same tag, same statement): from there the code is known,
+// so it links to it, checks the next few recorded events against what the
+// program does, and stops. So runs = 1 + branch nodes, and N sequential dyn
+// ifs cost N + 1 runs.
+//
+// Prophecies: every run of an exploration sees the same predictions. Misses
+// are collected over the whole exploration; if there were any, the
+// predictions are joined and the exploration starts again, until one has none.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <string>
+#include <typeinfo>
+#include <unordered_map>
+#include <vector>
+
+#include "jit/detail/staging.h"
+#include "jit/extract.h"
+#include "runtime/ir/ir.h"
+#include "runtime/stage/expr_pool.h"
+#include "runtime/stage/graph.h"
+#include "runtime/stage/prophecies.h"
+#include "runtime/stage/static_state.h"
+#include "runtime/stage/tag.h"
+
+namespace augur::stage {
+
+// Ends a run early; not a std::exception so that `catch (const std::exception&)`
+// in first-stage code does not stop it (`catch (...)` must rethrow).
+struct RunEnd {};
+
+struct ExploreStats {
+  std::uint64_t control_flow_runs = 0;
+  std::uint32_t prophecy_runs = 0;
+  std::uint64_t events = 0;
+  std::uint64_t tags = 0;
+  jit::tag_source tags_used = jit::tag_source::frame_pointers;
+};
+
+class Explorer {
+ public:
+  Explorer(const jit::detail::generator& gen, jit::extract_options options);
+  ~Explorer();
+  Explorer(const Explorer&) = delete;
+  Explorer& operator=(const Explorer&) = delete;
+
+  // Runs explorations until the prophecies are stable; the final graph is graph().
+  void explore();
+
+  const Graph& graph() const { return graph_; }
+  const ExploreStats& stats() const { return stats_; }
+  const jit::extract_options& options() const { return options_; }
+  ExprPool& pool() { return pool_; }
+
+  // The explorer whose run is executing on this thread, or null.
+  static Explorer* current() noexcept;
+  // The token of the run executing on this thread (0: none).
+  static std::uint64_t current_token() noexcept;
+  std::uint64_t token() const noexcept { return token_; }
+
+  // ------------------------------------------------ first-stage operations
+  jit::detail::var_ref declare(ir::Type type, ir::ExprPtr init, const char* name);
+  jit::detail::var_ref parameter(std::uint32_t index);
+  void release(const jit::detail::var_ref& v) noexcept;
+  void assign(const jit::detail::var_ref& v, ir::ExprPtr value);
+  void store(ir::ExprPtr pointer, ir::ExprPtr index, ir::ExprPtr value);
+  void eval(ir::ExprPtr call);
+  bool branch(ir::ExprPtr cond);
+  void finish(ir::ExprPtr value);
+
+  jit::detail::stat_handle stat_attach(std::span<const std::byte> value) noexcept;
+  void stat_update(const jit::detail::stat_handle& h, std::span<const std::byte> old_value,
+                   std::span<const std::byte> new_value) noexcept;
+  void stat_detach(const jit::detail::stat_handle& h, std::span<const std::byte> value) noexcept;
+
+  jit::detail::prophecy_slot& prophecy_at(const std::type_info& lattice,
+                                          jit::detail::source_site site,
+                                          std::unique_ptr<jit::detail::prophecy_slot> (*make)());
+  void prophecy_missed(jit::detail::prophecy_slot& slot);
+
+ private:
+  enum class Mode : std::uint8_t { Replay, Record, Verify, Done };
+
+  struct Pending {
+    std::vector<bool> decisions;  // the path to the branch, its last entry the outcome to take
+  };
+
+  // An edge to fill: succ[which] of `node`, or the graph's entry.
+  struct OpenEdge {
+    std::uint32_t node = kNoNode;
+    std::uint8_t which = 0;
+  };
+
+  void exploration();
+  void execute_run(std::vector<bool> decisions);
+  void invoke_generator();
+  void begin_run(std::vector<bool> decisions);
+  void end_run() noexcept;
+
+  Tag make_tag();
+  Tag event_tag();
+  bool ignoring() const noexcept;
+  void require_run(const char* what) const;
+  bool on_event(Event event);
+  bool replay(Event& event);
+  bool record(Event& event);
+  bool verify(Event& event);
+  bool enter(std::uint32_t n);
+  void link(std::uint32_t target);
+  void visit(std::uint32_t n);
+
+  std::uint32_t variable_for(Tag identity, ir::Type type, const char* name);
+
+  void give_up_if_mispredicted();
+  [[noreturn]] void diverged(const Event& expected, const Event& actual, const char* why);
+  std::string describe(const Event& e) const;
+  std::string site() const;
+
+  const jit::detail::generator& gen_;
+  jit::extract_options options_;
+  CallChain chain_;
+  ProphecyTable prophecies_;
+  ExploreStats stats_;
+  ExprPool pool_;
+
+  // Per exploration.
+  Graph graph_;
+  std::vector<Pending> pending_;
+  std::unordered_map<Tag, std::uint32_t, TagHash> variables_;  // identity -> graph variable
+  std::uint64_t runs_in_exploration_ = 0;
+
+  // Per run.
+  std::uint64_t token_ = 0;
+  Mode mode_ = Mode::Done;
+  std::vector<bool> decisions_;  // replayed, then extended with the run's own choices
+  std::size_t replayed_ = 0;     // decisions consumed by the replay
+  std::uint32_t expected_ = kNoNode;
+  OpenEdge open_;
+  std::uint32_t path_length_ = 0;          // nodes this run went through
+  std::vector<std::uint32_t> node_run_;    // per node: the run that last visited it
+  std::vector<std::uint32_t> node_pos_;    // per node: its position on that run's path
+  std::vector<std::uint32_t> node_check_;  // per node: the run that last verified it
+  std::uint32_t run_serial_ = 0;
+  std::uint32_t last_branch_pos_ = kNoNode;
+  StaticState state_;
+  std::vector<Tag> live_tags_;  // per live dyn object of the run: its declaration tag
+  std::vector<std::uint32_t> free_live_;
+  std::unordered_map<Tag, std::uint32_t, TagHash> live_counts_;
+  int uncaught_at_start_ = 0;
+  bool run_end_thrown_ = false;
+};
+
+}  // namespace augur::stage

@@ -1,0 +1,337 @@
+#include "runtime/stage/finalize.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include "runtime/ir/builder.h"
+
+namespace augur::stage {
+
+namespace {
+
+using ir::Block;
+using ir::ExprPtr;
+using ir::Stmt;
+using ir::StmtKind;
+using ir::VarId;
+
+// ------------------------------------------------ scopes
+
+// Finds the locals that must be declared at the top of the function: declared
+// more than once, or used where no declaration of theirs is in scope.
+class ScopeCheck {
+ public:
+  explicit ScopeCheck(const ir::Function& fn)
+      : fn_(fn),
+        in_scope_(fn.vars.size(), 0),
+        declared_(fn.vars.size(), 0),
+        hoist_(fn.vars.size(), 0) {
+    for (std::uint32_t i = 0; i < fn.num_params; ++i) in_scope_[i] = 1;
+  }
+
+  std::vector<std::uint8_t> run() {
+    block(fn_.body);
+    return std::move(hoist_);
+  }
+
+ private:
+  void block(const Block& b) {
+    std::vector<std::uint32_t> opened;
+    for (const Stmt& s : b) stmt(s, opened);
+    close(opened);
+  }
+
+  void close(const std::vector<std::uint32_t>& opened) {
+    for (std::uint32_t v : opened) in_scope_[v] = 0;
+  }
+
+  void stmt(const Stmt& s, std::vector<std::uint32_t>& opened) {
+    switch (s.kind) {
+      case StmtKind::Decl:
+        if (s.expr) expr(*s.expr);
+        if (declared_[s.var.index]++ > 0) hoist_[s.var.index] = 1;
+        in_scope_[s.var.index] = 1;
+        opened.push_back(s.var.index);
+        return;
+      case StmtKind::Assign:
+        use(s.var);
+        expr(*s.expr);
+        return;
+      case StmtKind::For: {
+        std::vector<std::uint32_t> loop_scope;
+        for (const Stmt& i : s.init) stmt(i, loop_scope);
+        expr(*s.expr);
+        block(s.body);
+        for (const Stmt& st : s.step) stmt(st, loop_scope);
+        close(loop_scope);
+        return;
+      }
+      default:
+        for (const ExprPtr* e : {&s.expr, &s.ptr, &s.index}) {
+          if (*e) expr(**e);
+        }
+        block(s.body);
+        block(s.orelse);
+    }
+  }
+
+  void expr(const ir::Expr& e) {
+    if (e.kind == ir::ExprKind::Var) use(e.var);
+    for (const ExprPtr& a : e.args) expr(*a);
+  }
+
+  void use(VarId v) {
+    if (!in_scope_[v.index]) hoist_[v.index] = 1;
+  }
+
+  const ir::Function& fn_;
+  std::vector<std::uint8_t> in_scope_;
+  std::vector<std::uint32_t> declared_;
+  std::vector<std::uint8_t> hoist_;
+};
+
+void declarations_to_assignments(Block& b, const std::vector<std::uint8_t>& hoist,
+                                 const ir::Function& fn) {
+  for (Stmt& s : b) {
+    if (s.kind == StmtKind::Decl && hoist[s.var.index]) {
+      ExprPtr value = s.expr ? s.expr : ir::constant(fn.var(s.var).type, 0);
+      s = Stmt::assign(s.var, std::move(value));
+      continue;
+    }
+    declarations_to_assignments(s.body, hoist, fn);
+    declarations_to_assignments(s.orelse, hoist, fn);
+    declarations_to_assignments(s.init, hoist, fn);
+    declarations_to_assignments(s.step, hoist, fn);
+  }
+}
+
+void repair_scopes(ir::Function& fn) {
+  const std::vector<std::uint8_t> hoist = ScopeCheck(fn).run();
+  Block top;
+  for (std::uint32_t v = fn.num_params; v < fn.vars.size(); ++v) {
+    if (hoist[v]) top.push_back(Stmt::decl(VarId{v}));
+  }
+  if (top.empty()) return;
+  declarations_to_assignments(fn.body, hoist, fn);
+  fn.body.insert(fn.body.begin(), std::make_move_iterator(top.begin()),
+                 std::make_move_iterator(top.end()));
+}
+
+// ------------------------------------------------ renumbering
+
+class Renumber {
+ public:
+  explicit Renumber(std::size_t vars) : map_(vars, VarId::kNone) {}
+
+  void order(const Block& b) {
+    for (const Stmt& s : b) {
+      if (s.kind == StmtKind::Decl) take(s.var);
+      order(s.init);
+      order(s.body);
+      order(s.orelse);
+      order(s.step);
+    }
+  }
+  void take(VarId v) {
+    if (map_[v.index] == VarId::kNone) {
+      map_[v.index] = static_cast<std::uint32_t>(order_.size());
+      order_.push_back(v.index);
+    }
+  }
+
+  void rewrite(Block& b) {
+    for (Stmt& s : b) {
+      if (s.var.valid()) s.var = VarId{map_[s.var.index]};
+      for (ExprPtr* e : {&s.expr, &s.ptr, &s.index}) {
+        if (*e) *e = expr(*e);
+      }
+      rewrite(s.init);
+      rewrite(s.body);
+      rewrite(s.orelse);
+      rewrite(s.step);
+    }
+  }
+
+  const std::vector<std::uint32_t>& order() const { return order_; }
+
+ private:
+  ExprPtr expr(const ExprPtr& e) {
+    auto it = done_.find(e.get());
+    if (it != done_.end()) return it->second;
+    ExprPtr out = e;
+    if (e->kind == ir::ExprKind::Var || !e->args.empty()) {
+      ir::Expr copy = *e;
+      if (copy.kind == ir::ExprKind::Var) copy.var = VarId{map_[copy.var.index]};
+      for (ExprPtr& a : copy.args) a = expr(a);
+      out = std::make_shared<const ir::Expr>(std::move(copy));
+    }
+    done_.emplace(e.get(), out);
+    return out;
+  }
+
+  std::vector<std::uint32_t> map_;
+  std::vector<std::uint32_t> order_;
+  std::unordered_map<const ir::Expr*, ExprPtr> done_;
+};
+
+// ------------------------------------------------ names
+
+constexpr std::array<std::string_view, 50> kReserved = {"extern",
+                                                        "fn",
+                                                        "kernel",
+                                                        "var",
+                                                        "shared",
+                                                        "if",
+                                                        "else",
+                                                        "while",
+                                                        "for",
+                                                        "break",
+                                                        "continue",
+                                                        "return",
+                                                        "barrier",
+                                                        "void",
+                                                        "bool",
+                                                        "i8",
+                                                        "i16",
+                                                        "i32",
+                                                        "i64",
+                                                        "u8",
+                                                        "u16",
+                                                        "u32",
+                                                        "u64",
+                                                        "f32",
+                                                        "f64",
+                                                        "true",
+                                                        "false",
+                                                        "null",
+                                                        "inf_f32",
+                                                        "inf_f64",
+                                                        "nan_f32",
+                                                        "nan_f64",
+                                                        "sqrt",
+                                                        "fabs",
+                                                        "floor",
+                                                        "exp",
+                                                        "log",
+                                                        "pow",
+                                                        "min",
+                                                        "max",
+                                                        "fma",
+                                                        "atomic_add",
+                                                        "atomic_min",
+                                                        "atomic_max",
+                                                        "atomic_cas",
+                                                        "thread_idx",
+                                                        "atomic_exchange",
+                                                        "block_idx",
+                                                        "block_dim",
+                                                        "grid_dim"};
+
+// A valid IR name close to `wanted` ("" if nothing usable is left).
+std::string sanitize(std::string_view wanted) {
+  std::string out;
+  for (char c : wanted) {
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    const bool digit = c >= '0' && c <= '9';
+    if (letter || (digit && !out.empty())) {
+      out += c;
+    } else if (!out.empty() && out.back() != '_') {
+      out += '_';
+    }
+  }
+  if (std::find(kReserved.begin(), kReserved.end(), out) != kReserved.end()) out += '_';
+  return out;
+}
+
+class Namer {
+ public:
+  std::string unique(const std::string& base) {
+    std::string name = base;
+    for (int k = 1; !taken_.insert(name).second; ++k) name = base + "." + std::to_string(k);
+    return name;
+  }
+  // prefix<k> for the first free k from `next` on.
+  std::string fresh(const std::string& prefix, std::size_t& next) {
+    while (true) {
+      std::string name = prefix + std::to_string(next++);
+      if (taken_.insert(name).second) return name;
+    }
+  }
+
+ private:
+  std::unordered_set<std::string> taken_;
+};
+
+}  // namespace
+
+void finalize(ir::Function& fn, const std::vector<std::string>& param_names) {
+  repair_scopes(fn);
+
+  Renumber renumber(fn.vars.size());
+  for (std::uint32_t p = 0; p < fn.num_params; ++p) renumber.take(VarId{p});
+  renumber.order(fn.body);
+  renumber.rewrite(fn.body);
+
+  std::vector<ir::Variable> vars;
+  vars.reserve(renumber.order().size());
+  for (std::uint32_t old : renumber.order()) vars.push_back(fn.vars[old]);
+
+  // User names first, so that generated ones step around them.
+  Namer namer;
+  std::vector<std::string> wanted(vars.size());
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    if (i < fn.num_params) {
+      wanted[i] = i < param_names.size() ? sanitize(param_names[i]) : "";
+      if (wanted[i].empty()) wanted[i] = "arg" + std::to_string(i);
+    } else {
+      wanted[i] = sanitize(vars[i].name);
+    }
+    if (!wanted[i].empty()) wanted[i] = namer.unique(wanted[i]);
+  }
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    if (wanted[i].empty()) wanted[i] = namer.fresh("var", next);
+    vars[i].name = std::move(wanted[i]);
+  }
+  fn.vars = std::move(vars);
+}
+
+std::vector<ir::ExternRef> callees(const ir::Function& fn) {
+  std::vector<ir::ExternRef> out;
+  auto visit_expr = [&](auto& self, const ir::Expr& e) -> void {
+    if (e.kind == ir::ExprKind::Call &&
+        std::none_of(out.begin(), out.end(),
+                     [&](const ir::ExternRef& r) { return r == e.callee; })) {
+      out.push_back(e.callee);
+    }
+    for (const ExprPtr& a : e.args) self(self, *a);
+  };
+  auto visit_block = [&](auto& self, const Block& b) -> void {
+    for (const Stmt& s : b) {
+      for (const ExprPtr* e : {&s.expr, &s.ptr, &s.index}) {
+        if (*e) visit_expr(visit_expr, **e);
+      }
+      self(self, s.init);
+      self(self, s.body);
+      self(self, s.orelse);
+      self(self, s.step);
+    }
+  };
+  visit_block(visit_block, fn.body);
+  return out;
+}
+
+std::uint64_t count_statements(const Block& block) {
+  std::uint64_t n = 0;
+  for (const Stmt& s : block) {
+    n += 1 + count_statements(s.init) + count_statements(s.body) + count_statements(s.orelse) +
+         count_statements(s.step);
+  }
+  return n;
+}
+
+}  // namespace augur::stage

@@ -1,0 +1,507 @@
+#include "runtime/stage/structure.h"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "jit/error.h"
+#include "runtime/ir/builder.h"
+
+namespace augur::stage {
+
+namespace {
+
+using NodeList = std::vector<std::uint32_t>;
+
+// The successors of a node: the false edge first, then the true edge.
+struct Successors {
+  std::array<std::uint32_t, 2> nodes{};
+  std::uint8_t count = 0;
+
+  const std::uint32_t* begin() const { return nodes.data(); }
+  const std::uint32_t* end() const { return nodes.data() + count; }
+  std::size_t size() const { return count; }
+  std::uint32_t operator[](std::size_t i) const { return nodes[i]; }
+};
+
+Successors successors(const Node& node) {
+  switch (node.event.kind) {
+    case EventKind::Branch:
+      return {{node.succ[0], node.succ[1]}, 2};
+    case EventKind::Return:
+    case EventKind::End:
+      return {};
+    default:
+      return {{node.succ[0], kNoNode}, 1};
+  }
+}
+
+class Structurer {
+ public:
+  Structurer(const Graph& graph, const StructureOptions& options)
+      : g_(graph), options_(options), size_(graph.size()) {}
+
+  ir::Function run() {
+    ir::Function fn;
+    fn.name = options_.name;
+    fn.ret = options_.result;
+    for (const GraphVar& v : g_.vars) {
+      fn.vars.push_back({v.name, v.type, v.param ? ir::VarKind::Param : ir::VarKind::Local, 0});
+      if (v.param) ++fn.num_params;
+    }
+    if (size_ == 0) return fn;
+    for (std::uint32_t n = 0; n < size_; ++n) {
+      for (std::uint32_t s : successors(g_[n])) {
+        if (s == kNoNode)
+          throw jit::staging_error("internal: an unexplored edge reached structuring");
+      }
+    }
+    order();
+    dominators();
+    loops();
+    forward_predecessors();
+    sequence(0, kNoNode, fn.body, false);
+    return fn;
+  }
+
+ private:
+  struct Loop {
+    std::uint32_t header;
+    std::uint32_t follow;
+  };
+
+  // ------------------------------------------------ analysis
+
+  // Reverse postorder of a depth-first search from the entry (iterative).
+  void order() {
+    rpo_index_.assign(size_, kNoNode);
+    std::vector<std::uint8_t> state(size_, 0);  // 0 new, 1 on the stack, 2 done
+    NodeList post;
+    post.reserve(size_);
+    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{0, 0}};
+    state[0] = 1;
+    while (!stack.empty()) {
+      auto& [n, next] = stack.back();
+      const Successors succ = successors(g_[n]);
+      if (next < succ.size()) {
+        const std::uint32_t s = succ[succ.size() - 1 - next++];  // true edges first
+        if (state[s] == 0) {
+          state[s] = 1;
+          stack.emplace_back(s, 0);
+        }
+        continue;
+      }
+      state[n] = 2;
+      post.push_back(n);
+      stack.pop_back();
+    }
+    rpo_.assign(post.rbegin(), post.rend());
+    for (std::uint32_t i = 0; i < rpo_.size(); ++i) rpo_index_[rpo_[i]] = i;
+    preds_.assign(size_, {});
+    for (std::uint32_t n : rpo_) {
+      for (std::uint32_t s : successors(g_[n])) preds_[s].push_back(n);
+    }
+  }
+
+  // Cooper, Harvey and Kennedy's iterative dominators.
+  void dominators() {
+    idom_.assign(size_, kNoNode);
+    idom_[0] = 0;
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (std::size_t i = 1; i < rpo_.size(); ++i) {
+        const std::uint32_t n = rpo_[i];
+        std::uint32_t best = kNoNode;
+        for (std::uint32_t p : preds_[n]) {
+          if (idom_[p] == kNoNode) continue;
+          best = best == kNoNode ? p : intersect(p, best);
+        }
+        if (best != idom_[n]) {
+          idom_[n] = best;
+          changed = true;
+        }
+      }
+    }
+    children_.assign(size_, {});
+    for (std::uint32_t n : rpo_) {
+      if (n != 0) children_[idom_[n]].push_back(n);  // in reverse postorder
+    }
+  }
+
+  std::uint32_t intersect(std::uint32_t a, std::uint32_t b) const {
+    while (a != b) {
+      while (rpo_index_[a] > rpo_index_[b]) a = idom_[a];
+      while (rpo_index_[b] > rpo_index_[a]) b = idom_[b];
+    }
+    return a;
+  }
+
+  bool dominates(std::uint32_t a, std::uint32_t b) const {
+    while (true) {
+      if (a == b) return true;
+      if (b == 0) return false;
+      b = idom_[b];
+    }
+  }
+
+  // Natural loops, innermost first; loop_of_ maps a node to its innermost loop
+  // header, parent_ a header to the header of the loop around it.
+  void loops() {
+    loop_of_.assign(size_, kNoNode);
+    parent_.assign(size_, kNoNode);
+    is_header_.assign(size_, 0);
+    back_.assign(size_, {});
+    for (std::uint32_t u : rpo_) {
+      for (std::uint32_t s : successors(g_[u])) {
+        if (rpo_index_[s] > rpo_index_[u]) continue;
+        if (!dominates(s, u)) {
+          throw jit::staging_error(
+              "the first stage's control flow is irreducible (a loop entered at two points); "
+              "Augur cannot structure it");
+        }
+        back_[s].push_back(u);
+        is_header_[s] = 1;
+      }
+    }
+    // Headers later in reverse postorder are nested deeper: build those first.
+    std::vector<std::uint32_t> seen(size_, kNoNode);
+    for (auto it = rpo_.rbegin(); it != rpo_.rend(); ++it) {
+      const std::uint32_t h = *it;
+      if (!is_header_[h]) continue;
+      loop_of_[h] = h;
+      NodeList work(back_[h]);
+      while (!work.empty()) {
+        const std::uint32_t x = outermost(work.back());
+        work.pop_back();
+        if (x == h || seen[x] == h) continue;
+        seen[x] = h;
+        if (loop_of_[x] == kNoNode) {
+          loop_of_[x] = h;
+        } else {
+          parent_[x] = h;  // x heads a loop nested in this one
+        }
+        for (std::uint32_t p : preds_[x]) work.push_back(p);
+      }
+    }
+  }
+
+  // The header of the outermost loop built so far around x, or x itself.
+  std::uint32_t outermost(std::uint32_t x) const {
+    if (loop_of_[x] == kNoNode) return x;
+    std::uint32_t l = loop_of_[x];
+    while (parent_[l] != kNoNode) l = parent_[l];
+    return l;
+  }
+
+  // Is n inside the loop headed by h (inner loops included)?
+  bool in_loop(std::uint32_t n, std::uint32_t h) const {
+    for (std::uint32_t l = loop_of_[n]; l != kNoNode; l = parent_[l]) {
+      if (l == h) return true;
+    }
+    return false;
+  }
+
+  void forward_predecessors() {
+    forward_preds_.assign(size_, 0);
+    for (std::uint32_t n = 0; n < size_; ++n) {
+      for (std::uint32_t p : preds_[n]) {
+        if (!(is_header_[n] && std::find(back_[n].begin(), back_[n].end(), p) != back_[n].end())) {
+          ++forward_preds_[n];
+        }
+      }
+    }
+  }
+
+  // Where the loop headed by h continues: the node where its exits that do
+  // not return meet (docs: the "follow").
+  std::uint32_t follow(std::uint32_t h) {
+    auto [it, inserted] = follows_.try_emplace(h, kNoNode);
+    if (!inserted) return it->second;
+
+    NodeList targets;
+    bool header_exits = false;
+    for (std::uint32_t n = 0; n < size_; ++n) {
+      if (!in_loop(n, h)) continue;
+      for (std::uint32_t s : successors(g_[n])) {
+        if (in_loop(s, h)) continue;
+        if (std::find(targets.begin(), targets.end(), s) == targets.end()) targets.push_back(s);
+        if (n == h) header_exits = true;
+      }
+    }
+    if (targets.empty()) return it->second;  // no exit: an endless loop
+    std::sort(targets.begin(), targets.end());
+    if (targets.size() == 1) return it->second = targets[0];
+
+    // What each exit reaches outside the loop, up to returns and the headers
+    // of the loops around it. Exits whose reach meets belong to one group.
+    std::vector<NodeList> reach(targets.size());
+    for (std::size_t i = 0; i < targets.size(); ++i) reach[i] = reachable(targets[i], h);
+    std::vector<std::size_t> group(targets.size());
+    std::iota(group.begin(), group.end(), 0);
+    auto find = [&](std::size_t x) {
+      while (group[x] != x) x = group[x] = group[group[x]];
+      return x;
+    };
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      for (std::size_t j = i + 1; j < targets.size(); ++j) {
+        if (intersects(reach[i], reach[j])) group[find(j)] = find(i);
+      }
+    }
+    // Prefer the group the header exits to (a `while (c)` loop), then the
+    // biggest, then the one found first.
+    std::size_t best = kNoNode;
+    auto score = [&](std::size_t root) {
+      std::size_t members = 0;
+      bool from_header = false;
+      for (std::size_t i = 0; i < targets.size(); ++i) {
+        if (find(i) != root) continue;
+        ++members;
+        if (header_exits && is_successor(h, targets[i])) from_header = true;
+      }
+      return std::pair{from_header, members};
+    };
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      const std::size_t root = find(i);
+      if (root != i) continue;
+      if (best == kNoNode || score(root) > score(best)) best = root;
+    }
+    NodeList common;
+    bool first = true;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      if (find(i) != best) continue;
+      if (first) {
+        common = reach[i];
+        first = false;
+      } else {
+        NodeList kept;
+        std::set_intersection(common.begin(), common.end(), reach[i].begin(), reach[i].end(),
+                              std::back_inserter(kept));
+        common = std::move(kept);
+      }
+    }
+    std::uint32_t chosen = kNoNode;
+    for (std::uint32_t c : common) {
+      if (chosen == kNoNode || rpo_index_[c] < rpo_index_[chosen]) chosen = c;
+    }
+    if (chosen == kNoNode) chosen = targets[best];
+    return follows_[h] = chosen;
+  }
+
+  bool is_successor(std::uint32_t n, std::uint32_t s) const {
+    const Successors succ = successors(g_[n]);
+    return std::find(succ.begin(), succ.end(), s) != succ.end();
+  }
+
+  // The nodes reachable from `start` without entering the loop headed by h,
+  // stopping at returns (left out: they never meet other paths) and at the
+  // headers of the loops around h. Sorted by node.
+  NodeList reachable(std::uint32_t start, std::uint32_t h) const {
+    NodeList out;
+    std::vector<std::uint32_t> work{start};
+    std::vector<std::uint8_t> seen(size_, 0);
+    seen[start] = 1;
+    while (!work.empty()) {
+      const std::uint32_t n = work.back();
+      work.pop_back();
+      if (is_terminal(g_[n].event.kind)) continue;
+      out.push_back(n);
+      if (is_header_[n] && in_loop(h, n) && n != h) continue;
+      for (std::uint32_t s : successors(g_[n])) {
+        if (seen[s] || in_loop(s, h)) continue;
+        seen[s] = 1;
+        work.push_back(s);
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  static bool intersects(const NodeList& a, const NodeList& b) {
+    auto i = a.begin();
+    auto j = b.begin();
+    while (i != a.end() && j != b.end()) {
+      if (*i == *j) return true;
+      if (*i < *j) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+    return false;
+  }
+
+  // ------------------------------------------------ emission
+
+  bool is_sink(std::uint32_t n) const {
+    for (const Loop& l : loops_) {
+      if (n == l.header || n == l.follow) return true;
+    }
+    return false;
+  }
+
+  // The node where the arms of branch n meet, if any: its last merge child
+  // in the dominator tree that is not where a loop continues.
+  std::uint32_t join(std::uint32_t n) const {
+    std::uint32_t j = kNoNode;
+    for (std::uint32_t c : children_[n]) {
+      if (forward_preds_[c] >= 2 && !is_sink(c)) j = c;
+    }
+    return j;
+  }
+
+  // The statement that leaves for x at once, if reaching x is a jump.
+  bool jump(std::uint32_t x, std::uint32_t stop, ir::Block& out) {
+    if (x == stop) return false;
+    if (!loops_.empty()) {
+      if (x == loops_.back().follow) {
+        out.push_back(ir::Stmt::break_());
+        return true;
+      }
+      if (x == loops_.back().header) {
+        out.push_back(ir::Stmt::continue_());
+        return true;
+      }
+    }
+    if (is_terminal(g_[x].event.kind)) {
+      out.push_back(statement(x));
+      return true;
+    }
+    return false;
+  }
+
+  ir::Stmt statement(std::uint32_t n) {
+    if (++emitted_ > options_.max_statements) {
+      throw jit::staging_error("the extracted program has more than " +
+                               std::to_string(options_.max_statements) +
+                               " statements (raise extract_options::max_ir_statements)");
+    }
+    const Event& e = g_[n].event;
+    switch (e.kind) {
+      case EventKind::Decl:
+        return ir::Stmt::decl(e.var, e.expr);
+      case EventKind::Assign:
+        return ir::Stmt::assign(e.var, e.expr);
+      case EventKind::Store:
+        return ir::Stmt::store(e.ptr, e.index, e.expr);
+      case EventKind::Eval:
+        return ir::Stmt::eval(e.expr);
+      case EventKind::Return:
+        return ir::Stmt::return_(e.expr);
+      case EventKind::End:
+        return ir::Stmt::return_();
+      case EventKind::Branch:
+        break;
+    }
+    throw jit::staging_error("internal: a branch emitted as a statement");
+  }
+
+  // Emits the code from n until `stop` (exclusive) or a jump out of the block.
+  // `at_header`: n is the header of the loop being emitted (do not re-enter it).
+  void sequence(std::uint32_t n, std::uint32_t stop, ir::Block& out, bool at_header) {
+    while (true) {
+      if (!at_header) {
+        if (n == stop) return;
+        if (!loops_.empty()) {
+          if (n == loops_.back().header) {
+            out.push_back(ir::Stmt::continue_());
+            return;
+          }
+          if (n == loops_.back().follow) {
+            out.push_back(ir::Stmt::break_());
+            return;
+          }
+        }
+        if (is_sink(n)) {
+          throw jit::staging_error(
+              "the first stage's control flow leaves two loops at once; Augur cannot express "
+              "it with structured break/continue");
+        }
+        if (is_header_[n]) {
+          const std::uint32_t after = emit_loop(n, out);
+          if (after == kNoNode) return;
+          n = after;
+          continue;
+        }
+      }
+      at_header = false;
+      const Node& node = g_[n];
+      if (node.event.kind != EventKind::Branch) {
+        out.push_back(statement(n));
+        if (is_terminal(node.event.kind)) return;
+        n = node.succ[0];
+        continue;
+      }
+      const std::uint32_t on_true = node.succ[1];
+      const std::uint32_t on_false = node.succ[0];
+      const ir::ExprPtr& cond = node.event.expr;
+      ir::Block then_block;
+      ir::Block else_block;
+      if (on_true == on_false) {
+        out.push_back(ir::Stmt::if_(cond, {}, {}));
+        n = on_true;
+        continue;
+      }
+      // An arm that leaves at once (break, continue, return) needs no join;
+      // a return both arms reach is their join, emitted once after the if.
+      const std::uint32_t j = join(n);
+      if (on_true != j && jump(on_true, stop, then_block)) {
+        out.push_back(ir::Stmt::if_(cond, std::move(then_block)));
+        n = on_false;
+        continue;
+      }
+      if (on_false != j && jump(on_false, stop, else_block)) {
+        out.push_back(ir::Stmt::if_(cond, {}, std::move(else_block)));
+        n = on_true;
+        continue;
+      }
+      const std::uint32_t arm_stop = j == kNoNode ? stop : j;
+      sequence(on_true, arm_stop, then_block, false);
+      sequence(on_false, arm_stop, else_block, false);
+      out.push_back(ir::Stmt::if_(cond, std::move(then_block), std::move(else_block)));
+      if (j == kNoNode) return;
+      n = j;
+    }
+  }
+
+  // Emits the loop headed by h; returns where the code continues after it.
+  std::uint32_t emit_loop(std::uint32_t h, ir::Block& out) {
+    const std::uint32_t after = follow(h);
+    loops_.push_back({h, after});
+    ir::Block body;
+    sequence(h, h, body, true);
+    loops_.pop_back();
+    out.push_back(ir::Stmt::while_(ir::constant(true), std::move(body)));
+    return after;
+  }
+
+  const Graph& g_;
+  const StructureOptions& options_;
+  const std::uint32_t size_;
+
+  NodeList rpo_;
+  NodeList rpo_index_;
+  std::vector<NodeList> preds_;
+  NodeList idom_;
+  std::vector<NodeList> children_;
+  NodeList loop_of_;
+  NodeList parent_;
+  std::vector<std::uint8_t> is_header_;
+  std::vector<NodeList> back_;
+  NodeList forward_preds_;
+  std::unordered_map<std::uint32_t, std::uint32_t> follows_;
+
+  std::vector<Loop> loops_;
+  std::uint64_t emitted_ = 0;
+};
+
+}  // namespace
+
+ir::Function structure(const Graph& graph, const StructureOptions& options) {
+  return Structurer(graph, options).run();
+}
+
+}  // namespace augur::stage
