@@ -9,6 +9,7 @@
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/peg/axioms.h"
+#include "runtime/peg/bisimilar.h"
 #include "runtime/peg/cost.h"
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_graph.h"
@@ -16,6 +17,7 @@
 #include "runtime/peg/to_peg.h"
 #include "runtime/peg/user_rules.h"
 #include "runtime/peg/validate.h"
+#include "runtime/peg/wellformed.h"
 
 namespace augur::peg {
 
@@ -85,6 +87,18 @@ class Totality {
   std::unordered_map<std::uint32_t, std::unordered_set<std::uint32_t>> total_;
 };
 
+// Two source loops with the same bounds are one loop (Tate, §8.6): their
+// cyclic PEGs are bisimilar, which hash-consing alone cannot see.
+void fuse_equal_loops(eqsat::EGraph& g) {
+  std::vector<eqsat::Id> seeds;
+  for (eqsat::Id c : g.classes()) {
+    bool loop = invariance(g).variant_loops(c) != 0;
+    for (eqsat::Id n : g.nodes_of(c)) loop = loop || is_loop_op(kind_of(g.node(n).label.op));
+    if (loop) seeds.push_back(c);
+  }
+  merge_bisimilar(g, seeds, true);
+}
+
 // One function through the whole pipeline; returns the optimized function,
 // or nothing (the report says why).
 std::optional<ir::Function> optimize_function(const ir::Module& module, const ir::Function& f,
@@ -98,6 +112,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   try {
     peg = to_peg(f, *g);
     g->rebuild();
+    if (peg.loops.size() > 1) fuse_equal_loops(*g);
   } catch (const unsupported& e) {
     report.fallback = e.message();
     return std::nullopt;
@@ -152,6 +167,12 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
       continue;
     }
+#ifdef AUGUR_CHECKED
+    if (std::string error = check_well_formed(*graph); !error.empty()) {
+      report.fallback = "extraction chose an ill-formed PEG: " + error;
+      return std::nullopt;
+    }
+#endif
     t = Clock::now();
     RevertInput input{&*graph, &f, &peg.externs, total,
                       [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); }};
