@@ -80,6 +80,10 @@ void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const 
   eqsat::Rewrite& expand = add(rules, lang, "expand", t, "(mul.$T (add.$T ?a ?b) ?k)",
                                "(add.$T (mul.$T ?a ?k) (mul.$T ?b ?k))");
   expand.when(eqsat::is_constant(expand.var("?k")));
+  // (i + 1)·w = i·w + w: what strength reduction of i·w needs.
+  eqsat::Rewrite& expand_one = add(rules, lang, "expand-constant", t, "(mul.$T (add.$T ?a ?b) ?k)",
+                                   "(add.$T (mul.$T ?a ?k) (mul.$T ?b ?k))");
+  expand_one.when(eqsat::is_constant(expand_one.var("?b")));
   eqsat::Rewrite& expand_sub = add(rules, lang, "expand-sub", t, "(mul.$T (sub.$T ?a ?b) ?k)",
                                    "(sub.$T (mul.$T ?a ?k) (mul.$T ?b ?k))");
   expand_sub.when(eqsat::is_constant(expand_sub.var("?k")));

@@ -1,8 +1,8 @@
 // Loop axioms (Tate, §6.3, appendix A.1). Built in: a value invariant in ℓ
 // is its own eval_ℓ; a θ that keeps its initial value is that value; the
 // value of a loop that exits at iteration 0 is the θ's initial value.
-// Distribution: a pointwise operator moves into θ (θ(a,b) op m =
-// θ(a op m, b op m), m invariant: induction-variable strength reduction) and
+// Distribution: multiplication moves into θ (θ(a,b)·m = θ(a·m, b·m), m
+// invariant: induction-variable strength reduction) and
 // eval_ℓ moves into operators. Induction: θ(b, x + c) with b, c invariant is
 // b + c·i for the loop's counter i = θ(0, i + 1) (integers wrap, so this
 // holds for every iteration count); a counter run against an invariant
@@ -76,23 +76,19 @@ void add_invariance_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang,
 
 void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const std::string& t) {
   const PegType type(*ir::Type::parse(t));
-  // Into θ: multiplications and shifts (strength reduction), and additions of
-  // a varying-elsewhere invariant (inter-loop strength reduction: i·w + j).
-  // Not additions of constants: θ(a, b) + 1 = θ(a + 1, b + 1) would offer
-  // the extractor chains of θs for every x + k.
-  for (const char* op : {"add", "sub", "mul", "shl"}) {
+  // Into θ: multiplications and shifts (strength reduction). Not additions:
+  // θ(a, b) + m = θ(a + m, b + m) would give every x + k a θ of its own, and
+  // the extractor chains of θs; i·w + j is reduced through i·w alone.
+  for (const char* op : {"mul", "shl"}) {
     const std::string o(op);
-    const bool additive = o == "add" || o == "sub";
     eqsat::Rewrite& l =
         add(rules, lang, "theta-distribute-l-" + o, t, "(" + o + ".$T (theta.$T:?l ?a ?b) ?m)",
             "(theta.$T:?l (" + o + ".$T ?a ?m) (" + o + ".$T ?b ?m))");
     l.when(axioms::invariant(l, "?m"));
-    if (additive) l.when(axioms::not_constant(l, "?m"));
     eqsat::Rewrite& r =
         add(rules, lang, "theta-distribute-r-" + o, t, "(" + o + ".$T ?m (theta.$T:?l ?a ?b))",
             "(theta.$T:?l (" + o + ".$T ?m ?a) (" + o + ".$T ?m ?b))");
     r.when(axioms::invariant(r, "?m"));
-    if (additive) r.when(axioms::not_constant(r, "?m"));
   }
   for (const char* op : {"add", "sub", "mul"}) {
     const std::string o(op);

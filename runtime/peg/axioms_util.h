@@ -51,8 +51,6 @@ eqsat::Guard invariant(const eqsat::Rewrite& rule, std::string_view var,
 // The class bound to `var` holds a constant that `test` accepts.
 eqsat::Guard constant_where(const eqsat::Rewrite& rule, std::string_view var,
                             std::function<bool(const eqsat::Label&)> test);
-// The class bound to `var` has no known constant.
-eqsat::Guard not_constant(const eqsat::Rewrite& rule, std::string_view var);
 // The class bound to `var` holds a constant whose value, zero-extended, is a power of two.
 eqsat::Guard power_of_two(const eqsat::Rewrite& rule, std::string_view var);
 // The class bound to `var` has no e-node of kind `kind`.

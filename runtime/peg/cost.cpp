@@ -69,6 +69,7 @@ double basic_cost(eqsat::Label label) {
     case Kind::Phi:
       return result_type(label.op) == PegType::index() ? kInfinity : 2;
     case Kind::Theta:
+      return 4;  // a loop variable: a register and a move per iteration
     case Kind::Eval:
       return 1;
     case Kind::Pass:
@@ -90,15 +91,20 @@ double basic_cost(eqsat::Label label) {
   return kInfinity;
 }
 
+double node_cost(const eqsat::EGraph& g, const eqsat::ENodeView& n,
+                 const std::unordered_set<std::uint32_t>* banned) {
+  if (banned && banned->contains(eqsat::index(n.id))) return kInfinity;
+  const double basic = basic_cost(n.label);
+  if (basic == kInfinity) return kInfinity;
+  double factor = 1;
+  for (unsigned d = g.analysis<eqsat::LoopInvariance>().node_depth(n); d > 0; --d) factor *= 20;
+  return basic * factor;
+}
+
 eqsat::CostFunction peg_cost(const std::unordered_set<std::uint32_t>* banned) {
   return [banned](const eqsat::EGraph& g, const eqsat::ENodeView& n,
                   std::span<const double> children) {
-    if (banned && banned->contains(eqsat::index(n.id))) return kInfinity;
-    const double basic = basic_cost(n.label);
-    if (basic == kInfinity) return kInfinity;
-    double factor = 1;
-    for (unsigned d = g.analysis<eqsat::LoopInvariance>().node_depth(n); d > 0; --d) factor *= 20;
-    double c = basic * factor;
+    double c = node_cost(g, n, banned);
     for (double x : children) c += x;
     return c;
   };

@@ -18,7 +18,11 @@ namespace augur::peg {
 // The cost of one e-node of this label, before the loop-depth factor.
 double basic_cost(eqsat::Label label);
 
-// Tate's cost with the bans.
+// One e-node's cost: basic × 20^(deepest loop it varies in); +infinity if banned.
+double node_cost(const eqsat::EGraph& egraph, const eqsat::ENodeView& node,
+                 const std::unordered_set<std::uint32_t>* banned = nullptr);
+
+// Tate's cost with the bans: node_cost plus the children's costs.
 eqsat::CostFunction peg_cost(const std::unordered_set<std::uint32_t>* banned = nullptr);
 
 // θ's second child, the only edge a PEG may cycle through.

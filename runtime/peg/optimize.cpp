@@ -11,6 +11,7 @@
 #include "runtime/peg/axioms.h"
 #include "runtime/peg/bisimilar.h"
 #include "runtime/peg/cost.h"
+#include "runtime/peg/dag_extract.h"
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_graph.h"
 #include "runtime/peg/revert.h"
@@ -157,9 +158,9 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     ++report.extractions;
     t = Clock::now();
     const eqsat::Extractor extractor(*g, peg_cost(&banned), peg_cycle_edges());
+    const Choices choices = improve_choices(*g, extractor, peg.result, peg.state, &banned);
     std::optional<eqsat::Id> blame;
-    const std::optional<PegGraph> graph =
-        extract_graph(*g, extractor, peg.result, peg.state, &blame);
+    const std::optional<PegGraph> graph = extract_graph(*g, choices, peg.result, peg.state, &blame);
     report.extract += Clock::now() - t;
     if (!graph) {
       report.fallback =

@@ -10,9 +10,15 @@ unsigned PegGraph::depth(std::uint32_t i) const {
 }
 
 std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
-                                      const eqsat::Extractor& extractor,
+                                      const std::unordered_map<std::uint32_t, eqsat::Id>& choices,
                                       std::optional<eqsat::Id> result, eqsat::Id state,
                                       std::optional<eqsat::Id>* blame) {
+  const auto choice = [&](eqsat::Id cls) -> std::optional<eqsat::Id> {
+    auto it = choices.find(eqsat::index(egraph.find(cls)));
+    if (it == choices.end()) return std::nullopt;
+    return it->second;
+  };
+  if ((result && !choice(*result)) || !choice(state)) return std::nullopt;
   PegGraph graph;
   std::unordered_map<std::uint32_t, std::uint32_t> index_of;  // class -> node
   std::vector<std::uint32_t> todo;
@@ -21,13 +27,12 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
     auto [it, added] =
         index_of.emplace(eqsat::index(root), static_cast<std::uint32_t>(graph.nodes.size()));
     if (added) {
-      const eqsat::Id chosen = extractor.choice(root);
+      const eqsat::Id chosen = *choice(root);
       graph.nodes.push_back(PegNode{egraph.node(chosen).label, {}, root, chosen});
       todo.push_back(it->second);
     }
     return it->second;
   };
-  if ((result && !extractor.cost(*result)) || !extractor.cost(state)) return std::nullopt;
   if (result) graph.result = visit(*result);
   graph.state = visit(state);
   while (!todo.empty()) {
@@ -36,7 +41,7 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
     const eqsat::ENodeView v = egraph.node(graph.nodes[i].enode);
     std::vector<std::uint32_t> children;
     for (eqsat::Id c : v.children) {
-      if (!extractor.cost(c)) {
+      if (!choice(c)) {
         if (blame) *blame = graph.nodes[i].enode;
         return std::nullopt;
       }
@@ -46,6 +51,16 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
   }
   compute_variance(graph);
   return graph;
+}
+
+std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
+                                      const eqsat::Extractor& extractor,
+                                      std::optional<eqsat::Id> result, eqsat::Id state,
+                                      std::optional<eqsat::Id>* blame) {
+  std::unordered_map<std::uint32_t, eqsat::Id> choices;
+  for (eqsat::Id c : egraph.classes())
+    if (extractor.cost(c)) choices.emplace(eqsat::index(c), extractor.choice(c));
+  return extract_graph(egraph, choices, result, state, blame);
 }
 
 void compute_variance(PegGraph& graph) {

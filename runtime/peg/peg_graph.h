@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/peg/egraph.h"
@@ -39,10 +40,15 @@ struct PegGraph {
   unsigned depth(std::uint32_t i) const;  // the deepest loop node i varies in; 0 if none
 };
 
-// The extractor's choice for `result` (if any) and `state`. A θ's second child
-// need not have been settled when the θ was chosen, so it may have no program
-// at all (every e-node in it banned): then the result is empty and `blame`
-// names that θ's e-node.
+// The program `choices` picks (an e-node per class id) for `result` (if any)
+// and `state`. A θ's second child need not have been settled when the θ was
+// chosen, so it may have no program at all (every e-node in it banned): then
+// the result is empty and `blame` names that θ's e-node.
+std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
+                                      const std::unordered_map<std::uint32_t, eqsat::Id>& choices,
+                                      std::optional<eqsat::Id> result, eqsat::Id state,
+                                      std::optional<eqsat::Id>* blame = nullptr);
+// The same with the extractor's choices.
 std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
                                       const eqsat::Extractor& extractor,
                                       std::optional<eqsat::Id> result, eqsat::Id state,

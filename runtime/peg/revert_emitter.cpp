@@ -47,8 +47,10 @@ void Emitter::fail(std::uint32_t n, std::string why) const {
 // ------------------------------------------------------------ scopes
 
 ir::ExprPtr Emitter::lookup(std::uint32_t n) const {
-  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (auto it = s->values.find(n); it != s->values.end()) return it->second;
+    if ((g_.variant[n] & s->barrier) != 0) break;
+  }
   return nullptr;
 }
 
@@ -57,8 +59,10 @@ std::optional<bool> Emitter::known(std::uint32_t cond) const {
 }
 
 std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
-  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (auto it = s->known.find(cond); it != s->known.end()) return it->second;
+    if ((g_.variant[cond] & s->barrier) != 0) break;
+  }
   const PegNode& p = node(cond);
   if (p.kind() == Kind::Const) return p.label.payload != 0;
   if (depth == 0) return std::nullopt;
@@ -76,8 +80,10 @@ std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
 }
 
 bool Emitter::reached(std::uint32_t state) const {
-  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (s->states.contains(state)) return true;
+    if ((g_.variant[state] & s->barrier) != 0) break;
+  }
   return false;
 }
 

@@ -6,7 +6,8 @@
 // Invariants while emitting:
 //  - scopes_.back() is where statements go; a node's value found in a scope
 //    is valid there and in every scope nested in it (its temp is declared
-//    there, before anything that reads it);
+//    there, before anything that reads it), except inside a loop body for
+//    the nodes that vary in that loop (Scope::barrier);
 //  - cur_ is the σ node memory holds at the insertion point; producers are
 //    emitted only with their input equal to cur_, readers only at their σ;
 //  - a value φ's branches leave cur_ unchanged.
@@ -48,6 +49,10 @@ class Emitter {
     std::unordered_map<std::uint32_t, bool> known;  // conditions known in this scope
     std::unordered_set<std::uint32_t> states;       // σ nodes already reached
     ir::Block* out = nullptr;
+    // A loop body's loop bits: what varies in them was computed for another
+    // iteration (or another emission of the same θs) outside, so it is not
+    // looked up beyond this scope.
+    std::uint64_t barrier = 0;
   };
   struct Bundle {
     NodeSet must;

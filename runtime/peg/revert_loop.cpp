@@ -11,6 +11,7 @@
 // computed only if it cannot trap, is evaluated by the first test anyway, or
 // belongs to a loop variable of the source program (LoopFacts::total).
 #include <algorithm>
+#include <unordered_set>
 
 #include "runtime/peg/revert_emitter.h"
 
@@ -146,6 +147,27 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
+  // Invariant work that cannot trap is computed once, before the loop.
+  {
+    const std::uint64_t bit = std::uint64_t{1} << (l - 1);
+    std::vector<std::uint32_t> todo = roots;
+    for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
+    std::unordered_set<std::uint32_t> seen;
+    while (!todo.empty()) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      if (!seen.insert(n).second || lookup(n)) continue;
+      const PegNode& q = node(n);
+      if ((g_.variant[n] & bit) != 0) {
+        for (std::uint32_t c : q.children) todo.push_back(c);
+        continue;
+      }
+      if (speculatable_[n] && is_pure_value_op(q.kind()) && g_.depth(n) < l) {
+        ir::ExprPtr v = value(n);
+        if (!lookup(n)) cache(n, temp(std::move(v)));
+      }
+    }
+  }
   std::vector<ir::ExprPtr> inits;
   for (std::uint32_t t : value_thetas) {
     const std::uint32_t init = node(t).children[0];
@@ -194,6 +216,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   ir::Block body;
   ++depth_;
   in_scope(body, [&] {
+    scopes_.back().barrier = std::uint64_t{1} << (l - 1);
     for (std::size_t i = 0; i < value_thetas.size(); ++i) cache(value_thetas[i], read(vars[i]));
     if (state_theta) {
       cur_ = *state_theta;
