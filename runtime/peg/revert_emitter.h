@@ -53,6 +53,9 @@ class Emitter {
     // iteration (or another emission of the same θs) outside, so it is not
     // looked up beyond this scope.
     std::uint64_t barrier = 0;
+    // In the body of a loop without a σ θ: no effect may happen here (it
+    // would repeat with every iteration and be lost to σ's chain outside).
+    bool pure_loop = false;
   };
   struct Bundle {
     NodeSet must;
@@ -152,8 +155,9 @@ class Emitter {
 
   std::vector<Scope> scopes_;
   std::vector<Bundle> bundles_;
-  std::unordered_set<std::uint32_t> in_progress_;  // values being computed (not to flush)
-  std::vector<std::uint32_t> wanted_;              // loop values whose loop σ's chain must reach
+  std::unordered_set<std::uint32_t> in_progress_;   // values being computed (not to flush)
+  std::vector<std::uint32_t> wanted_;               // loop values whose loop σ's chain must reach
+  std::unordered_set<std::uint32_t> reaching_for_;  // pure loops (passes) waiting for their σ
   std::uint32_t cur_ = 0;
   unsigned depth_ = 0;  // loops open around the insertion point
 

@@ -35,6 +35,33 @@ std::vector<std::uint32_t> Emitter::loop_thetas(unsigned loop,
   return thetas;
 }
 
+namespace {
+
+// A peeled iteration, emitted like a loop body whose exits end in `break`,
+// turned into branches: `s; if (g) { exit; break; } rest` becomes
+// `s; if (g) { exit } else { rest }`.
+ir::Block without_breaks(ir::Block block) {
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    ir::Stmt& s = block[i];
+    if (s.kind == ir::StmtKind::Break) {
+      block.resize(i);
+      return block;
+    }
+    if (s.kind == ir::StmtKind::If && s.orelse.empty() && !s.body.empty() &&
+        s.body.back().kind == ir::StmtKind::Break) {
+      s.body.pop_back();
+      ir::Block rest(std::make_move_iterator(block.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                     std::make_move_iterator(block.end()));
+      block.resize(i + 1);
+      block[i].orelse = without_breaks(std::move(rest));
+      return block;
+    }
+  }
+  return block;
+}
+
+}  // namespace
+
 template <class Exit, class Iteration>
 bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iteration) {
   bundles_.back() = iteration(c);
@@ -136,6 +163,23 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     }
   }
 
+  // A loop that leaves memory alone reads one σ: memory must be there first.
+  if (!state_theta) {
+    std::unordered_map<std::uint32_t, NodeSet> memo;
+    NodeSet reads;
+    for (std::uint32_t r : roots) reads = unite(reads, lazy_reads(r, memo));
+    for (std::uint32_t t : thetas) reads = unite(reads, lazy_reads(node(t).children[1], memo));
+    std::erase_if(reads,
+                  [&](std::uint32_t st) { return st == kNoBlame || st == cur_ || reached(st); });
+    if (reads.size() > 1) fail(trigger, "a loop that reads memory at two different times");
+    if (reads.size() == 1) {
+      // Reaching that σ must not need this loop's own results.
+      if (!reaching_for_.insert(pass).second) fail(trigger, "a loop that reads memory it produces");
+      reach(reads.front());
+      reaching_for_.erase(pass);
+    }
+  }
+
   // What the first exit test evaluates, outside the loop: the invariant part
   // is hoisted, and the θs it reads have safe initial values.
   const std::uint32_t cond_root[] = {cond};
@@ -213,20 +257,25 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     return b;
   };
 
-  ir::Block body;
-  ++depth_;
-  in_scope(body, [&] {
-    scopes_.back().barrier = std::uint64_t{1} << (l - 1);
+  std::vector<std::uint32_t> exit_roots, next_roots;
+  for (std::uint32_t e : outputs) exit_roots.push_back(node(e).children[0]);
+  if (state_out) exit_roots.push_back(node(*state_out).children[0]);
+  for (std::uint32_t t : value_thetas) next_roots.push_back(node(t).children[1]);
+  if (state_theta) next_roots.push_back(node(*state_theta).children[1]);
+  const std::uint64_t bit = std::uint64_t{1} << (l - 1);
+  // A scope for one iteration: what varies in the loop is not seen from
+  // outside; the θs are the loop variables; σ is the iteration's.
+  const auto enter_iteration = [&] {
+    scopes_.back().barrier = bit;
+    scopes_.back().pure_loop = !state_theta;
     for (std::size_t i = 0; i < value_thetas.size(); ++i) cache(value_thetas[i], read(vars[i]));
     if (state_theta) {
       cur_ = *state_theta;
       scopes_.back().states.insert(*state_theta);
     }
-    std::vector<std::uint32_t> exit_roots, next_roots;
-    for (std::uint32_t e : outputs) exit_roots.push_back(node(e).children[0]);
-    if (state_out) exit_roots.push_back(node(*state_out).children[0]);
-    for (std::uint32_t t : value_thetas) next_roots.push_back(node(t).children[1]);
-    if (state_theta) next_roots.push_back(node(*state_theta).children[1]);
+  };
+  // One iteration: the exit test with its exits, then the next values.
+  const auto iteration_body = [&] {
     // What the rest of the iteration certainly evaluates while the exit test
     // `test` is pending: the test, and what both leaving and going on need.
     const auto iteration = [&](std::uint32_t test) {
@@ -266,9 +315,46 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
       assigns.emplace_back(vars[i], read(t));
     }
     for (auto& [v, e] : assigns) emit(ir::Stmt::assign(v, std::move(e)));
+  };
+
+  // Loop-invariant work the iterations certainly do but that may trap (a
+  // division, a load, an inner loop) cannot be hoisted out of a loop that
+  // may not run; peeling the first iteration computes it there, once, for
+  // all the others (Tate, §8.9).
+  bool peel = false;
+  {
+    ir::Block none;
+    in_scope(none, [&] {
+      enter_iteration();
+      for (std::uint32_t n : must(next_roots)) {
+        const PegNode& q = node(n);
+        if (q.type().is_ir() && (g_.variant[n] & bit) == 0 && !speculatable_[n] && !lookup(n))
+          peel = true;
+      }
+    });
+    cur_ = entry;
+  }
+
+  ++depth_;
+  ir::Block body;
+  in_scope(body, [&] {
+    enter_iteration();
+    iteration_body();
+    if (!peel) return;
+    ir::Block rest;
+    in_scope(rest, [&] {
+      enter_iteration();
+      iteration_body();
+    });
+    emit(ir::Stmt::while_(ir::constant(true), std::move(rest)));
   });
   --depth_;
-  emit(ir::Stmt::while_(ir::constant(true), std::move(body)));
+  if (peel) {
+    // The first iteration is straight-line code: its exits become branches.
+    for (ir::Stmt& st : without_breaks(std::move(body))) emit(std::move(st));
+  } else {
+    emit(ir::Stmt::while_(ir::constant(true), std::move(body)));
+  }
 
   cur_ = entry;
   if (state_out) {
