@@ -168,15 +168,17 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
       continue;
     }
-#ifdef AUGUR_CHECKED
     if (std::string error = check_well_formed(*graph); !error.empty()) {
       report.fallback = "extraction chose an ill-formed PEG: " + error;
       return std::nullopt;
     }
-#endif
     t = Clock::now();
-    RevertInput input{&*graph, &f, &peg.externs, total,
-                      [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); }};
+    RevertInput input{&*graph,
+                      &f,
+                      &peg.externs,
+                      total,
+                      [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); },
+                      options.revert_work_base + options.revert_work_per_node * report.ir_nodes};
     RevertResult reverted = revert(input);
     report.revert += Clock::now() - t;
     if (reverted.function) {

@@ -35,6 +35,10 @@ struct PegOptions {
   bool user_rules = true;  // apply the rules registered with jit::register_rule
   // Extractions tried, each banning the e-node the previous reversion blamed.
   unsigned extraction_attempts = 6;
+  // Reversion's work budget: base + per_node × the function's IR nodes
+  // (RevertInput::max_work); past it the function is kept.
+  std::size_t revert_work_base = 20'000;
+  std::size_t revert_work_per_node = 200;
   // Translation validation: put the result back into the e-graph and check
   // that it lands in the original's e-classes (value and σ).
   bool validate = false;

@@ -40,6 +40,10 @@ struct RevertInput {
   // Whether the class `value` is defined on every call (to_peg's
   // PegFunction::defined): it may be computed ahead of need.
   std::function<bool(eqsat::Id value)> defined;
+  // Work allowed (nodes visited by MustEval, statements emitted) before
+  // reversion gives up: sharing across branches can make code grow
+  // exponentially (a chain of ifs, each φ's branches reusing the last).
+  std::size_t max_work = 1'000'000;
 };
 
 struct RevertResult {

@@ -79,7 +79,14 @@ class Emitter {
   std::optional<bool> known(std::uint32_t cond, unsigned depth) const;
   bool reached(std::uint32_t state) const;
   void cache(std::uint32_t n, ir::ExprPtr value) { scopes_.back().values[n] = std::move(value); }
-  void emit(ir::Stmt s) { scopes_.back().out->push_back(std::move(s)); }
+  void emit(ir::Stmt s) {
+    spend(1);
+    scopes_.back().out->push_back(std::move(s));
+  }
+  void spend(std::size_t work) {
+    work_ += work;
+    if (work_ > in_.max_work) fail(kNoBlame, "reversion ran past its work budget");
+  }
   ir::VarId new_var(ir::Type type, char prefix);
   ir::ExprPtr read(ir::VarId v) const;
   // `var t = e;` and a read of t.
@@ -160,6 +167,7 @@ class Emitter {
   std::unordered_set<std::uint32_t> reaching_for_;  // pure loops (passes) waiting for their σ
   std::uint32_t cur_ = 0;
   unsigned depth_ = 0;  // loops open around the insertion point
+  std::size_t work_ = 0;
 
   // Facts about the graph.
   std::vector<std::uint32_t> uses_;

@@ -66,6 +66,7 @@ NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) 
         add_children(0);
         break;
     }
+    spend(1 + out.size());
     memo[n] = out;
     return out;
   };
