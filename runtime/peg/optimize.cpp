@@ -178,7 +178,8 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
                       &peg.externs,
                       total,
                       [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); },
-                      options.revert_work_base + options.revert_work_per_node * report.ir_nodes};
+                      options.revert_work_base + options.revert_work_per_node * report.ir_nodes,
+                      t + options.limits.time};
     RevertResult reverted = revert(input);
     report.revert += Clock::now() - t;
     if (reverted.function) {

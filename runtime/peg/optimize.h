@@ -29,7 +29,8 @@
 namespace augur::peg {
 
 struct PegOptions {
-  // Saturation budget (eqsat::Limits::jit(): 8 iterations, 6,000 e-nodes, 10 ms).
+  // Saturation budget (eqsat::Limits::jit(): 8 iterations, 6,000 e-nodes,
+  // 10 ms); the time applies to each reversion attempt too.
   eqsat::Limits limits = eqsat::Limits::jit();
   bool saturate = true;    // false: IR → PEG → IR only
   bool user_rules = true;  // apply the rules registered with jit::register_rule

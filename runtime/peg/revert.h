@@ -18,6 +18,7 @@
 // blame, and the caller extracts again without it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -44,6 +45,8 @@ struct RevertInput {
   // reversion gives up: sharing across branches can make code grow
   // exponentially (a chain of ifs, each φ's branches reusing the last).
   std::size_t max_work = 1'000'000;
+  // And a brake on the clock (checked as work is spent).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct RevertResult {

@@ -86,6 +86,8 @@ class Emitter {
   void spend(std::size_t work) {
     work_ += work;
     if (work_ > in_.max_work) fail(kNoBlame, "reversion ran past its work budget");
+    if ((work_ & 0xff) < work && std::chrono::steady_clock::now() > in_.deadline)
+      fail(kNoBlame, "reversion ran past its time budget");
   }
   ir::VarId new_var(ir::Type type, char prefix);
   ir::ExprPtr read(ir::VarId v) const;
