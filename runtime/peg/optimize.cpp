@@ -131,9 +131,15 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     t = Clock::now();
     UserRuleSet user;
     if (options.user_rules) user = user_rules_for(module, options.externs);
-    std::vector<eqsat::Rewrite> rules(builtin_rules().begin(), builtin_rules().end());
-    rules.insert(rules.end(), std::make_move_iterator(user.rules.begin()),
-                 std::make_move_iterator(user.rules.end()));
+    // The built-in rules alone need no copy.
+    std::vector<eqsat::Rewrite> with_user;
+    if (!user.rules.empty()) {
+      with_user.assign(builtin_rules().begin(), builtin_rules().end());
+      with_user.insert(with_user.end(), std::make_move_iterator(user.rules.begin()),
+                       std::make_move_iterator(user.rules.end()));
+    }
+    const std::span<const eqsat::Rewrite> rules =
+        user.rules.empty() ? builtin_rules() : std::span<const eqsat::Rewrite>(with_user);
     for (const auto& [id, decl] : user.externs) peg.externs.emplace(id, decl);
     eqsat::Runner runner(eqsat::RunOptions{options.limits, {}, 1});
     try {
