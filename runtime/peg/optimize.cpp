@@ -245,6 +245,10 @@ std::string PegReport::summary() const {
   return out.str();
 }
 
+void warm_up() {
+  static_cast<void>(builtin_rules());
+}
+
 PegResult optimize(const ir::Module& module, const PegOptions& options) {
   const Clock::time_point start = Clock::now();
   const bool dump = dump_requested(options);

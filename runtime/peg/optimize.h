@@ -81,4 +81,8 @@ struct PegResult {
 
 PegResult optimize(const ir::Module& module, const PegOptions& options = {});
 
+// Builds the built-in rule set (tens of milliseconds, once per process), so
+// that the first optimize() does not pay for it; call it at engine start.
+void warm_up();
+
 }  // namespace augur::peg
