@@ -8,7 +8,8 @@
 
 namespace augur::eqsat {
 
-EGraph::EGraph(EGraphOptions options) : reason_names_{"given", "congruence"} {
+EGraph::EGraph(EGraphOptions options)
+    : reason_names_{"given", "congruence"}, reason_index_{{"given", 0}, {"congruence", 1}} {
   if (options.explanations) explain_ = std::make_unique<Explain>();
 }
 
@@ -24,9 +25,11 @@ void EGraph::throw_no_analysis() {
 }
 
 Reason EGraph::reason(std::string_view name) {
-  auto it = std::find(reason_names_.begin(), reason_names_.end(), name);
-  if (it == reason_names_.end()) it = reason_names_.insert(it, std::string(name));
-  return Reason{static_cast<std::uint32_t>(it - reason_names_.begin())};
+  // Interned by map: the runner interns every rule's name on every run.
+  const auto [it, added] = reason_index_.try_emplace(
+      std::string(name), static_cast<std::uint32_t>(reason_names_.size()));
+  if (added) reason_names_.emplace_back(name);
+  return Reason{it->second};
 }
 
 Id EGraph::find_mut(Id id) {

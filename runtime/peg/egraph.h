@@ -34,6 +34,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -211,6 +212,7 @@ class EGraph {
   std::vector<std::unique_ptr<Analysis>> analyses_;
   std::unique_ptr<Explain> explain_;
   std::vector<std::string> reason_names_;
+  std::unordered_map<std::string, std::uint32_t> reason_index_;  // name -> index
 };
 
 template <class A, class... Args>

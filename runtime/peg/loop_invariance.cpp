@@ -30,9 +30,17 @@ unsigned LoopInvariance::node_depth(const ENodeView& node) const {
 }
 
 std::uint64_t LoopInvariance::node_variant_loops(const ENodeView& node) const {
+  return node_variant(node, variant_);
+}
+
+std::uint64_t LoopInvariance::node_variant(const ENodeView& node,
+                                           std::span<const std::uint64_t> theta_next) const {
   const LoopRole role = classify_(graph(), node);
   std::uint64_t v = 0;
-  for (Id c : node.children) v |= variant_loops(c);
+  for (std::size_t i = 0; i < node.children.size(); ++i) {
+    const Id c = graph().find(node.children[i]);
+    v |= (role.kind == LoopRole::Kind::Theta && i == 1) ? theta_next[index(c)] : variant_[index(c)];
+  }
   switch (role.kind) {
     case LoopRole::Kind::Plain:
       return v;
@@ -62,28 +70,43 @@ Analysis::MergeResult LoopInvariance::on_merge(Id root, Id absorbed) {
 }
 
 void LoopInvariance::on_rebuilt(const EGraph& g) {
-  // Least fixpoint of "varies" from nothing, i.e. the largest invariance.
+  // Invariance must be justified without going round a cycle, except through
+  // a θ's second child: an e-class may hold e-nodes that refer to it (x = 1*x
+  // after a rule), and optimism through those would call anything invariant.
+  // So: a pessimistic fixpoint (from "varies everywhere") in which a θ's
+  // second child counts with the variance assumed for it, starting from
+  // "invariant" and raised to the result until it is stable (optimism through
+  // θ, as Tate's invariant_ℓ is).
   const std::span<const Id> classes = g.classes();
-  for (Id c : classes) variant_[index(c)] = 0;
-  std::vector<Id> work(classes.rbegin(), classes.rend());
-  std::vector<bool> queued(variant_.size(), false);
-  for (Id c : classes) queued[index(c)] = true;
-  while (!work.empty()) {
-    const Id c = work.back();
-    work.pop_back();
-    queued[index(c)] = false;
-    // An empty class (a placeholder never merged) varies everywhere.
-    std::uint64_t v = kEverywhere;
-    for (Id n : g.nodes_of(c)) v &= node_variant_loops(g.node(n));
-    if (v == variant_[index(c)]) continue;
-    variant_[index(c)] = v;
-    for (Id p : g.parents_of(c)) {
-      const Id pc = g.find(p);
-      if (!queued[index(pc)]) {
-        queued[index(pc)] = true;
-        work.push_back(pc);
+  std::vector<std::uint64_t> assumed(variant_.size(), 0);
+  for (;;) {
+    for (Id c : classes) variant_[index(c)] = kEverywhere;
+    std::vector<Id> work(classes.rbegin(), classes.rend());
+    std::vector<bool> queued(variant_.size(), false);
+    for (Id c : classes) queued[index(c)] = true;
+    while (!work.empty()) {
+      const Id c = work.back();
+      work.pop_back();
+      queued[index(c)] = false;
+      // An empty class (a placeholder never merged) varies everywhere.
+      std::uint64_t v = kEverywhere;
+      for (Id n : g.nodes_of(c)) v &= node_variant(g.node(n), assumed);
+      if (v == variant_[index(c)]) continue;
+      variant_[index(c)] = v;
+      for (Id p : g.parents_of(c)) {
+        const Id pc = g.find(p);
+        if (!queued[index(pc)]) {
+          queued[index(pc)] = true;
+          work.push_back(pc);
+        }
       }
     }
+    bool stable = true;
+    for (Id c : classes) {
+      if (assumed[index(c)] != variant_[index(c)]) stable = false;
+      assumed[index(c)] = variant_[index(c)];
+    }
+    if (stable) return;
   }
 }
 

@@ -7,9 +7,12 @@
 //                 any child varies;
 //   pass_ℓ(c)     never varies in ℓ; elsewhere where c varies;
 //   anything else varies where any child varies.
-// invariant_ℓ is the largest such predicate, so on cycles it is optimistic: it
-// is computed by a fixpoint from "invariant everywhere" at every rebuild(),
-// which a merge-by-merge analysis could not do soundly. Between rebuilds a
+// invariant_ℓ is the largest such predicate, so on θ cycles it is
+// optimistic; but an e-class may also hold e-nodes that refer to the class
+// itself without a θ (x = 1*x once a rule has run), and optimism there would
+// make anything invariant. So it is recomputed at every rebuild() by a
+// pessimistic fixpoint (from "varies everywhere") in which a θ's second child
+// counts with an assumed variance, raised from "invariant" until stable. Between rebuilds a
 // class keeps its last value (a merge intersects the two), and a class created
 // since reads as varying in every loop; both are safe.
 //
@@ -18,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -58,6 +62,9 @@ class LoopInvariance : public Analysis {
   void on_rebuilt(const EGraph& g) override;
 
   std::uint64_t loop_bit(unsigned loop) const;
+  // node_variant_loops, reading a θ's second child from `theta_next`.
+  std::uint64_t node_variant(const ENodeView& node,
+                             std::span<const std::uint64_t> theta_next) const;
 
   Classify classify_;
   std::vector<std::uint64_t> variant_;

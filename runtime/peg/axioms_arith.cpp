@@ -1,0 +1,182 @@
+// Arithmetic axioms, sound for the IR's semantics: integers wrap (so
+// reassociation, distributivity and x*0 = 0 hold, but no rule relies on
+// unbounded integers: no a < b ⇒ a+1 <= b, no (x*2)/2 = x), floats are IEEE
+// (only exact identities: x*1, x/1, x+(-0), -(-x), commutativity of + and *;
+// no reassociation, no x*0 = 0, no x-x = 0). Strength reduction turns
+// multiplications by powers of two into shifts, and unsigned divisions and
+// remainders by powers of two into shifts and masks. Constant folding itself
+// is the e-graph's analysis (peg_fold.h).
+#include <bit>
+
+#include "runtime/peg/axioms.h"
+#include "runtime/peg/axioms_util.h"
+#include "runtime/peg/peg_egraph.h"
+
+namespace augur::peg {
+
+namespace {
+
+using axioms::add;
+using eqsat::EGraph;
+using eqsat::Id;
+
+std::string ones(const std::string& t) {
+  return t[0] == 'i'
+             ? "-1" + t
+             : std::to_string(t == "u64" ? ~std::uint64_t{0}
+                                         : (std::uint64_t{1} << std::stoi(t.substr(1))) - 1) +
+                   t;
+}
+
+// The constant of `type` in the class bound to `var`.
+std::uint64_t constant_of(const EGraph& g, const eqsat::Subst& s, std::uint32_t var) {
+  return constants(g).constant(s[var])->payload;
+}
+
+void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const std::string& t) {
+  const PegType type(*ir::Type::parse(t));
+  const unsigned width = type.ir().bits();
+  for (const char* op : {"add", "mul", "and", "or", "xor", "min", "max"})
+    add(rules, lang, std::string("comm-") + op, t, std::string("(") + op + ".$T ?a ?b)",
+        std::string("(") + op + ".$T ?b ?a)");
+  for (const char* op : {"eq", "ne"})
+    add(rules, lang, std::string("comm-") + op, t, std::string("(") + op + ".$T ?a ?b)",
+        std::string("(") + op + ".$T ?b ?a)");
+  for (const char* op : {"add", "mul", "and", "or", "xor"})
+    add(rules, lang, std::string("assoc-") + op, t,
+        std::string("(") + op + ".$T (" + op + ".$T ?a ?b) ?c)",
+        std::string("(") + op + ".$T ?a (" + op + ".$T ?b ?c))");
+
+  add(rules, lang, "add-zero", t, "(add.$T ?a 0$T)", "?a");
+  add(rules, lang, "sub-zero", t, "(sub.$T ?a 0$T)", "?a");
+  add(rules, lang, "sub-self", t, "(sub.$T ?a ?a)", "0$T");
+  add(rules, lang, "zero-sub", t, "(sub.$T 0$T ?a)", "(neg.$T ?a)");
+  add(rules, lang, "sub-add-neg", t, "(sub.$T ?a ?b)", "(add.$T ?a (neg.$T ?b))");
+  add(rules, lang, "add-neg-sub", t, "(add.$T ?a (neg.$T ?b))", "(sub.$T ?a ?b)");
+  add(rules, lang, "neg-neg", t, "(neg.$T (neg.$T ?a))", "?a");
+  add(rules, lang, "mul-one", t, "(mul.$T ?a 1$T)", "?a");
+  add(rules, lang, "mul-zero", t, "(mul.$T ?a 0$T)", "0$T");
+  add(rules, lang, "mul-minus-one", t, "(mul.$T ?a " + ones(t) + ")", "(neg.$T ?a)");
+  add(rules, lang, "div-one", t, "(div.$T ?a 1$T)", "?a");
+  add(rules, lang, "and-zero", t, "(and.$T ?a 0$T)", "0$T");
+  add(rules, lang, "and-ones", t, "(and.$T ?a " + ones(t) + ")", "?a");
+  add(rules, lang, "and-self", t, "(and.$T ?a ?a)", "?a");
+  add(rules, lang, "or-zero", t, "(or.$T ?a 0$T)", "?a");
+  add(rules, lang, "or-ones", t, "(or.$T ?a " + ones(t) + ")", ones(t));
+  add(rules, lang, "or-self", t, "(or.$T ?a ?a)", "?a");
+  add(rules, lang, "xor-zero", t, "(xor.$T ?a 0$T)", "?a");
+  add(rules, lang, "xor-self", t, "(xor.$T ?a ?a)", "0$T");
+  add(rules, lang, "not-not", t, "(bitnot.$T (bitnot.$T ?a))", "?a");
+  add(rules, lang, "shl-zero", t, "(shl.$T ?a 0$T)", "?a");
+  add(rules, lang, "shr-zero", t, "(shr.$T ?a 0$T)", "?a");
+  add(rules, lang, "min-self", t, "(min.$T ?a ?a)", "?a");
+  add(rules, lang, "max-self", t, "(max.$T ?a ?a)", "?a");
+
+  // Distributivity: factoring always, expanding over a constant (which is
+  // what strength reduction of induction variables needs: (i+4)*5 = i*5+20).
+  add(rules, lang, "factor", t, "(add.$T (mul.$T ?a ?c) (mul.$T ?b ?c))",
+      "(mul.$T (add.$T ?a ?b) ?c)");
+  add(rules, lang, "factor-one", t, "(add.$T (mul.$T ?a ?c) ?a)", "(mul.$T (add.$T ?c 1$T) ?a)");
+  eqsat::Rewrite& expand = add(rules, lang, "expand", t, "(mul.$T (add.$T ?a ?b) ?k)",
+                               "(add.$T (mul.$T ?a ?k) (mul.$T ?b ?k))");
+  expand.when(eqsat::is_constant(expand.var("?k")));
+  // (i + 1)·w = i·w + w: what strength reduction of i·w needs.
+  eqsat::Rewrite& expand_one = add(rules, lang, "expand-constant", t, "(mul.$T (add.$T ?a ?b) ?k)",
+                                   "(add.$T (mul.$T ?a ?k) (mul.$T ?b ?k))");
+  expand_one.when(eqsat::is_constant(expand_one.var("?b")));
+  eqsat::Rewrite& expand_sub = add(rules, lang, "expand-sub", t, "(mul.$T (sub.$T ?a ?b) ?k)",
+                                   "(sub.$T (mul.$T ?a ?k) (mul.$T ?b ?k))");
+  expand_sub.when(eqsat::is_constant(expand_sub.var("?k")));
+
+  // Strength reduction.
+  const eqsat::Op mul = op_of(Kind::Mul, type), shl = op_of(Kind::Shl, type);
+  eqsat::Rewrite& to_shift =
+      add(rules, lang, "mul-pow2", t, "(mul.$T ?a ?k)",
+          [type, shl](EGraph& g, Id, const eqsat::Subst& s) -> std::optional<Id> {
+            const std::uint64_t k = constant_of(g, s, 1);
+            const Id count = g.add(label(Kind::Const, type, std::countr_zero(k)));
+            return g.add(eqsat::Label{shl, 0}, {s[0], count});
+          });
+  to_shift.when(axioms::power_of_two(to_shift, "?k"));
+  eqsat::Rewrite& to_mul = add(
+      rules, lang, "shl-mul", t, "(shl.$T ?a ?k)",
+      [type, mul, width](EGraph& g, Id, const eqsat::Subst& s) -> std::optional<Id> {
+        const std::uint64_t k = constant_of(g, s, 1) % width;
+        const Id factor =
+            g.add(label(Kind::Const, type, ir::canonical_bits(type.ir(), std::uint64_t{1} << k)));
+        return g.add(eqsat::Label{mul, 0}, {s[0], factor});
+      });
+  to_mul.when(eqsat::is_constant(to_mul.var("?k")));
+  if (!type.ir().is_signed()) {
+    const eqsat::Op shr = op_of(Kind::Shr, type), mask = op_of(Kind::BitAnd, type);
+    eqsat::Rewrite& div = add(
+        rules, lang, "udiv-pow2", t, "(div.$T ?a ?k)",
+        [type, shr](EGraph& g, Id, const eqsat::Subst& s) -> std::optional<Id> {
+          const Id count = g.add(label(Kind::Const, type, std::countr_zero(constant_of(g, s, 1))));
+          return g.add(eqsat::Label{shr, 0}, {s[0], count});
+        });
+    div.when(axioms::power_of_two(div, "?k"));
+    eqsat::Rewrite& rem =
+        add(rules, lang, "urem-pow2", t, "(rem.$T ?a ?k)",
+            [type, mask](EGraph& g, Id, const eqsat::Subst& s) -> std::optional<Id> {
+              const Id m = g.add(label(Kind::Const, type, constant_of(g, s, 1) - 1));
+              return g.add(eqsat::Label{mask, 0}, {s[0], m});
+            });
+    rem.when(axioms::power_of_two(rem, "?k"));
+  }
+
+  // Comparisons (integers: no NaN).
+  add(rules, lang, "eq-self", t, "(eq.$T ?a ?a)", "true");
+  add(rules, lang, "ne-self", t, "(ne.$T ?a ?a)", "false");
+  add(rules, lang, "lt-self", t, "(lt.$T ?a ?a)", "false");
+  add(rules, lang, "gt-self", t, "(gt.$T ?a ?a)", "false");
+  add(rules, lang, "le-self", t, "(le.$T ?a ?a)", "true");
+  add(rules, lang, "ge-self", t, "(ge.$T ?a ?a)", "true");
+  add(rules, lang, "not-lt", t, "(not.bool (lt.$T ?a ?b))", "(ge.$T ?a ?b)");
+  add(rules, lang, "not-le", t, "(not.bool (le.$T ?a ?b))", "(gt.$T ?a ?b)");
+  add(rules, lang, "not-gt", t, "(not.bool (gt.$T ?a ?b))", "(le.$T ?a ?b)");
+  add(rules, lang, "not-ge", t, "(not.bool (ge.$T ?a ?b))", "(lt.$T ?a ?b)");
+  add(rules, lang, "cast-same", t, "(cast.$T@$T ?a)", "?a");
+}
+
+void add_float_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const std::string& t) {
+  add(rules, lang, "comm-add", t, "(add.$T ?a ?b)", "(add.$T ?b ?a)");
+  add(rules, lang, "comm-mul", t, "(mul.$T ?a ?b)", "(mul.$T ?b ?a)");
+  add(rules, lang, "mul-one", t, "(mul.$T ?a 1.0$T)", "?a");
+  add(rules, lang, "div-one", t, "(div.$T ?a 1.0$T)", "?a");
+  add(rules, lang, "add-minus-zero", t, "(add.$T ?a -0.0$T)", "?a");
+  add(rules, lang, "sub-zero", t, "(sub.$T ?a 0.0$T)", "?a");
+  add(rules, lang, "neg-neg", t, "(neg.$T (neg.$T ?a))", "?a");
+  add(rules, lang, "mul-minus-one", t, "(mul.$T ?a -1.0$T)", "(neg.$T ?a)");
+  add(rules, lang, "mul-two", t, "(mul.$T ?a 2.0$T)", "(add.$T ?a ?a)");
+  add(rules, lang, "cast-same", t, "(cast.$T@$T ?a)", "?a");
+}
+
+}  // namespace
+
+void add_arith_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang) {
+  for (const std::string& t : axioms::int_types()) add_int_rules(rules, lang, t);
+  for (const std::string& t : axioms::float_types()) add_float_rules(rules, lang, t);
+  // Comparisons that hold for floats too (NaN included).
+  std::vector<std::string> ordered = axioms::int_types();
+  ordered.insert(ordered.end(), axioms::float_types().begin(), axioms::float_types().end());
+  for (const std::string& t : ordered) {
+    add(rules, lang, "lt-gt", t, "(lt.$T ?a ?b)", "(gt.$T ?b ?a)");
+    add(rules, lang, "gt-lt", t, "(gt.$T ?a ?b)", "(lt.$T ?b ?a)");
+    add(rules, lang, "le-ge", t, "(le.$T ?a ?b)", "(ge.$T ?b ?a)");
+    add(rules, lang, "ge-le", t, "(ge.$T ?a ?b)", "(le.$T ?b ?a)");
+    add(rules, lang, "not-eq", t, "(not.bool (eq.$T ?a ?b))", "(ne.$T ?a ?b)");
+    add(rules, lang, "not-ne", t, "(not.bool (ne.$T ?a ?b))", "(eq.$T ?a ?b)");
+  }
+  add(rules, lang, "not-not", "bool", "(not.bool (not.bool ?a))", "?a");
+  add(rules, lang, "and-true", "bool", "(and.bool ?a true)", "?a");
+  add(rules, lang, "and-false", "bool", "(and.bool ?a false)", "false");
+  add(rules, lang, "or-true", "bool", "(or.bool ?a true)", "true");
+  add(rules, lang, "or-false", "bool", "(or.bool ?a false)", "?a");
+  add(rules, lang, "xor-false", "bool", "(xor.bool ?a false)", "?a");
+  for (const char* op : {"and", "or", "xor", "eq", "ne"})
+    add(rules, lang, std::string("comm-") + op, "bool", std::string("(") + op + ".bool ?a ?b)",
+        std::string("(") + op + ".bool ?b ?a)");
+}
+
+}  // namespace augur::peg

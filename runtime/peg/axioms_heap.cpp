@@ -1,0 +1,148 @@
+// Heap axioms (Tate, §9 and appendix A): a load after a store to the same
+// address reads the stored value; a store overwritten at the same address
+// is dropped; a load moves past a store to a provably different address, past
+// a Demand (which reads and writes no memory), and into both branches of a σ
+// φ. A Demand of a value that cannot trap (a folded constant, a division by a
+// constant other than 0 and -1) goes away, as does a second Demand of the
+// same value. Readonly calls need no rule: they never produce a σ.
+//
+// Different addresses are proven only within one base pointer: the address
+// is the base, a constant offset and, optionally, a symbolic index; equal
+// bases and symbolic parts with different constant offsets, or two constant
+// offsets whose byte ranges do not overlap, are disjoint.
+#include <cstdint>
+#include <optional>
+
+#include "runtime/peg/axioms.h"
+#include "runtime/peg/axioms_util.h"
+#include "runtime/peg/peg_egraph.h"
+
+namespace augur::peg {
+
+namespace {
+
+using axioms::add;
+using eqsat::EGraph;
+using eqsat::Id;
+
+struct Address {
+  Id base;
+  std::optional<Id> symbol;  // an integer index class, or none
+  PegType index_type;        // of the symbol
+  std::int64_t offset = 0;   // elements, with the symbol wrapping at its width
+  bool exact = true;         // offset computed without wrapping (no symbol)
+};
+
+std::optional<std::int64_t> signed_constant(const EGraph& g, Id cls) {
+  const std::optional<eqsat::Label> c = constants(g).constant(cls);
+  if (!c) return std::nullopt;
+  const PegType t = type_slot(c->op);
+  if (!t.is_ir() || !t.ir().is_integer()) return std::nullopt;
+  return t.ir().is_signed() ? ir::sign_extend(c->payload, t.ir().bits())
+                            : static_cast<std::int64_t>(c->payload);
+}
+
+// base + k: a pointer class with an e-node `add.T*(b, k)` with k constant.
+std::pair<Id, std::int64_t> split_pointer(const EGraph& g, Id p) {
+  std::int64_t offset = 0;
+  for (int depth = 0; depth < 4; ++depth) {
+    bool found = false;
+    for (Id n : g.nodes_of(p)) {
+      const eqsat::ENodeView v = g.node(n);
+      if (kind_of(v.label.op) != Kind::Add || !type_slot(v.label.op).is_ir() ||
+          !type_slot(v.label.op).ir().is_pointer())
+        continue;
+      if (std::optional<std::int64_t> k = signed_constant(g, v.children[1]);
+          k && *k > -(1 << 30) && *k < (1 << 30)) {
+        offset += *k;
+        p = g.find(v.children[0]);
+        found = true;
+        break;
+      }
+    }
+    if (!found) break;
+  }
+  return {g.find(p), offset};
+}
+
+Address address(const EGraph& g, Id pointer, Id index) {
+  auto [base, offset] = split_pointer(g, pointer);
+  Address a{base, std::nullopt, PegType(), offset, true};
+  if (std::optional<std::int64_t> c = signed_constant(g, index)) {
+    a.offset += *c;
+    return a;
+  }
+  // index = x + k with k a small constant of the same type.
+  const eqsat::ENodeView first = g.node(g.nodes_of(index).front());
+  a.index_type = result_type(first.label.op);
+  a.symbol = g.find(index);
+  a.exact = false;
+  for (Id n : g.nodes_of(index)) {
+    const eqsat::ENodeView v = g.node(n);
+    if (kind_of(v.label.op) != Kind::Add) continue;
+    if (std::optional<std::int64_t> k = signed_constant(g, v.children[1]);
+        k && *k > -(1 << 20) && *k < (1 << 20)) {
+      a.symbol = g.find(v.children[0]);
+      a.offset += *k;
+      break;
+    }
+  }
+  return a;
+}
+
+bool disjoint(const EGraph& g, Id p, Id i, Id q, Id j) {
+  const Address a = address(g, p, i), b = address(g, q, j);
+  if (a.base != b.base) return false;
+  if (!a.symbol && !b.symbol) {
+    // Whole elements of one type: different offsets never overlap.
+    return a.offset != b.offset;
+  }
+  if (!a.symbol || !b.symbol || *a.symbol != *b.symbol || !(a.index_type == b.index_type))
+    return false;
+  // Same symbolic index x: x+k1 and x+k2 (k small) differ modulo the width.
+  const unsigned width = a.index_type.ir().bits();
+  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  return ((static_cast<std::uint64_t>(a.offset - b.offset)) & mask) != 0;
+}
+
+}  // namespace
+
+void add_heap_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang) {
+  std::vector<std::string> elements = {"bool"};
+  elements.insert(elements.end(), axioms::int_types().begin(), axioms::int_types().end());
+  elements.insert(elements.end(), axioms::float_types().begin(), axioms::float_types().end());
+  for (const std::string& t : elements) {
+    add(rules, lang, "load-store", t, "(load.$T (store.$T ?s ?p ?i ?v) ?p ?i)", "?v");
+    add(rules, lang, "store-store", t, "(store.$T (store.$T ?s ?p ?i ?v) ?p ?i ?w)",
+        "(store.$T ?s ?p ?i ?w)");
+    eqsat::Rewrite& past = add(rules, lang, "load-past-store", t,
+                               "(load.$T (store.$T ?s ?q ?j ?w) ?p ?i)", "(load.$T ?s ?p ?i)");
+    const std::uint32_t q = past.var("?q"), j = past.var("?j"), p = past.var("?p"),
+                        i = past.var("?i");
+    past.when([=](const EGraph& g, Id, const eqsat::Subst& s) {
+      return disjoint(g, s[p], s[i], s[q], s[j]);
+    });
+    add(rules, lang, "load-past-demand", t, "(load.$T (demand.state ?s ?v) ?p ?i)",
+        "(load.$T ?s ?p ?i)");
+    add(rules, lang, "load-phi", t, "(load.$T (phi.state ?c ?s ?r) ?p ?i)",
+        "(phi.$T ?c (load.$T ?s ?p ?i) (load.$T ?r ?p ?i))");
+  }
+  eqsat::Rewrite& constant = add(rules, lang, "demand-constant", "", "(demand.state ?s ?v)", "?s");
+  constant.when(eqsat::is_constant(constant.var("?v")));
+  add(rules, lang, "demand-twice", "", "(demand.state (demand.state ?s ?v) ?v)",
+      "(demand.state ?s ?v)");
+  for (const std::string& t : axioms::int_types()) {
+    for (const char* op : {"div", "rem"}) {
+      eqsat::Rewrite& r = add(rules, lang, std::string("demand-safe-") + op, t,
+                              std::string("(demand.state ?s (") + op + ".$T ?a ?b))", "?s");
+      const bool is_signed = t[0] == 'i';
+      const ir::Type type = *ir::Type::parse(t);
+      r.when(axioms::constant_where(r, "?b", [is_signed, type](const eqsat::Label& c) {
+        return c.payload != 0 &&
+               (!is_signed || c.payload != ir::canonical_bits(type, ~std::uint64_t{0}));
+      }));
+    }
+  }
+}
+
+}  // namespace augur::peg

@@ -1,0 +1,149 @@
+#include "runtime/peg/dag_extract.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "runtime/peg/cost.h"
+#include "runtime/peg/peg_ops.h"
+
+namespace augur::peg {
+
+namespace {
+
+using eqsat::EGraph;
+using eqsat::Id;
+
+class Search {
+ public:
+  Search(const EGraph& g, Choices& choice, std::vector<Id> roots,
+         const std::unordered_set<std::uint32_t>* banned, std::size_t budget)
+      : g_(g),
+        choice_(choice),
+        roots_(std::move(roots)),
+        banned_(banned),
+        budget_(budget),
+        stamp_(g.id_count(), 0),
+        state_(g.id_count(), 0),
+        node_costs_(g.id_count(), std::numeric_limits<double>::quiet_NaN()) {}
+
+  void run() {
+    std::optional<double> best = evaluate();
+    if (!best) return;
+    std::vector<Id> candidates;
+    for (Id c : reached_)
+      if (g_.nodes_of(c).size() > 1) candidates.push_back(c);
+    for (int round = 0; round < 3; ++round) {
+      bool improved = false;
+      for (Id c : candidates) {
+        for (Id m : g_.nodes_of(c)) {
+          if (visits_ > budget_) return;
+          Id& chosen = choice_.at(eqsat::index(c));
+          if (m == chosen || !usable(m)) continue;
+          const Id before = chosen;
+          chosen = m;
+          const std::optional<double> total = evaluate();
+          if (total && *total < *best - 1e-9) {
+            best = total;
+            improved = true;
+          } else {
+            choice_.at(eqsat::index(c)) = before;
+          }
+        }
+      }
+      if (!improved) return;
+    }
+  }
+
+ private:
+  double cost_of(Id n) {
+    double& c = node_costs_[eqsat::index(n)];
+    if (std::isnan(c)) c = node_cost(g_, g_.node(n), banned_);
+    return c;
+  }
+
+  bool usable(Id n) {
+    if (cost_of(n) == std::numeric_limits<double>::infinity()) return false;
+    for (Id child : g_.node(n).children)
+      if (!choice_.contains(eqsat::index(g_.find(child)))) return false;
+    return true;
+  }
+
+  // The DAG cost of the current choice, or nothing if it has a cycle that
+  // avoids θ's second child.
+  std::optional<double> evaluate() {
+    ++generation_;
+    reached_.clear();
+    double total = 0;
+    std::vector<Id> later = roots_;
+    while (!later.empty()) {
+      const Id start = g_.find(later.back());
+      later.pop_back();
+      if (stamp_[eqsat::index(start)] == generation_) continue;
+      if (!choice_.contains(eqsat::index(start))) return std::nullopt;
+      std::vector<std::pair<Id, std::size_t>> stack{{start, 0}};
+      enter(start);
+      while (!stack.empty()) {
+        auto& [cls, next] = stack.back();
+        ++visits_;
+        const eqsat::ENodeView v = g_.node(choice_.at(eqsat::index(cls)));
+        if (next == v.children.size()) {
+          state_[eqsat::index(cls)] = 2;
+          total += cost_of(v.id);
+          stack.pop_back();
+          continue;
+        }
+        const std::size_t i = next++;
+        const Id child = g_.find(v.children[i]);
+        if (kind_of(v.label.op) == Kind::Theta && i == 1) {
+          later.push_back(child);
+          continue;
+        }
+        if (stamp_[eqsat::index(child)] == generation_) {
+          if (state_[eqsat::index(child)] == 1) return std::nullopt;  // a θ-free cycle
+          continue;
+        }
+        if (!choice_.contains(eqsat::index(child))) return std::nullopt;
+        enter(child);
+        stack.emplace_back(child, 0);
+      }
+    }
+    return total;
+  }
+
+  void enter(Id cls) {
+    stamp_[eqsat::index(cls)] = generation_;
+    state_[eqsat::index(cls)] = 1;
+    reached_.push_back(cls);
+  }
+
+  const EGraph& g_;
+  Choices& choice_;
+  std::vector<Id> roots_;
+  const std::unordered_set<std::uint32_t>* banned_;
+  std::size_t budget_;
+  std::size_t visits_ = 0;
+  std::uint32_t generation_ = 0;
+  std::vector<std::uint32_t> stamp_;
+  std::vector<char> state_;  // 1: on the DFS stack, 2: done
+  std::vector<double> node_costs_;
+  std::vector<Id> reached_;
+};
+
+}  // namespace
+
+Choices improve_choices(const EGraph& egraph, const eqsat::Extractor& greedy,
+                        std::optional<Id> result, Id state,
+                        const std::unordered_set<std::uint32_t>* banned, std::size_t budget) {
+  Choices choice;
+  for (Id c : egraph.classes())
+    if (greedy.cost(c)) choice.emplace(eqsat::index(c), greedy.choice(c));
+  std::vector<Id> roots{state};
+  if (result) roots.push_back(*result);
+  for (Id r : roots)
+    if (!choice.contains(eqsat::index(egraph.find(r)))) return choice;
+  Search(egraph, choice, std::move(roots), banned, budget).run();
+  return choice;
+}
+
+}  // namespace augur::peg

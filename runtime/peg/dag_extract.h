@@ -1,0 +1,29 @@
+// Extraction that sees sharing. The greedy extractor (extract.h) costs each
+// e-class as a tree, so a subterm used twice counts twice: it cannot see
+// that x+c is cheap when x is computed anyway, nor that one call can serve a
+// test and a use (if (has(l, e)) use(position(l, e)) with has = position ≠ -1).
+// Starting from its choice, this local search switches e-classes to other
+// e-nodes whenever the program as a DAG (each chosen e-class paid once, cost
+// per e-node as peg_cost has it) gets cheaper and keeps cycles through θ's
+// second child only. Bounded by a budget of node visits.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "runtime/peg/egraph.h"
+#include "runtime/peg/extract.h"
+
+namespace augur::peg {
+
+// The chosen e-node of every class reachable from the roots, by class id.
+using Choices = std::unordered_map<std::uint32_t, eqsat::Id>;
+
+Choices improve_choices(const eqsat::EGraph& egraph, const eqsat::Extractor& greedy,
+                        std::optional<eqsat::Id> result, eqsat::Id state,
+                        const std::unordered_set<std::uint32_t>* banned,
+                        std::size_t budget = 2'000'000);
+
+}  // namespace augur::peg

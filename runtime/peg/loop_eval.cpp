@@ -1,0 +1,144 @@
+#include "runtime/peg/loop_eval.h"
+
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "runtime/peg/peg_egraph.h"
+#include "runtime/peg/peg_fold.h"
+#include "runtime/peg/peg_ops.h"
+
+namespace augur::peg {
+
+namespace {
+
+using eqsat::EGraph;
+using eqsat::Id;
+using eqsat::Label;
+
+constexpr unsigned kMaxIterations = 4096;
+constexpr unsigned kMaxWork = 40'000;  // class evaluations per loop
+constexpr unsigned kMaxClasses = 512;  // classes a loop may involve
+
+using Values = std::unordered_map<std::uint32_t, Label>;  // class -> constant
+
+// Limits shared by a loop and the loops nested in it.
+struct Budget {
+  unsigned work = 0;
+  unsigned depth = 0;
+  std::unordered_set<std::uint32_t> active;  // classes being evaluated (cycles fail)
+};
+
+class Simulator {
+ public:
+  Simulator(const EGraph& g, Budget& budget) : g_(g), budget_(budget) {}
+
+  std::optional<Label> run(Id x, Id pass, unsigned loop, const Values& outer) {
+    std::optional<Id> cond;
+    for (Id n : g_.nodes_of(pass)) {
+      const eqsat::ENodeView v = g_.node(n);
+      if (kind_of(v.label.op) == Kind::Pass && v.label.payload == loop) cond = v.children[0];
+    }
+    if (!cond) return std::nullopt;
+    std::vector<std::pair<Id, Id>> thetas;  // class, θ e-node
+    if (!discover(x, *cond, loop, thetas)) return std::nullopt;
+
+    Values env = outer;
+    Values memo;
+    for (const auto& [cls, theta] : thetas) {
+      const std::optional<Label> init = value(g_.node(theta).children[0], env, memo);
+      if (!init) return std::nullopt;
+      env[eqsat::index(cls)] = *init;
+    }
+    for (unsigned i = 0; i < kMaxIterations; ++i) {
+      memo.clear();
+      const std::optional<Label> c = value(*cond, env, memo);
+      if (!c) return std::nullopt;
+      if (c->payload != 0) return value(x, env, memo);
+      std::vector<Label> next;
+      for (const auto& [cls, theta] : thetas) {
+        const std::optional<Label> v = value(g_.node(theta).children[1], env, memo);
+        if (!v) return std::nullopt;
+        next.push_back(*v);
+      }
+      for (std::size_t k = 0; k < thetas.size(); ++k) env[eqsat::index(thetas[k].first)] = next[k];
+    }
+    return std::nullopt;
+  }
+
+ private:
+  // The classes with a θ_loop the loop's values reach.
+  bool discover(Id x, Id cond, unsigned loop, std::vector<std::pair<Id, Id>>& thetas) const {
+    const eqsat::LoopInvariance& inv = invariance(g_);
+    std::unordered_set<std::uint32_t> seen;
+    std::vector<Id> todo{g_.find(x), g_.find(cond)};
+    while (!todo.empty()) {
+      const Id c = g_.find(todo.back());
+      todo.pop_back();
+      if (!seen.insert(eqsat::index(c)).second || inv.invariant(c, loop)) continue;
+      if (seen.size() > kMaxClasses) return false;
+      for (Id n : g_.nodes_of(c)) {
+        const eqsat::ENodeView v = g_.node(n);
+        if (kind_of(v.label.op) == Kind::Theta && v.label.payload == loop &&
+            (thetas.empty() || thetas.back().first != c))
+          thetas.emplace_back(c, n);
+        for (Id child : v.children) todo.push_back(child);
+      }
+    }
+    return true;
+  }
+
+  std::optional<Label> value(Id cls, Values& env, Values& memo) {
+    const Id c = g_.find(cls);
+    if (std::optional<Label> k = constants(g_).constant(c)) return k;
+    if (auto it = env.find(eqsat::index(c)); it != env.end()) return it->second;
+    if (auto it = memo.find(eqsat::index(c)); it != memo.end()) return it->second;
+    if (++budget_.work > kMaxWork || !budget_.active.insert(eqsat::index(c)).second)
+      return std::nullopt;
+    std::optional<Label> out;
+    for (Id n : g_.nodes_of(c)) {
+      out = node_value(g_.node(n), env, memo);
+      if (out) break;
+    }
+    budget_.active.erase(eqsat::index(c));
+    if (out) memo[eqsat::index(c)] = *out;
+    return out;
+  }
+
+  std::optional<Label> node_value(const eqsat::ENodeView& v, Values& env, Values& memo) {
+    const Kind k = kind_of(v.label.op);
+    if (k == Kind::Phi) {
+      const std::optional<Label> c = value(v.children[0], env, memo);
+      if (!c) return std::nullopt;
+      return value(v.children[c->payload != 0 ? 1 : 2], env, memo);
+    }
+    if (k == Kind::Eval) {
+      if (budget_.depth >= 8) return std::nullopt;
+      ++budget_.depth;
+      const std::optional<Label> r =
+          run(v.children[0], v.children[1], static_cast<unsigned>(v.label.payload), env);
+      --budget_.depth;
+      return r;
+    }
+    if (!is_pure_value_op(k) || k == Kind::CallPure) return std::nullopt;
+    std::vector<Label> children;
+    for (Id child : v.children) {
+      const std::optional<Label> c = value(child, env, memo);
+      if (!c) return std::nullopt;
+      children.push_back(*c);
+    }
+    return fold(v.label, children);
+  }
+
+  const EGraph& g_;
+  Budget& budget_;
+};
+
+}  // namespace
+
+std::optional<eqsat::Label> evaluate_loop(const EGraph& egraph, Id x, Id pass, unsigned loop) {
+  Budget budget;
+  return Simulator(egraph, budget).run(x, pass, loop, {});
+}
+
+}  // namespace augur::peg

@@ -1,0 +1,88 @@
+// The PEG optimizer's entry point: IR module in, optimized IR module out.
+//
+// Per function: IR → PEG (to_peg.h), equality saturation with the built-in
+// axioms and the registered user rules under a JIT budget, extraction by
+// Tate's cost model, reversion to structured IR (revert.h). It never makes a
+// program wrong: whenever a step cannot finish (an unsupported shape, a
+// budget hit mid-way is fine, a PEG that cannot be reverted even after
+// banning the e-nodes to blame, a result the verifier rejects) the function
+// is kept as it was, and the report says why. The output passes the verifier.
+//
+// AUGUR_DUMP=peg (or PegOptions::dump) prints each function's PEG, the
+// saturation summary and the result to stderr.
+//
+// The CPU pipeline calls it at O2 and above:
+//   augur::peg::PegResult r = augur::peg::optimize(module, augur::peg::PegOptions{});
+//   compile r.module; r.report.summary() says what happened.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/ir/externs.h"
+#include "runtime/ir/ir.h"
+#include "runtime/peg/runner.h"
+
+namespace augur::peg {
+
+struct PegOptions {
+  // Saturation budget (eqsat::Limits::jit(): 8 iterations, 6,000 e-nodes,
+  // 10 ms); the time applies to each reversion attempt too.
+  eqsat::Limits limits = eqsat::Limits::jit();
+  bool saturate = true;    // false: IR → PEG → IR only
+  bool user_rules = true;  // apply the rules registered with jit::register_rule
+  // Extractions tried, each banning the e-node the previous reversion blamed.
+  unsigned extraction_attempts = 6;
+  // Reversion's work budget: base + per_node × the function's IR nodes
+  // (RevertInput::max_work); past it the function is kept.
+  std::size_t revert_work_base = 20'000;
+  std::size_t revert_work_per_node = 200;
+  // Translation validation: put the result back into the e-graph and check
+  // that it lands in the original's e-classes (value and σ).
+  bool validate = false;
+  // Keep the input when validation cannot prove the result.
+  bool require_validation = false;
+  // Print the PEG and the result to stderr; defaults to AUGUR_DUMP containing "peg".
+  std::optional<bool> dump;
+  // Declarations of externs user rules may introduce (jit::compile passes
+  // the registered ones); externs the module already calls need not be here.
+  const ir::ExternTable* externs = nullptr;
+};
+
+struct PegFunctionReport {
+  std::string function;
+  std::size_t ir_nodes = 0;      // statements and expressions of the input
+  std::size_t peg_nodes = 0;     // e-nodes right after translation
+  std::size_t egraph_nodes = 0;  // after saturation
+  std::size_t egraph_classes = 0;
+  std::size_t iterations = 0;
+  std::string stop;                  // why saturation stopped
+  unsigned extractions = 0;          // extraction + reversion attempts
+  bool optimized = false;            // the output is the reverted PEG
+  std::string fallback;              // why the input was kept (empty if optimized)
+  std::vector<std::string> retries;  // why each extraction before the last was rejected
+  std::optional<bool> validated;     // translation validation, when asked for
+  std::chrono::nanoseconds to_peg{0}, saturate{0}, extract{0}, revert{0}, validate{0};
+};
+
+struct PegReport {
+  std::vector<PegFunctionReport> functions;
+  std::chrono::nanoseconds total{0};
+  std::string summary() const;
+};
+
+struct PegResult {
+  ir::Module module;
+  PegReport report;
+};
+
+PegResult optimize(const ir::Module& module, const PegOptions& options = {});
+
+// Builds the built-in rule set (tens of milliseconds, once per process), so
+// that the first optimize() does not pay for it; call it at engine start.
+void warm_up();
+
+}  // namespace augur::peg

@@ -1,0 +1,27 @@
+// An e-graph set up for PEGs: constant folding with the IR's semantics
+// (peg_fold.h) and loop invariance with the PEG's loop operators.
+#pragma once
+
+#include <memory>
+
+#include "runtime/peg/constant_folding.h"
+#include "runtime/peg/egraph.h"
+#include "runtime/peg/loop_invariance.h"
+
+namespace augur::peg {
+
+// θ_ℓ, eval_ℓ (index child 1) and pass_ℓ as LoopInvariance sees them.
+eqsat::LoopRole loop_role(const eqsat::EGraph& g, const eqsat::ENodeView& node);
+
+// A new e-graph with both analyses.
+std::unique_ptr<eqsat::EGraph> make_peg_egraph(eqsat::EGraphOptions options = {});
+
+// The analyses of an e-graph make_peg_egraph made.
+inline const eqsat::ConstantFolding& constants(const eqsat::EGraph& g) {
+  return g.analysis<eqsat::ConstantFolding>();
+}
+inline const eqsat::LoopInvariance& invariance(const eqsat::EGraph& g) {
+  return g.analysis<eqsat::LoopInvariance>();
+}
+
+}  // namespace augur::peg

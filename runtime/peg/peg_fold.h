@@ -1,0 +1,20 @@
+// Constant folding with the IR's semantics (docs/ir.md): wrapping integers,
+// shift counts modulo the width, IEEE floats without fast-math, saturating
+// float-to-integer casts. It folds nothing that could trap (a division by
+// zero, MIN / -1) or that the platform may compute differently (exp, log,
+// pow), and no pointer other than null.
+#pragma once
+
+#include <optional>
+#include <span>
+
+#include "runtime/peg/id.h"
+
+namespace augur::peg {
+
+// The constant an e-node with label `node` denotes when its children are the
+// constants `children` (ConstantFolding's fold function); a Const leaf folds
+// to itself.
+std::optional<eqsat::Label> fold(eqsat::Label node, std::span<const eqsat::Label> children);
+
+}  // namespace augur::peg

@@ -1,0 +1,63 @@
+// A PEG chosen from an e-graph: one e-node per reachable class, cycles only
+// through θ's second child. Reversion and the well-formedness check read it.
+//
+// Node i keeps the e-class and the e-node it came from, so a problem found
+// later (a σ that cannot be made linear) can be traced back to the e-node and
+// that e-node banned from the next extraction.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/peg/egraph.h"
+#include "runtime/peg/extract.h"
+#include "runtime/peg/peg_ops.h"
+
+namespace augur::peg {
+
+struct PegNode {
+  eqsat::Label label;
+  std::vector<std::uint32_t> children;
+  eqsat::Id eclass;
+  eqsat::Id enode;
+
+  Kind kind() const { return kind_of(label.op); }
+  PegType type() const { return result_type(label.op); }
+  unsigned loop() const { return static_cast<unsigned>(label.payload); }  // loop operators
+};
+
+struct PegGraph {
+  std::vector<PegNode> nodes;
+  std::optional<std::uint32_t> result;  // the returned value
+  std::uint32_t state = 0;              // σ at the end
+
+  // Bit ℓ-1 set when node i varies in loop ℓ (Tate's invariant_ℓ, computed on
+  // this graph: the largest invariance, by a fixpoint).
+  std::vector<std::uint64_t> variant;
+  unsigned depth(std::uint32_t i) const;  // the deepest loop node i varies in; 0 if none
+};
+
+// The program `choices` picks (an e-node per class id) for `result` (if any)
+// and `state`. A θ's second child need not have been settled when the θ was
+// chosen, so it may have no program at all (every e-node in it banned): then
+// the result is empty and `blame` names that θ's e-node.
+std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
+                                      const std::unordered_map<std::uint32_t, eqsat::Id>& choices,
+                                      std::optional<eqsat::Id> result, eqsat::Id state,
+                                      std::optional<eqsat::Id>* blame = nullptr);
+// The same with the extractor's choices.
+std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
+                                      const eqsat::Extractor& extractor,
+                                      std::optional<eqsat::Id> result, eqsat::Id state,
+                                      std::optional<eqsat::Id>* blame = nullptr);
+
+// Recomputes `variant`.
+void compute_variance(PegGraph& graph);
+
+// The graph as text, one node per line: `%3 = add.i32 %1 %2`.
+std::string print_graph(const PegGraph& graph);
+
+}  // namespace augur::peg

@@ -1,0 +1,81 @@
+#include "runtime/peg/revert.h"
+
+#include "jit/error.h"
+#include "runtime/peg/revert_emitter.h"
+
+namespace augur::peg {
+
+namespace revert_detail {
+
+void Emitter::compute_facts() {
+  const std::size_t n = g_.nodes.size();
+  uses_.assign(n, 0);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const PegNode& p = node(i);
+    for (std::uint32_t c : p.children) ++uses_[c];
+    if (p.kind() == Kind::Eval) evals_of_[p.children[1]].push_back(i);
+    if (p.kind() == Kind::ProjState) state_of_tuple_.emplace(p.children[0], i);
+  }
+  if (g_.result) ++uses_[*g_.result];
+
+  // Speculatable: computing it where it is not demanded cannot trap or loop.
+  // θ is a loop variable's current value; cycles close only through θ.
+  speculatable_.assign(n, 2);  // 2: not yet known
+  const auto spec = [&](const auto& self, std::uint32_t i) -> bool {
+    if (speculatable_[i] != 2) return speculatable_[i] != 0;
+    const PegNode& p = node(i);
+    bool ok = false;
+    switch (p.kind()) {
+      case Kind::Const:
+      case Kind::Param:
+      case Kind::Shared:
+      case Kind::GpuIndex:
+      case Kind::Theta:
+        ok = true;
+        break;
+      case Kind::Phi:
+        ok = p.type().is_ir();
+        break;
+      case Kind::Div:
+      case Kind::Rem:
+        if (p.type().ir().is_integer()) {
+          const PegNode& d = node(p.children[1]);
+          const ir::Type t = p.type().ir();
+          ok = d.kind() == Kind::Const && d.label.payload != 0 &&
+               (!t.is_signed() || d.label.payload != ir::canonical_bits(t, ~std::uint64_t{0}));
+        } else {
+          ok = true;
+        }
+        break;
+      default:
+        ok = is_pure_value_op(p.kind());
+        break;
+    }
+    speculatable_[i] = 0;  // provisional, for cycles not through θ
+    if (ok && p.kind() != Kind::Theta)
+      for (std::uint32_t c : p.children) ok = ok && self(self, c);
+    speculatable_[i] = ok ? 1 : 0;
+    return ok;
+  };
+  for (std::uint32_t i = 0; i < n; ++i) spec(spec, i);
+}
+
+}  // namespace revert_detail
+
+RevertResult revert(const RevertInput& input) {
+  RevertResult result;
+  try {
+    result.function = revert_detail::Emitter(input).run();
+  } catch (const revert_detail::Failure& f) {
+    result.failure = f.why;
+    if (f.node != revert_detail::kNoBlame && f.node < input.graph->nodes.size()) {
+      result.blame = input.graph->nodes[f.node].enode;
+      result.failure += " (%" + std::to_string(f.node) + ")";
+    }
+  } catch (const jit::error& e) {
+    result.failure = e.message();
+  }
+  return result;
+}
+
+}  // namespace augur::peg

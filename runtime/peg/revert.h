@@ -1,0 +1,61 @@
+// PEG → structured IR (Tate, ch. 8).
+//
+// Reversion evaluates the PEG lazily, as its semantics do: a node is computed
+// where it is first demanded, a φ becomes `?:` or an `if` whose branches
+// compute only what they need, a group of eval_ℓ sharing one pass_ℓ becomes
+// one loop (loop fusion), φs with one condition share one `if` (branch
+// fusion), and a node demanded on every path (MustEval) is computed before a
+// branch or a loop instead of inside it. A loop's exit condition becomes
+// guards with `break` (multi-exit loops), its exit values are computed at the
+// exit points. σ is memory: effects are emitted in the order of σ's chain, a
+// load where its σ is the current memory.
+//
+// Nothing is speculated: a node that may trap (a load, a division, a loop) is
+// computed only where the PEG demands it, or where its value is known to be
+// defined (LoopFacts::total). Whenever the PEG cannot be reverted that way
+// (a σ used twice, a load of a memory state already overwritten, a θ whose
+// initial value would be speculated) reversion fails naming the e-node to
+// blame, and the caller extracts again without it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "runtime/ir/ir.h"
+#include "runtime/peg/peg_graph.h"
+
+namespace augur::peg {
+
+struct RevertInput {
+  const PegGraph* graph = nullptr;
+  const ir::Function* original = nullptr;  // name, parameters, return type, shared arrays
+  // Declarations of the externs calls may name, by name id.
+  const std::unordered_map<std::uint64_t, ir::ExternRef>* externs = nullptr;
+  // Whether the class `value` is defined at every iteration up to the exit of
+  // the loop whose pass is the class `pass` (to_peg's LoopFacts).
+  std::function<bool(eqsat::Id value, eqsat::Id pass)> total;
+  // Whether the class `value` is defined on every call (to_peg's
+  // PegFunction::defined): it may be computed ahead of need.
+  std::function<bool(eqsat::Id value)> defined;
+  // Work allowed (nodes visited by MustEval, statements emitted) before
+  // reversion gives up: sharing across branches can make code grow
+  // exponentially (a chain of ifs, each φ's branches reusing the last).
+  std::size_t max_work = 1'000'000;
+  // And a brake on the clock (checked as work is spent).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+struct RevertResult {
+  std::optional<ir::Function> function;
+  // On failure: why, and the e-node that caused it (if one can be blamed).
+  std::string failure;
+  std::optional<eqsat::Id> blame;
+};
+
+RevertResult revert(const RevertInput& input);
+
+}  // namespace augur::peg

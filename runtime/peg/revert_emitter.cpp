@@ -1,0 +1,473 @@
+#include "runtime/peg/revert_emitter.h"
+
+#include <algorithm>
+
+namespace augur::peg::revert_detail {
+
+namespace {
+
+// The height of an expression tree, counted up to `cap`.
+unsigned height(const ir::ExprPtr& e, unsigned cap) {
+  if (cap == 0 || e->args.empty()) return 1;
+  unsigned h = 0;
+  for (const ir::ExprPtr& a : e->args) h = std::max(h, height(a, cap - 1));
+  return h + 1;
+}
+
+bool is_bool_constant(const ir::ExprPtr& e, bool value) {
+  return e->kind == ir::ExprKind::Const && e->type.is_bool() && e->bits == (value ? 1u : 0u);
+}
+
+// c ? a : b, in the shortest spelling.
+ir::ExprPtr select_expr(const ir::ExprPtr& c, const ir::ExprPtr& a, const ir::ExprPtr& b) {
+  if (a->type.is_bool()) {
+    if (is_bool_constant(a, true) && is_bool_constant(b, false)) return c;
+    if (is_bool_constant(a, false) && is_bool_constant(b, true))
+      return ir::unary(ir::UnaryOp::Not, c);
+    if (is_bool_constant(b, false)) return ir::binary(ir::BinaryOp::And, c, a);
+    if (is_bool_constant(a, true)) return ir::binary(ir::BinaryOp::Or, c, b);
+  }
+  return ir::select(c, a, b);
+}
+
+bool is_simple(const ir::ExprPtr& e) {
+  return e->kind == ir::ExprKind::Const || e->kind == ir::ExprKind::Var;
+}
+
+}  // namespace
+
+Emitter::Emitter(const RevertInput& input) : in_(input), g_(*input.graph) {
+  compute_facts();
+}
+
+void Emitter::fail(std::uint32_t n, std::string why) const {
+  throw Failure{n, std::move(why)};
+}
+
+// ------------------------------------------------------------ scopes
+
+ir::ExprPtr Emitter::lookup(std::uint32_t n) const {
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+    if (auto it = s->values.find(n); it != s->values.end()) return it->second;
+    if ((g_.variant[n] & s->barrier) != 0) break;
+  }
+  return nullptr;
+}
+
+std::optional<bool> Emitter::known(std::uint32_t cond) const {
+  return known(cond, 16);
+}
+
+std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+    if (auto it = s->known.find(cond); it != s->known.end()) return it->second;
+    if ((g_.variant[cond] & s->barrier) != 0) break;
+  }
+  const PegNode& p = node(cond);
+  if (p.kind() == Kind::Const) return p.label.payload != 0;
+  if (depth == 0) return std::nullopt;
+  // What the known conditions imply: φ(c, a, b) with c known, or with a and
+  // b known alike; !x with x known.
+  if (p.kind() == Kind::Not) {
+    if (std::optional<bool> x = known(p.children[0], depth - 1)) return !*x;
+  } else if (p.kind() == Kind::Phi && p.type() == PegType(ir::Type::bool_())) {
+    if (std::optional<bool> c = known(p.children[0], depth - 1))
+      return known(p.children[*c ? 1 : 2], depth - 1);
+    const std::optional<bool> a = known(p.children[1], depth - 1);
+    if (a && known(p.children[2], depth - 1) == a) return a;
+  }
+  return std::nullopt;
+}
+
+bool Emitter::reached(std::uint32_t state) const {
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+    if (s->states.contains(state)) return true;
+    if ((g_.variant[state] & s->barrier) != 0) break;
+  }
+  return false;
+}
+
+ir::VarId Emitter::new_var(ir::Type type, char prefix) {
+  std::string name;
+  do {
+    name = std::string(1, prefix) + std::to_string(next_name_++);
+  } while (names_.contains(name));
+  names_.insert(name);
+  fn_.vars.push_back(ir::Variable{name, type, ir::VarKind::Local, 0});
+  return ir::VarId{static_cast<std::uint32_t>(fn_.vars.size() - 1)};
+}
+
+ir::ExprPtr Emitter::read(ir::VarId v) const {
+  return ir::read(v, fn_.vars[v.index].type);
+}
+
+ir::ExprPtr Emitter::temp(ir::ExprPtr e) {
+  if (is_simple(e)) return e;
+  const ir::VarId v = new_var(e->type, 't');
+  emit(ir::Stmt::decl(v, std::move(e)));
+  return read(v);
+}
+
+// ------------------------------------------------------------ values
+
+ir::ExprPtr Emitter::constant(const PegNode& n) const {
+  const ir::Type t = n.type().ir();
+  if (t.is_pointer()) {
+    if (n.label.payload != 0) fail(kNoBlame, "a pointer constant other than null");
+    return ir::null_pointer(t);
+  }
+  return ir::constant(t, n.label.payload);
+}
+
+ir::ExternRef Emitter::callee(const PegNode& n) const {
+  auto it = in_.externs->find(n.label.payload);
+  if (it == in_.externs->end()) throw Failure{kNoBlame, "a call to an undeclared extern"};
+  return it->second;
+}
+
+ir::ExprPtr Emitter::value(std::uint32_t n) {
+  if (ir::ExprPtr v = lookup(n)) return v;
+  if (!in_progress_.insert(n).second) fail(n, "a value that depends on itself outside a θ");
+  struct Done {
+    std::unordered_set<std::uint32_t>& set;
+    std::uint32_t n;
+    ~Done() { set.erase(n); }
+  } done{in_progress_, n};
+  const PegNode& p = node(n);
+  switch (p.kind()) {
+    case Kind::Const:
+      return constant(p);
+    case Kind::Param: {
+      const ir::VarId v{static_cast<std::uint32_t>(p.label.payload)};
+      if (v.index >= fn_.num_params) fail(n, "a parameter that does not exist");
+      return read(v);
+    }
+    case Kind::Shared: {
+      auto it = shared_.find(p.label.payload);
+      if (it == shared_.end()) {
+        const ir::Variable& original = in_.original->vars.at(p.label.payload);
+        const ir::VarId v = new_var(original.type, 's');
+        fn_.vars[v.index].kind = ir::VarKind::Shared;
+        fn_.vars[v.index].shared_count = original.shared_count;
+        it = shared_.emplace(p.label.payload, v).first;
+      }
+      return read(it->second);
+    }
+    case Kind::GpuIndex:
+      return ir::gpu_index(static_cast<ir::GpuIndex>(p.label.payload / 4),
+                           static_cast<unsigned>(p.label.payload % 4));
+    case Kind::Phi:
+      if (!p.type().is_ir()) fail(n, "a φ over " + p.type().name() + " used as a value");
+      return phi(n);
+    case Kind::Eval: {
+      if (invariant_eval(n)) return value(p.children[0]);
+      loop(p.children[1], n);
+      if (ir::ExprPtr v = lookup(n)) return v;
+      fail(n, "a loop value the loop did not compute");
+    }
+    case Kind::Load:
+    case Kind::CallRead: {
+      std::vector<ir::ExprPtr> args;
+      for (std::size_t i = 1; i < p.children.size(); ++i) args.push_back(value(p.children[i]));
+      reach(p.children[0]);
+      ir::ExprPtr e =
+          p.kind() == Kind::Load ? ir::load(args[0], args[1]) : ir::call(callee(p), args);
+      e = temp(std::move(e));
+      cache(n, e);
+      return e;
+    }
+    case Kind::ProjValue: {
+      const std::uint32_t tuple = p.children[0];
+      if (ir::ExprPtr v = lookup(tuple)) return v;
+      auto it = state_of_tuple_.find(tuple);
+      if (it == state_of_tuple_.end()) fail(n, "the value of a call that never happens");
+      reach(it->second);
+      if (ir::ExprPtr v = lookup(tuple)) return v;
+      fail(n, "the value of a call made elsewhere");
+    }
+    case Kind::Theta:
+      fail(n, "a θ outside its loop");
+    default:
+      break;
+  }
+  if (!is_pure_value_op(p.kind()))
+    fail(n, "a " + std::string(name_of(p.kind())) + " used as a value");
+  ir::ExprPtr e = compute(n);
+  if (uses_[n] > 1 || height(e, 8) >= 8) {
+    e = temp(std::move(e));
+    cache(n, e);
+  }
+  return e;
+}
+
+ir::ExprPtr Emitter::compute(std::uint32_t n) {
+  const PegNode& p = node(n);
+  std::vector<ir::ExprPtr> args;
+  for (std::uint32_t c : p.children) args.push_back(value(c));
+  const Kind k = p.kind();
+  if (std::optional<ir::UnaryOp> op = unary_op(k)) return ir::unary(*op, args[0]);
+  if (std::optional<ir::BinaryOp> op = binary_op(k)) return ir::binary(*op, args[0], args[1]);
+  if (std::optional<ir::MathOp> op = math_op(k)) return ir::math(*op, std::move(args));
+  if (k == Kind::Cast) return ir::cast(p.type().ir(), args[0]);
+  if (k == Kind::CallPure) return ir::call(callee(p), std::move(args));
+  fail(n, "no expression for " + std::string(name_of(k)));
+}
+
+ir::ExprPtr Emitter::phi(std::uint32_t n) {
+  const PegNode& p = node(n);
+  if (std::optional<bool> k = known(p.children[0])) return value(p.children[*k ? 1 : 2]);
+  std::vector<std::uint32_t> members{n};
+  for (std::uint32_t m : fusable_phis(p.children[0], n, {})) members.push_back(m);
+  phi_group(p.children[0], std::move(members), std::nullopt);
+  if (ir::ExprPtr v = lookup(n)) return v;
+  fail(n, "a φ that was not emitted");
+}
+
+bool Emitter::splits(std::uint32_t cond) const {
+  const PegNode& c = node(cond);
+  if (c.kind() != Kind::Phi || known(cond)) return false;
+  std::unordered_map<std::uint32_t, NodeSet> memo;
+  const NodeSet r = lazy_reads(cond, memo);
+  return std::any_of(r.begin(), r.end(), [&](std::uint32_t s) { return s != cur_; });
+}
+
+void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
+                        std::optional<std::uint32_t> state) {
+  if (state || splits(cond)) {
+    std::vector<ir::VarId> vars;
+    for (std::uint32_t m : members) {
+      vars.push_back(new_var(node(m).type().ir(), 't'));
+      emit(ir::Stmt::decl(vars.back()));
+    }
+    phi_into(cond, members, state, vars);
+    for (std::size_t i = 0; i < members.size(); ++i) cache(members[i], read(vars[i]));
+    if (state) {
+      cur_ = *state;
+      scopes_.back().states.insert(*state);
+    }
+    return;
+  }
+  // Value φs only: `?:` when neither branch needs a statement. A σ the
+  // branches read that is certainly reached anyway is reached first.
+  const ir::ExprPtr c = value(cond);
+  if (!bundles_.empty()) {
+    std::unordered_map<std::uint32_t, NodeSet> memo;
+    NodeSet needs;
+    for (std::uint32_t m : members)
+      for (int side = 1; side <= 2; ++side)
+        needs = unite(needs, lazy_reads(node(m).children[side], memo));
+    const NodeSet& must_now = bundles_.back().must;
+    for (std::uint32_t s : needs)
+      if (s != kNoBlame && s != cur_ && !reached(s) &&
+          std::binary_search(must_now.begin(), must_now.end(), s))
+        reach(s);
+  }
+  flush_readers();
+  const std::uint32_t start = cur_;
+  std::vector<ir::ExprPtr> values[2];
+  ir::Block blocks[2];
+  for (int side = 0; side < 2; ++side) {
+    std::vector<std::uint32_t> roots;
+    for (std::uint32_t m : members) roots.push_back(node(m).children[1 + side]);
+    in_scope(blocks[side], [&] {
+      scopes_.back().known[cond] = side == 0;
+      values[side] = bundle(roots);
+    });
+    if (cur_ != start) fail(members.front(), "a value φ whose branch has effects");
+  }
+  if (blocks[0].empty() && blocks[1].empty()) {
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      ir::ExprPtr e = select_expr(c, values[0][i], values[1][i]);
+      if (i > 0 || uses_[members[i]] > 1) e = temp(std::move(e));
+      cache(members[i], std::move(e));
+    }
+    return;
+  }
+  std::vector<ir::VarId> vars;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const ir::VarId v = new_var(node(members[i]).type().ir(), 't');
+    emit(ir::Stmt::decl(v));
+    blocks[0].push_back(ir::Stmt::assign(v, values[0][i]));
+    blocks[1].push_back(ir::Stmt::assign(v, values[1][i]));
+    vars.push_back(v);
+  }
+  emit(ir::Stmt::if_(c, std::move(blocks[0]), std::move(blocks[1])));
+  for (std::size_t i = 0; i < members.size(); ++i) cache(members[i], read(vars[i]));
+}
+
+void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& members,
+                       std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars) {
+  const auto take = [&](int side) {
+    std::vector<std::uint32_t> roots;
+    for (std::uint32_t m : members) roots.push_back(node(m).children[1 + side]);
+    if (state) roots.push_back(node(*state).children[1 + side]);
+    const std::vector<ir::ExprPtr> values = bundle(roots);
+    for (std::size_t i = 0; i < members.size(); ++i) emit(ir::Stmt::assign(vars[i], values[i]));
+  };
+  if (std::optional<bool> k = known(cond)) {
+    take(*k ? 0 : 1);
+    return;
+  }
+  // A condition that is itself a φ and needs effects to be computed: branch
+  // on its own condition first (Tate, §8.10), then on what it selects.
+  const bool split = splits(cond);
+  const std::uint32_t test = split ? node(cond).children[0] : cond;
+  const ir::ExprPtr t = value(test);
+  flush_readers();
+  const std::uint32_t start = cur_;
+  ir::Block blocks[2];
+  for (int side = 0; side < 2; ++side) {
+    cur_ = start;
+    in_scope(blocks[side], [&] {
+      scopes_.back().known[test] = side == 0;
+      if (split) {
+        phi_into(node(cond).children[1 + side], members, state, vars);
+      } else {
+        take(side);
+      }
+    });
+    if (!state && cur_ != start) fail(members.front(), "a value φ whose branch has effects");
+  }
+  cur_ = start;
+  emit(ir::Stmt::if_(t, std::move(blocks[0]), std::move(blocks[1])));
+}
+
+std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
+  bundles_.push_back(Bundle{must(roots), {roots.begin(), roots.end()}});
+  std::vector<ir::ExprPtr> out(roots.size());
+  for (std::uint32_t r : roots)
+    if (node(r).type().is_state()) reach(r);
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    if (!node(roots[i]).type().is_state()) out[i] = value(roots[i]);
+  bundles_.pop_back();
+  return out;
+}
+
+NodeSet Emitter::lazy_reads(std::uint32_t n,
+                            std::unordered_map<std::uint32_t, NodeSet>& memo) const {
+  if (lookup(n)) return {};
+  if (in_progress_.contains(n)) return {kNoBlame};  // cannot be computed yet
+  if (auto it = memo.find(n); it != memo.end()) return it->second;
+  memo[n] = {};  // a cycle (through θ) adds nothing
+  const PegNode& p = node(n);
+  NodeSet out;
+  // A call's value and an effectful loop's values come with their effect:
+  // computing them moves memory to that effect's σ.
+  if (p.kind() == Kind::ProjValue) {
+    if (auto it = state_of_tuple_.find(p.children[0]);
+        it != state_of_tuple_.end() && !lookup(p.children[0]))
+      out.push_back(it->second);
+    memo[n] = out;
+    return out;
+  }
+  if (p.kind() == Kind::Eval && !invariant_eval(n)) {
+    for (std::uint32_t e : evals_of_.at(p.children[1]))
+      if (node(e).type().is_state() && !invariant_eval(e) && !reached(e)) {
+        out.push_back(e);
+        memo[n] = out;
+        return out;
+      }
+  }
+  if (!p.type().is_state()) {
+    const std::size_t first = reads_state(p.kind()) ? 1 : 0;
+    if (first == 1 && g_.depth(p.children[0]) <= depth_) out.push_back(p.children[0]);
+    for (std::size_t i = first; i < p.children.size(); ++i) {
+      const NodeSet c = lazy_reads(p.children[i], memo);
+      NodeSet merged;
+      std::set_union(out.begin(), out.end(), c.begin(), c.end(), std::back_inserter(merged));
+      out = std::move(merged);
+    }
+  }
+  memo[n] = out;
+  return out;
+}
+
+std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32_t except,
+                                                 const NodeSet& inside) const {
+  std::vector<std::uint32_t> out;
+  if (bundles_.empty()) return out;
+  std::unordered_map<std::uint32_t, NodeSet> memo;
+  for (std::uint32_t m : bundles_.back().must) {
+    const PegNode& q = node(m);
+    if (m == except || q.kind() != Kind::Phi || q.children[0] != cond || !q.type().is_ir() ||
+        lookup(m))
+      continue;
+    const NodeSet r = lazy_reads(m, memo);
+    const bool fits = std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
+      return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
+    });
+    if (fits) out.push_back(m);
+  }
+  return out;
+}
+
+void Emitter::flush_readers() {
+  if (bundles_.empty()) return;
+  std::unordered_map<std::uint32_t, NodeSet> memo;
+  std::vector<std::uint32_t> candidates = bundles_.back().must;
+  // Nodes the bundle may need that are defined on every call, through φs.
+  std::unordered_set<std::uint32_t> seen;
+  std::vector<std::uint32_t> todo = bundles_.back().roots;
+  while (!todo.empty()) {
+    const std::uint32_t n = todo.back();
+    todo.pop_back();
+    const PegNode& p = node(n);
+    if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
+    if (p.type().is_ir() &&
+        !std::binary_search(bundles_.back().must.begin(), bundles_.back().must.end(), n) &&
+        !speculatable_[n] && defined(n))
+      candidates.push_back(n);
+    if (p.kind() == Kind::Eval || p.kind() == Kind::Theta) continue;
+    for (std::uint32_t c : p.children) todo.push_back(c);
+  }
+  for (std::uint32_t m : candidates) {
+    const PegNode& p = node(m);
+    if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
+    const NodeSet r = lazy_reads(m, memo);
+    if (r.size() != 1 || r.front() != cur_) continue;
+    ir::ExprPtr v = value(m);
+    if (!lookup(m)) cache(m, temp(std::move(v)));
+    memo.clear();
+  }
+}
+
+// ------------------------------------------------------------ the function
+
+ir::Function Emitter::run() {
+  const ir::Function& original = *in_.original;
+  fn_.name = original.name;
+  fn_.ret = original.ret;
+  fn_.kernel = original.kernel;
+  fn_.num_params = original.num_params;
+  for (std::uint32_t i = 0; i < original.num_params; ++i) {
+    fn_.vars.push_back(original.vars[i]);
+    names_.insert(original.vars[i].name);
+  }
+  for (const ir::Variable& v : original.vars) names_.insert(v.name);
+
+  std::optional<std::uint32_t> state_in;
+  for (std::uint32_t i = 0; i < g_.nodes.size(); ++i)
+    if (node(i).kind() == Kind::StateIn) state_in = i;
+  if (!state_in) fail(g_.state, "no initial σ");
+  scopes_.push_back(Scope{});
+  scopes_.back().out = &fn_.body;
+  scopes_.back().states.insert(*state_in);
+  cur_ = *state_in;
+
+  std::vector<std::uint32_t> roots;
+  if (g_.result) roots.push_back(*g_.result);
+  roots.push_back(g_.state);
+  const std::vector<ir::ExprPtr> values = bundle(roots);
+  if (g_.result) emit(ir::Stmt::return_(values[0]));
+  scopes_.pop_back();
+
+  ir::Block shared;
+  for (const auto& [original_index, v] : shared_) shared.push_back(ir::Stmt::decl(v));
+  std::sort(shared.begin(), shared.end(),
+            [](const ir::Stmt& a, const ir::Stmt& b) { return a.var.index < b.var.index; });
+  fn_.body.insert(fn_.body.begin(), std::make_move_iterator(shared.begin()),
+                  std::make_move_iterator(shared.end()));
+  return std::move(fn_);
+}
+
+}  // namespace augur::peg::revert_detail

@@ -1,0 +1,190 @@
+// Internals of reversion (revert.h): the emitter that turns a PegGraph into
+// statements. Its pieces are spread over revert_emitter.cpp (scopes, values,
+// φ), revert_state.cpp (σ), revert_loop.cpp (loops) and revert_must.cpp
+// (MustEval).
+//
+// Invariants while emitting:
+//  - scopes_.back() is where statements go; a node's value found in a scope
+//    is valid there and in every scope nested in it (its temp is declared
+//    there, before anything that reads it), except inside a loop body for
+//    the nodes that vary in that loop (Scope::barrier);
+//  - cur_ is the σ node memory holds at the insertion point; producers are
+//    emitted only with their input equal to cur_, readers only at their σ;
+//  - a value φ's branches leave cur_ unchanged.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "runtime/ir/builder.h"
+#include "runtime/peg/revert.h"
+
+namespace augur::peg::revert_detail {
+
+// Reversion cannot proceed; `node` is the PEG node to blame (kNoBlame: none).
+inline constexpr std::uint32_t kNoBlame = ~std::uint32_t{0};
+struct Failure {
+  std::uint32_t node;
+  std::string why;
+};
+
+using NodeSet = std::vector<std::uint32_t>;  // sorted
+
+NodeSet unite(const NodeSet& a, const NodeSet& b);
+NodeSet intersect(const NodeSet& a, const NodeSet& b);
+
+class Emitter {
+ public:
+  explicit Emitter(const RevertInput& input);
+  ir::Function run();
+
+ private:
+  struct Scope {
+    std::unordered_map<std::uint32_t, ir::ExprPtr> values;
+    std::unordered_map<std::uint32_t, bool> known;  // conditions known in this scope
+    std::unordered_set<std::uint32_t> states;       // σ nodes already reached
+    ir::Block* out = nullptr;
+    // A loop body's loop bits: what varies in them was computed for another
+    // iteration (or another emission of the same θs) outside, so it is not
+    // looked up beyond this scope.
+    std::uint64_t barrier = 0;
+    // In the body of a loop without a σ θ: no effect may happen here (it
+    // would repeat with every iteration and be lost to σ's chain outside).
+    bool pure_loop = false;
+  };
+  struct Bundle {
+    NodeSet must;
+    std::vector<std::uint32_t> roots;
+  };
+
+  const PegNode& node(std::uint32_t n) const { return g_.nodes[n]; }
+  // eval_ℓ(x, p) with x invariant in ℓ: x itself, whatever the loop does.
+  bool invariant_eval(std::uint32_t n) const {
+    const PegNode& p = node(n);
+    return p.kind() == Kind::Eval &&
+           (g_.variant[p.children[0]] & (std::uint64_t{1} << (p.loop() - 1))) == 0;
+  }
+  [[noreturn]] void fail(std::uint32_t n, std::string why) const;
+
+  // ---------------------------------------------------------- scopes (revert_emitter.cpp)
+  ir::ExprPtr lookup(std::uint32_t n) const;
+  // Whether `cond` is known true or false here (from enclosing branches and
+  // guards, and what they imply).
+  std::optional<bool> known(std::uint32_t cond) const;
+  std::optional<bool> known(std::uint32_t cond, unsigned depth) const;
+  bool reached(std::uint32_t state) const;
+  void cache(std::uint32_t n, ir::ExprPtr value) { scopes_.back().values[n] = std::move(value); }
+  void emit(ir::Stmt s) {
+    spend(1);
+    scopes_.back().out->push_back(std::move(s));
+  }
+  void spend(std::size_t work) {
+    work_ += work;
+    if (work_ > in_.max_work) fail(kNoBlame, "reversion ran past its work budget");
+    if ((work_ & 0xff) < work && std::chrono::steady_clock::now() > in_.deadline)
+      fail(kNoBlame, "reversion ran past its time budget");
+  }
+  ir::VarId new_var(ir::Type type, char prefix);
+  ir::ExprPtr read(ir::VarId v) const;
+  // `var t = e;` and a read of t.
+  ir::ExprPtr temp(ir::ExprPtr e);
+  // Runs `body` in a new scope writing into `block`.
+  template <class F>
+  void in_scope(ir::Block& block, F&& body);
+
+  // ---------------------------------------------------------- values (revert_emitter.cpp)
+  ir::ExprPtr value(std::uint32_t n);
+  ir::ExprPtr compute(std::uint32_t n);  // a pure operator's expression
+  ir::ExprPtr phi(std::uint32_t n);
+  // The φs with condition `cond` emitted in one `if`: `members` are value φs
+  // (cached afterwards), `state` an optional state φ (then cur_ = state).
+  void phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
+                 std::optional<std::uint32_t> state);
+  // The same into declared variables, from the current σ; splits a condition
+  // that needs effects (splits()) on its own condition first.
+  void phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& members,
+                std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars);
+  bool splits(std::uint32_t cond) const;
+  // Computes the value roots and reaches the state root (at most one) in the
+  // current scope; returns the values' expressions.
+  std::vector<ir::ExprPtr> bundle(std::span<const std::uint32_t> roots);
+  // Before memory moves on: materializes the nodes whose lazy evaluation
+  // reads cur_ and no other σ, among those the innermost bundle must
+  // evaluate and those it may need that are defined anyway.
+  void flush_readers();
+  bool defined(std::uint32_t n) const {
+    return speculatable_[n] || (in_.defined && in_.defined(node(n).eclass));
+  }
+  // The σ nodes (of the current loop depth) n's lazy evaluation would read.
+  NodeSet lazy_reads(std::uint32_t n, std::unordered_map<std::uint32_t, NodeSet>& memo) const;
+  // The value φs of the innermost bundle on `cond` that can join an `if` on
+  // it now: they read no σ but cur_ and `inside` (states within the branches).
+  std::vector<std::uint32_t> fusable_phis(std::uint32_t cond, std::uint32_t except,
+                                          const NodeSet& inside) const;
+  ir::ExprPtr constant(const PegNode& n) const;
+  ir::ExternRef callee(const PegNode& n) const;
+
+  // ---------------------------------------------------------- σ (revert_state.cpp)
+  // Emits the effects from cur_ up to `state`; fails if `state` is behind.
+  void reach(std::uint32_t state);
+  // A σ φ whose condition is known is the σ it selects.
+  std::uint32_t resolve(std::uint32_t state) const;
+  void produce(std::uint32_t producer);
+  std::optional<std::uint32_t> input_of(std::uint32_t producer);
+  bool is_producer(std::uint32_t n) const;
+
+  // ---------------------------------------------------------- loops (revert_loop.cpp)
+  void loop(std::uint32_t pass, std::uint32_t trigger);
+  // Emits the exit test of `cond` in the loop body; `exit` emits an exit
+  // point. Returns false when every path exits.
+  template <class Exit, class Iteration>
+  bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
+  std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
+  bool bound_here(std::uint32_t root, unsigned loop) const;
+
+  // ---------------------------------------------------------- MustEval (revert_must.cpp)
+  // Nodes certainly evaluated when `roots` are, at the current loop depth;
+  // θs of loop `init_loop` count as their initial values (iteration 0).
+  NodeSet must(std::span<const std::uint32_t> roots, unsigned init_loop = 0);
+
+  // ---------------------------------------------------------- facts (revert.cpp)
+  void compute_facts();
+
+  const RevertInput& in_;
+  const PegGraph& g_;
+  ir::Function fn_;
+  std::unordered_set<std::string> names_;
+  unsigned next_name_ = 0;
+  std::unordered_map<std::uint64_t, ir::VarId> shared_;  // original shared index -> new var
+
+  std::vector<Scope> scopes_;
+  std::vector<Bundle> bundles_;
+  std::unordered_set<std::uint32_t> in_progress_;   // values being computed (not to flush)
+  std::vector<std::uint32_t> wanted_;               // loop values whose loop σ's chain must reach
+  std::unordered_set<std::uint32_t> reaching_for_;  // pure loops (passes) waiting for their σ
+  std::uint32_t cur_ = 0;
+  unsigned depth_ = 0;  // loops open around the insertion point
+  std::size_t work_ = 0;
+
+  // Facts about the graph.
+  std::vector<std::uint32_t> uses_;
+  std::vector<char> speculatable_;
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;  // pass -> evals
+  std::unordered_map<std::uint32_t, std::uint32_t> state_of_tuple_;         // tuple -> ρ_σ
+  std::unordered_map<std::uint32_t, std::uint32_t> inputs_;                 // memo of input_of
+};
+
+template <class F>
+void Emitter::in_scope(ir::Block& block, F&& body) {
+  scopes_.push_back(Scope{});
+  scopes_.back().out = &block;
+  body();
+  scopes_.pop_back();
+}
+
+}  // namespace augur::peg::revert_detail

@@ -1,0 +1,367 @@
+// Loops during reversion (Tate, §8.3, §8.6, §8.9, §8.10): the eval_ℓ nodes of
+// one pass_ℓ become one `while (true)` loop whose variables are the θ_ℓ they
+// reach. Each iteration tests the exit condition first, as guards that
+// `break` (one per φ level of the condition, so a loop with breaks gets one
+// exit per break), computing the exit values at each exit; then it computes
+// the θs' next values and assigns them all at once.
+//
+// Before the loop it computes what the first test certainly evaluates and
+// does not vary in the loop (safe loop-invariant code motion), and the θs'
+// initial values, which must not be speculated: a θ's initial value is
+// computed only if it cannot trap, is evaluated by the first test anyway, or
+// belongs to a loop variable of the source program (LoopFacts::total).
+#include <algorithm>
+#include <unordered_set>
+
+#include "runtime/peg/revert_emitter.h"
+
+namespace augur::peg::revert_detail {
+
+std::vector<std::uint32_t> Emitter::loop_thetas(unsigned loop,
+                                                std::span<const std::uint32_t> roots) const {
+  const std::uint64_t bit = std::uint64_t{1} << (loop - 1);
+  std::vector<std::uint32_t> thetas;
+  std::vector<bool> seen(g_.nodes.size(), false);
+  std::vector<std::uint32_t> stack(roots.rbegin(), roots.rend());
+  while (!stack.empty()) {
+    const std::uint32_t n = stack.back();
+    stack.pop_back();
+    if (seen[n] || (g_.variant[n] & bit) == 0) continue;
+    seen[n] = true;
+    const PegNode& p = node(n);
+    if (p.kind() == Kind::Theta && p.loop() == loop) thetas.push_back(n);
+    for (auto c = p.children.rbegin(); c != p.children.rend(); ++c) stack.push_back(*c);
+  }
+  return thetas;
+}
+
+namespace {
+
+// A peeled iteration, emitted like a loop body whose exits end in `break`,
+// turned into branches: `s; if (g) { exit; break; } rest` becomes
+// `s; if (g) { exit } else { rest }`.
+ir::Block without_breaks(ir::Block block) {
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    ir::Stmt& s = block[i];
+    if (s.kind == ir::StmtKind::Break) {
+      block.resize(i);
+      return block;
+    }
+    if (s.kind == ir::StmtKind::If && s.orelse.empty() && !s.body.empty() &&
+        s.body.back().kind == ir::StmtKind::Break) {
+      s.body.pop_back();
+      ir::Block rest(std::make_move_iterator(block.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                     std::make_move_iterator(block.end()));
+      block.resize(i + 1);
+      block[i].orelse = without_breaks(std::move(rest));
+      return block;
+    }
+  }
+  return block;
+}
+
+}  // namespace
+
+template <class Exit, class Iteration>
+bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iteration) {
+  bundles_.back() = iteration(c);
+  if (std::optional<bool> k = known(c)) {
+    if (!*k) return true;
+    ir::Block b = exit(c, true);
+    for (ir::Stmt& s : b) emit(std::move(s));
+    return false;
+  }
+  const PegNode& p = node(c);
+  if (p.kind() == Kind::Phi) {
+    const std::uint32_t guard = p.children[0], then_ = p.children[1], else_ = p.children[2];
+    // φ(g, A, true): leave unless g, then test A knowing g; and the mirror.
+    for (const bool leaves_when : {false, true}) {
+      if (known(leaves_when ? then_ : else_) != true) continue;
+      ir::ExprPtr g = value(guard);
+      if (!leaves_when) g = ir::unary(ir::UnaryOp::Not, g);
+      emit(ir::Stmt::if_(g, exit(guard, leaves_when)));
+      scopes_.back().known[guard] = !leaves_when;
+      return exit_test(leaves_when ? else_ : then_, exit, iteration);
+    }
+  }
+  ir::ExprPtr t = value(c);
+  emit(ir::Stmt::if_(t, exit(c, true)));
+  scopes_.back().known[c] = false;
+  return true;
+}
+
+bool Emitter::bound_here(std::uint32_t root, unsigned loop) const {
+  // Every θ reachable from root is a variable of this loop, of a loop open
+  // here, or of a loop an eval on the way encloses (one pass_ℓ can serve
+  // loops in different places: loops may only be fused where both can be).
+  std::unordered_set<std::uint64_t> seen;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> todo{{root, std::uint64_t{1} << (loop - 1)}};
+  while (!todo.empty()) {
+    const auto [n, bound] = todo.back();
+    todo.pop_back();
+    if (lookup(n) || !seen.insert((std::uint64_t{n} << 6) ^ bound).second) continue;
+    const PegNode& p = node(n);
+    std::uint64_t inner = bound;
+    if (p.kind() == Kind::Theta && (bound & (std::uint64_t{1} << (p.loop() - 1))) == 0)
+      return false;
+    if (p.kind() == Kind::Eval || p.kind() == Kind::Pass)
+      inner |= std::uint64_t{1} << (p.loop() - 1);
+    for (std::uint32_t c : p.children) todo.emplace_back(c, inner);
+  }
+  return true;
+}
+
+void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
+  const PegNode& pass_node = node(pass);
+  const unsigned l = pass_node.loop();
+  if (pass_node.kind() != Kind::Pass) fail(trigger, "an eval over something other than a pass");
+  // ℓ names the loop; where it is emitted depends on where its results are
+  // demanded (a loop independent of an enclosing one may sit outside it, a
+  // loop whose result a loop body needs is recomputed there).
+  const std::uint32_t cond = pass_node.children[0];
+
+  // The loop's outputs: the σ it leaves (an effectful loop runs where σ's
+  // chain reaches it) and the values that are needed now or safe to compute.
+  std::optional<std::uint32_t> state_out;
+  for (std::uint32_t e : evals_of_[pass])
+    if (node(e).type().is_state() && !invariant_eval(e)) {
+      if (state_out) fail(e, "a loop with two exit states");
+      state_out = e;
+    }
+  if (state_out && trigger != *state_out) {
+    wanted_.push_back(trigger);
+    reach(*state_out);
+    wanted_.pop_back();
+    return;
+  }
+  const NodeSet* must_now = bundles_.empty() ? nullptr : &bundles_.back().must;
+  std::vector<std::uint32_t> outputs;
+  for (std::uint32_t e : evals_of_[pass]) {
+    if (node(e).type().is_state() || lookup(e) || invariant_eval(e)) continue;
+    const std::uint32_t x = node(e).children[0];
+    const bool needed = e == trigger ||
+                        std::find(wanted_.begin(), wanted_.end(), e) != wanted_.end() ||
+                        (must_now && std::binary_search(must_now->begin(), must_now->end(), e));
+    const bool safe = speculatable_[x] || defined(e) || in_.total(node(x).eclass, pass_node.eclass);
+    if (needed || (safe && bound_here(x, l))) outputs.push_back(e);
+  }
+
+  std::vector<std::uint32_t> roots{cond};
+  for (std::uint32_t e : outputs) roots.push_back(node(e).children[0]);
+  if (state_out) roots.push_back(node(*state_out).children[0]);
+  const std::vector<std::uint32_t> thetas = loop_thetas(l, roots);
+  std::optional<std::uint32_t> state_theta;
+  std::vector<std::uint32_t> value_thetas;
+  for (std::uint32_t t : thetas) {
+    if (g_.depth(node(t).children[0]) >= l) fail(t, "a θ whose initial value varies in its loop");
+    if (!node(t).type().is_state()) {
+      value_thetas.push_back(t);
+    } else if (state_theta) {
+      fail(t, "a loop with two σ θs");
+    } else {
+      state_theta = t;
+    }
+  }
+
+  // A loop that leaves memory alone reads one σ: memory must be there first.
+  if (!state_theta) {
+    std::unordered_map<std::uint32_t, NodeSet> memo;
+    NodeSet reads;
+    for (std::uint32_t r : roots) reads = unite(reads, lazy_reads(r, memo));
+    for (std::uint32_t t : thetas) reads = unite(reads, lazy_reads(node(t).children[1], memo));
+    std::erase_if(reads,
+                  [&](std::uint32_t st) { return st == kNoBlame || st == cur_ || reached(st); });
+    if (reads.size() > 1) fail(trigger, "a loop that reads memory at two different times");
+    if (reads.size() == 1) {
+      // Reaching that σ must not need this loop's own results.
+      if (!reaching_for_.insert(pass).second) fail(trigger, "a loop that reads memory it produces");
+      reach(reads.front());
+      reaching_for_.erase(pass);
+    }
+  }
+
+  // What the first exit test evaluates, outside the loop: the invariant part
+  // is hoisted, and the θs it reads have safe initial values.
+  const std::uint32_t cond_root[] = {cond};
+  const NodeSet first_test = must(cond_root, l);
+  for (std::uint32_t n : first_test) {
+    const PegNode& q = node(n);
+    if (g_.depth(n) >= l || !q.type().is_ir() || lookup(n) || q.kind() == Kind::Eval) continue;
+    if (q.kind() == Kind::Const || q.kind() == Kind::Param) continue;
+    ir::ExprPtr v = value(n);
+    if (!lookup(n)) cache(n, temp(std::move(v)));
+  }
+  // Invariant work that cannot trap is computed once, before the loop.
+  {
+    const std::uint64_t bit = std::uint64_t{1} << (l - 1);
+    std::vector<std::uint32_t> todo = roots;
+    for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
+    std::unordered_set<std::uint32_t> seen;
+    while (!todo.empty()) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      if (!seen.insert(n).second || lookup(n)) continue;
+      const PegNode& q = node(n);
+      if ((g_.variant[n] & bit) != 0) {
+        for (std::uint32_t c : q.children) todo.push_back(c);
+        continue;
+      }
+      if (speculatable_[n] && is_pure_value_op(q.kind()) && g_.depth(n) < l) {
+        ir::ExprPtr v = value(n);
+        if (!lookup(n)) cache(n, temp(std::move(v)));
+      }
+    }
+  }
+  std::vector<ir::ExprPtr> inits;
+  for (std::uint32_t t : value_thetas) {
+    const std::uint32_t init = node(t).children[0];
+    const bool safe = lookup(init) || speculatable_[init] ||
+                      std::binary_search(first_test.begin(), first_test.end(), t) ||
+                      in_.total(node(t).eclass, pass_node.eclass);
+    if (!safe) fail(t, "a loop variable whose initial value would be speculated");
+    inits.push_back(value(init));
+  }
+  if (state_theta) reach(node(*state_theta).children[0]);
+  flush_readers();
+  if (state_theta && cur_ != node(*state_theta).children[0])
+    fail(*state_theta, "a loop entered with another σ than its θ's");
+
+  std::vector<ir::VarId> vars;
+  for (std::size_t i = 0; i < value_thetas.size(); ++i) {
+    const ir::VarId v = new_var(node(value_thetas[i]).type().ir(), 'v');
+    emit(ir::Stmt::decl(v, inits[i]));
+    vars.push_back(v);
+  }
+  std::vector<ir::VarId> results;
+  for (std::uint32_t e : outputs) {
+    const ir::VarId v = new_var(node(e).type().ir(), 'r');
+    emit(ir::Stmt::decl(v));
+    results.push_back(v);
+  }
+
+  const std::uint32_t entry = cur_;
+  const auto exit = [&](std::uint32_t guard, bool guard_value) {
+    ir::Block b;
+    const std::uint32_t here = cur_;
+    in_scope(b, [&] {
+      scopes_.back().known[guard] = guard_value;
+      std::vector<std::uint32_t> exit_roots;
+      for (std::uint32_t e : outputs) exit_roots.push_back(node(e).children[0]);
+      if (state_out) exit_roots.push_back(node(*state_out).children[0]);
+      const std::vector<ir::ExprPtr> values = bundle(exit_roots);
+      for (std::size_t i = 0; i < outputs.size(); ++i)
+        emit(ir::Stmt::assign(results[i], values[i]));
+      emit(ir::Stmt::break_());
+    });
+    cur_ = here;
+    return b;
+  };
+
+  std::vector<std::uint32_t> exit_roots, next_roots;
+  for (std::uint32_t e : outputs) exit_roots.push_back(node(e).children[0]);
+  if (state_out) exit_roots.push_back(node(*state_out).children[0]);
+  for (std::uint32_t t : value_thetas) next_roots.push_back(node(t).children[1]);
+  if (state_theta) next_roots.push_back(node(*state_theta).children[1]);
+  const std::uint64_t bit = std::uint64_t{1} << (l - 1);
+  // A scope for one iteration: what varies in the loop is not seen from
+  // outside; the θs are the loop variables; σ is the iteration's.
+  const auto enter_iteration = [&] {
+    scopes_.back().barrier = bit;
+    scopes_.back().pure_loop = !state_theta;
+    for (std::size_t i = 0; i < value_thetas.size(); ++i) cache(value_thetas[i], read(vars[i]));
+    if (state_theta) {
+      cur_ = *state_theta;
+      scopes_.back().states.insert(*state_theta);
+    }
+  };
+  // One iteration: the exit test with its exits, then the next values.
+  const auto iteration_body = [&] {
+    // What the rest of the iteration certainly evaluates while the exit test
+    // `test` is pending: the test, and what both leaving and going on need.
+    const auto iteration = [&](std::uint32_t test) {
+      const auto assuming = [&](bool leaves, std::span<const std::uint32_t> roots) {
+        ir::Block none;
+        NodeSet out;
+        in_scope(none, [&] {
+          scopes_.back().known[test] = leaves;
+          out = must(roots);
+        });
+        return out;
+      };
+      const std::uint32_t test_root[] = {test};
+      Bundle b{unite(must(test_root),
+                     intersect(assuming(true, exit_roots), assuming(false, next_roots))),
+               {test}};
+      b.roots.insert(b.roots.end(), exit_roots.begin(), exit_roots.end());
+      b.roots.insert(b.roots.end(), next_roots.begin(), next_roots.end());
+      return b;
+    };
+    bundles_.emplace_back();
+    const bool continues = exit_test(cond, exit, iteration);
+    bundles_.pop_back();
+    if (!continues) return;
+    std::vector<ir::ExprPtr> next = bundle(next_roots);
+    // All loop variables change at once: through temporaries where needed.
+    std::vector<std::pair<ir::VarId, ir::ExprPtr>> assigns;
+    for (std::size_t i = 0; i < value_thetas.size(); ++i) {
+      const ir::ExprPtr& e = next[i];
+      if (e->kind == ir::ExprKind::Var && e->var == vars[i]) continue;
+      if (e->kind == ir::ExprKind::Const) {
+        assigns.emplace_back(vars[i], e);
+        continue;
+      }
+      const ir::VarId t = new_var(e->type, 't');
+      emit(ir::Stmt::decl(t, e));
+      assigns.emplace_back(vars[i], read(t));
+    }
+    for (auto& [v, e] : assigns) emit(ir::Stmt::assign(v, std::move(e)));
+  };
+
+  // Loop-invariant work the iterations certainly do but that may trap (a
+  // division, a load, an inner loop) cannot be hoisted out of a loop that
+  // may not run; peeling the first iteration computes it there, once, for
+  // all the others (Tate, §8.9).
+  bool peel = false;
+  {
+    ir::Block none;
+    in_scope(none, [&] {
+      enter_iteration();
+      for (std::uint32_t n : must(next_roots)) {
+        const PegNode& q = node(n);
+        if (q.type().is_ir() && (g_.variant[n] & bit) == 0 && !speculatable_[n] && !lookup(n))
+          peel = true;
+      }
+    });
+    cur_ = entry;
+  }
+
+  ++depth_;
+  ir::Block body;
+  in_scope(body, [&] {
+    enter_iteration();
+    iteration_body();
+    if (!peel) return;
+    ir::Block rest;
+    in_scope(rest, [&] {
+      enter_iteration();
+      iteration_body();
+    });
+    emit(ir::Stmt::while_(ir::constant(true), std::move(rest)));
+  });
+  --depth_;
+  if (peel) {
+    // The first iteration is straight-line code: its exits become branches.
+    for (ir::Stmt& st : without_breaks(std::move(body))) emit(std::move(st));
+  } else {
+    emit(ir::Stmt::while_(ir::constant(true), std::move(body)));
+  }
+
+  cur_ = entry;
+  if (state_out) {
+    cur_ = *state_out;
+    scopes_.back().states.insert(*state_out);
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i) cache(outputs[i], read(results[i]));
+}
+
+}  // namespace augur::peg::revert_detail

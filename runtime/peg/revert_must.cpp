@@ -1,0 +1,78 @@
+// MustEval (Tate, §8.4): the nodes certainly evaluated when some roots are,
+// at the current loop depth. A φ contributes its condition and what both
+// branches evaluate; a loop (eval) is opaque; nodes already computed, and σ
+// already reached, contribute nothing.
+#include <algorithm>
+#include <iterator>
+
+#include "runtime/peg/revert_emitter.h"
+
+namespace augur::peg::revert_detail {
+
+NodeSet unite(const NodeSet& a, const NodeSet& b) {
+  NodeSet out;
+  out.reserve(a.size() + b.size());
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+NodeSet intersect(const NodeSet& a, const NodeSet& b) {
+  NodeSet out;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) {
+  std::unordered_map<std::uint32_t, NodeSet> memo;
+  const auto rec = [&](const auto& self, std::uint32_t n) -> NodeSet {
+    if (auto it = memo.find(n); it != memo.end()) return it->second;
+    memo[n] = {};  // a cycle adds nothing
+    const PegNode& p = node(n);
+    NodeSet out;
+    const auto add_children = [&](std::size_t first) {
+      for (std::size_t i = first; i < p.children.size(); ++i)
+        out = unite(out, self(self, p.children[i]));
+    };
+    switch (p.kind()) {
+      case Kind::Const:
+      case Kind::Param:
+      case Kind::Shared:
+      case Kind::GpuIndex:
+      case Kind::StateIn:
+        break;
+      case Kind::Theta:
+        if (p.loop() == init_loop && !lookup(n)) out = unite({n}, self(self, p.children[0]));
+        break;
+      case Kind::Phi:
+        if (lookup(n) || (p.type().is_state() && reached(n))) break;
+        if (std::optional<bool> k = known(p.children[0])) {
+          out = unite({n}, self(self, p.children[*k ? 1 : 2]));
+        } else {
+          out = unite({n}, unite(self(self, p.children[0]),
+                                 intersect(self(self, p.children[1]), self(self, p.children[2]))));
+        }
+        break;
+      case Kind::Eval:
+        if (lookup(n) || (p.type().is_state() && reached(n))) break;
+        if (invariant_eval(n)) {
+          out = self(self, p.children[0]);
+          break;
+        }
+        out = unite({n}, {p.children[1]});
+        break;
+      default:
+        if (lookup(n) || (p.type().is_state() && reached(n))) break;
+        out = {n};
+        add_children(0);
+        break;
+    }
+    spend(1 + out.size());
+    memo[n] = out;
+    return out;
+  };
+  NodeSet out;
+  for (std::uint32_t r : roots) out = unite(out, rec(rec, r));
+  return out;
+}
+
+}  // namespace augur::peg::revert_detail

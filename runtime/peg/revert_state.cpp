@@ -1,0 +1,201 @@
+// σ during reversion: memory is one mutable state, so σ's chain becomes the
+// order of the effects, and every producer must take the current σ.
+#include "runtime/peg/revert_emitter.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace augur::peg::revert_detail {
+
+bool Emitter::is_producer(std::uint32_t n) const {
+  const PegNode& p = node(n);
+  if (!p.type().is_state()) return false;
+  switch (p.kind()) {
+    case Kind::Store:
+    case Kind::Demand:
+    case Kind::Barrier:
+    case Kind::ProjState:
+    case Kind::Phi:
+    case Kind::Eval:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::optional<std::uint32_t> Emitter::input_of(std::uint32_t p) {
+  if (auto it = inputs_.find(p); it != inputs_.end()) return it->second;
+  const PegNode& n = node(p);
+  std::optional<std::uint32_t> in;
+  switch (n.kind()) {
+    case Kind::Store:
+    case Kind::Demand:
+    case Kind::Barrier:
+      in = n.children[0];
+      break;
+    case Kind::ProjState:
+      in = node(n.children[0]).children[0];
+      break;
+    case Kind::Phi: {
+      // The latest σ both branches' chains start from.
+      std::unordered_set<std::uint32_t> before_then;
+      for (std::optional<std::uint32_t> x = n.children[1]; x && before_then.insert(*x).second;)
+        x = is_producer(*x) ? input_of(*x) : std::nullopt;
+      for (std::optional<std::uint32_t> x = n.children[2]; x;) {
+        if (before_then.contains(*x)) {
+          in = x;
+          break;
+        }
+        x = is_producer(*x) ? input_of(*x) : std::nullopt;
+      }
+      break;
+    }
+    case Kind::Eval: {
+      // The loop's σ at its first iteration: the initial value of the θ the
+      // exit state's chain starts from inside the loop.
+      std::unordered_set<std::uint32_t> seen;
+      std::optional<std::uint32_t> x = n.children[0];
+      while (x && seen.insert(*x).second) {
+        const PegNode& q = node(*x);
+        if (q.kind() == Kind::Theta && q.loop() == n.loop()) {
+          in = q.children[0];
+          break;
+        }
+        if (g_.depth(*x) < n.loop()) {
+          in = x;  // a loop that leaves memory alone
+          break;
+        }
+        x = is_producer(*x) ? input_of(*x) : std::nullopt;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  if (in) inputs_.emplace(p, *in);
+  return in;
+}
+
+std::uint32_t Emitter::resolve(std::uint32_t state) const {
+  for (unsigned i = 0; i < g_.nodes.size(); ++i) {
+    const PegNode& p = node(state);
+    if (invariant_eval(state)) {
+      state = p.children[0];
+      continue;
+    }
+    if (p.kind() != Kind::Phi) break;
+    const std::optional<bool> c = known(p.children[0]);
+    if (!c) break;
+    state = p.children[*c ? 1 : 2];
+  }
+  return state;
+}
+
+void Emitter::reach(std::uint32_t target) {
+  const std::uint32_t state = resolve(target);
+  if (state == cur_) return;
+  if (reached(state)) fail(state, "a σ read after memory moved past it");
+  std::vector<std::uint32_t> path;
+  for (std::uint32_t x = state; x != cur_;) {
+    if (!is_producer(x) || path.size() > g_.nodes.size())
+      fail(state, "a σ that does not follow the current one");
+    path.push_back(x);
+    const std::optional<std::uint32_t> in = input_of(x);
+    if (!in) fail(x, "an effect whose input σ is unknown");
+    x = resolve(*in);
+  }
+  for (auto p = path.rbegin(); p != path.rend(); ++p) produce(*p);
+}
+
+void Emitter::produce(std::uint32_t p) {
+  const std::uint32_t input = resolve(*input_of(p));
+  if (input != cur_) fail(p, "an effect on a σ that is not the current one");
+  for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+    if (s->barrier == 0) continue;
+    if (s->pure_loop) fail(p, "an effect inside a loop that has none");
+    break;
+  }
+  flush_readers();
+  if (cur_ != input) fail(p, "memory moved while computing an effect's operands");
+  const PegNode& n = node(p);
+  const auto check_unmoved = [&] {
+    if (cur_ != input) fail(p, "memory moved while computing an effect's operands");
+  };
+  switch (n.kind()) {
+    case Kind::Store: {
+      ir::ExprPtr ptr = value(n.children[1]);
+      ir::ExprPtr index = value(n.children[2]);
+      ir::ExprPtr v = value(n.children[3]);
+      check_unmoved();
+      emit(ir::Stmt::store(std::move(ptr), std::move(index), std::move(v)));
+      break;
+    }
+    case Kind::Demand: {
+      ir::ExprPtr v = value(n.children[1]);
+      check_unmoved();
+      // Evaluate it here: it may trap, and the trap belongs here.
+      if (v->kind != ir::ExprKind::Const && v->kind != ir::ExprKind::Var)
+        cache(n.children[1], temp(std::move(v)));
+      break;
+    }
+    case Kind::Barrier:
+      emit(ir::Stmt::barrier());
+      break;
+    case Kind::ProjState: {
+      const std::uint32_t tuple = n.children[0];
+      const PegNode& call = node(tuple);
+      std::vector<ir::ExprPtr> args;
+      for (std::size_t i = 1; i < call.children.size(); ++i)
+        args.push_back(value(call.children[i]));
+      check_unmoved();
+      ir::ExprPtr e;
+      if (call.kind() == Kind::CallEffect) {
+        e = ir::call(callee(call), std::move(args));
+      } else if (call.kind() == Kind::Atomic) {
+        e = ir::atomic(static_cast<ir::AtomicOp>(call.label.payload), std::move(args));
+      } else {
+        fail(p, "ρ_σ of a " + std::string(name_of(call.kind())));
+      }
+      if (uses_[tuple] > 1 && !e->type.is_void()) {
+        cache(tuple, temp(std::move(e)));
+      } else {
+        emit(ir::Stmt::eval(std::move(e)));
+      }
+      break;
+    }
+    case Kind::Phi: {
+      const std::uint32_t cond = n.children[0];
+      // Value φs on the same condition go in the same `if` (branch fusion),
+      // those that read memory inside the branches included.
+      NodeSet inside;
+      std::vector<std::uint32_t> todo{n.children[1], n.children[2]};
+      while (!todo.empty()) {
+        const std::uint32_t x = todo.back();
+        todo.pop_back();
+        if (x == input || !is_producer(x) ||
+            std::find(inside.begin(), inside.end(), x) != inside.end())
+          continue;
+        inside.push_back(x);
+        if (node(x).kind() == Kind::Phi) {
+          todo.push_back(node(x).children[1]);
+          todo.push_back(node(x).children[2]);
+        } else if (std::optional<std::uint32_t> in = input_of(x)) {
+          todo.push_back(*in);
+        }
+      }
+      std::sort(inside.begin(), inside.end());
+      std::vector<std::uint32_t> members = fusable_phis(cond, p, inside);
+      phi_group(cond, std::move(members), p);
+      return;
+    }
+    case Kind::Eval:
+      loop(n.children[1], p);
+      return;
+    default:
+      fail(p, "not an effect");
+  }
+  cur_ = p;
+  scopes_.back().states.insert(p);
+}
+
+}  // namespace augur::peg::revert_detail

@@ -1,0 +1,500 @@
+#include "runtime/peg/to_peg.h"
+
+#include <algorithm>
+
+#include "runtime/peg/extern_names.h"
+#include "runtime/peg/loop_invariance.h"
+#include "runtime/peg/peg_egraph.h"
+#include "runtime/peg/peg_ops.h"
+
+namespace augur::peg {
+
+namespace {
+
+using eqsat::EGraph;
+using eqsat::Id;
+
+constexpr Id kNone = eqsat::make_id(~std::uint32_t{0});
+
+struct Env {
+  std::vector<Id> vars;  // by variable index; kNone before its declaration
+  Id state = kNone;
+  Id ret = kNone;  // the value being returned, on return paths
+};
+
+struct Exit {
+  Id cond;  // taken (relative to the entry of the translated statement)
+  Env env;
+};
+
+// What a statement does: falls through (with `fall`) when `fall_cond`, or
+// leaves by one of the exits.
+struct Flow {
+  Id fall_cond;
+  Env fall;
+  std::optional<Exit> brk, cont, ret;
+};
+
+// Variables a loop assigns, minus those it declares (they start afresh in
+// every iteration and are out of scope after the loop).
+void assigned_vars(const ir::Block& block, std::vector<bool>& assigned,
+                   std::vector<bool>& declared) {
+  for (const ir::Stmt& s : block) {
+    if (s.kind == ir::StmtKind::Assign) assigned[s.var.index] = true;
+    if (s.kind == ir::StmtKind::Decl) declared[s.var.index] = true;
+    assigned_vars(s.body, assigned, declared);
+    assigned_vars(s.orelse, assigned, declared);
+    assigned_vars(s.init, assigned, declared);
+    assigned_vars(s.step, assigned, declared);
+  }
+}
+
+class Translator {
+ public:
+  Translator(const ir::Function& f, EGraph& g) : f_(f), g_(g) {}
+
+  PegFunction run() {
+    Env env;
+    env.vars.assign(f_.vars.size(), kNone);
+    for (std::uint32_t i = 0; i < f_.num_params; ++i)
+      env.vars[i] = add(Kind::Param, PegType(f_.vars[i].type), {}, i);
+    env.state = add(Kind::StateIn, PegType::state(), {});
+    Flow flow = block(f_.body, std::move(env), 0);
+    if (!f_.ret.is_void()) {
+      if (!flow.ret) throw unsupported("to_peg: a non-void function without a return");
+      out_.result = flow.ret->env.ret;
+      out_.state = flow.ret->env.state;
+    } else if (flow.ret) {
+      out_.state =
+          paths(flow.ret->cond, truth(true), flow.ret->env, flow.fall_cond, flow.fall).state;
+    } else {
+      out_.state = flow.fall.state;
+    }
+    return std::move(out_);
+  }
+
+ private:
+  // ------------------------------------------------------------ nodes
+
+  Id add(Kind k, PegType t, std::initializer_list<Id> children, std::uint64_t payload = 0) {
+    return g_.add(label(k, t, payload), children);
+  }
+  Id add(Kind k, PegType t, const std::vector<Id>& children, std::uint64_t payload = 0) {
+    return g_.add(label(k, t, payload), children);
+  }
+  Id constant(ir::Type t, std::uint64_t bits) { return add(Kind::Const, PegType(t), {}, bits); }
+  Id truth(bool v) { return constant(ir::Type::bool_(), v); }
+
+  std::optional<std::uint64_t> constant_bits(Id id) const {
+    const std::optional<eqsat::Label> c = constants(g_).constant(id);
+    if (!c) return std::nullopt;
+    return c->payload;
+  }
+  bool is_false(Id id) const { return constant_bits(id) == 0u; }
+  bool is_true(Id id) const { return constant_bits(id) == 1u; }
+  bool same(Id a, Id b) const { return g_.find(a) == g_.find(b); }
+
+  Id phi_typed(PegType t, Id c, Id a, Id b) {
+    if (same(a, b)) return a;
+    if (const std::optional<std::uint64_t> v = constant_bits(c)) return *v ? a : b;
+    if (t == PegType(ir::Type::bool_()) && is_true(a) && is_false(b)) return c;
+    return add(Kind::Phi, t, {c, a, b});
+  }
+  Id conj(Id a, Id b) { return phi_typed(PegType(ir::Type::bool_()), a, b, truth(false)); }
+  Id disj(Id a, Id b) { return phi_typed(PegType(ir::Type::bool_()), a, truth(true), b); }
+  Id negate(Id a) {
+    if (const std::optional<std::uint64_t> v = constant_bits(a)) return truth(*v == 0);
+    return add(Kind::Not, PegType(ir::Type::bool_()), {a});
+  }
+
+  PegType var_type(std::size_t v) const { return PegType(f_.vars[v].type); }
+  PegType ret_type() const { return PegType(f_.ret); }
+
+  // φ(c, a, b) for every part of two environments.
+  Env merge(Id c, const Env& a, const Env& b) {
+    Env out;
+    out.vars.resize(a.vars.size());
+    for (std::size_t v = 0; v < a.vars.size(); ++v) {
+      if (a.vars[v] == kNone || b.vars[v] == kNone) {
+        out.vars[v] = a.vars[v] == kNone ? b.vars[v] : a.vars[v];
+      } else {
+        out.vars[v] = phi_typed(var_type(v), c, a.vars[v], b.vars[v]);
+      }
+    }
+    out.state = phi_typed(PegType::state(), c, a.state, b.state);
+    if (a.ret == kNone || b.ret == kNone) {
+      out.ret = a.ret == kNone ? b.ret : a.ret;
+    } else {
+      out.ret = phi_typed(ret_type(), c, a.ret, b.ret);
+    }
+    return out;
+  }
+
+  // The environment after two exclusive paths join: c chooses between them;
+  // a path that cannot be taken contributes nothing.
+  Env paths(Id c, Id a_taken, const Env& a, Id b_taken, const Env& b) {
+    if (is_false(a_taken)) return b;
+    if (is_false(b_taken)) return a;
+    return merge(c, a, b);
+  }
+
+  static std::optional<Exit>& exit_of(Flow& f, int k) {
+    return k == 0 ? f.brk : k == 1 ? f.cont : f.ret;
+  }
+
+  // ------------------------------------------------------------ statements
+
+  Flow block(const ir::Block& b, Env env, unsigned depth) {
+    Flow acc{truth(true), std::move(env), {}, {}, {}};
+    const bool every_run = every_run_;
+    for (const ir::Stmt& s : b) {
+      if (is_false(acc.fall_cond)) break;  // unreachable
+      every_run_ = every_run && is_true(acc.fall_cond);
+      Flow f = stmt(s, acc.fall, depth);
+      for (int k = 0; k < 3; ++k) {
+        std::optional<Exit>& from = exit_of(f, k);
+        if (!from) continue;
+        std::optional<Exit>& into = exit_of(acc, k);
+        const Id taken = conj(acc.fall_cond, from->cond);
+        if (!into) {
+          into = Exit{taken, std::move(from->env)};
+        } else {
+          into->env = merge(into->cond, into->env, from->env);
+          into->cond = disj(into->cond, taken);
+        }
+      }
+      acc.fall_cond = conj(acc.fall_cond, f.fall_cond);
+      acc.fall = std::move(f.fall);
+    }
+    every_run_ = every_run;
+    return acc;
+  }
+
+  Flow straight(Env env) { return Flow{truth(true), std::move(env), {}, {}, {}}; }
+  Flow leave(Env env, int k) {
+    Flow f{truth(false), env, {}, {}, {}};
+    exit_of(f, k) = Exit{truth(true), std::move(env)};
+    return f;
+  }
+
+  Flow stmt(const ir::Stmt& s, Env env, unsigned depth) {
+    switch (s.kind) {
+      case ir::StmtKind::Decl: {
+        const ir::Variable& v = f_.var(s.var);
+        if (v.kind == ir::VarKind::Shared) return straight(std::move(env));
+        env.vars[s.var.index] = s.expr ? expr(s.expr, env) : constant(v.type, 0);
+        return straight(std::move(env));
+      }
+      case ir::StmtKind::Assign:
+        env.vars[s.var.index] = expr(s.expr, env);
+        return straight(std::move(env));
+      case ir::StmtKind::Store: {
+        const Id p = expr(s.ptr, env);
+        const Id i = expr(s.index, env);
+        const Id v = expr(s.expr, env);
+        env.state = add(Kind::Store, PegType(s.expr->type), {env.state, p, i, v});
+        return straight(std::move(env));
+      }
+      case ir::StmtKind::Eval:
+        expr(s.expr, env);
+        return straight(std::move(env));
+      case ir::StmtKind::Barrier:
+        env.state = add(Kind::Barrier, PegType::state(), {env.state});
+        return straight(std::move(env));
+      case ir::StmtKind::Break:
+        return leave(std::move(env), 0);
+      case ir::StmtKind::Continue:
+        return leave(std::move(env), 1);
+      case ir::StmtKind::Return:
+        if (s.expr) env.ret = expr(s.expr, env);
+        return leave(std::move(env), 2);
+      case ir::StmtKind::If:
+        return branch(s, std::move(env), depth);
+      case ir::StmtKind::While:
+        return loop(s.expr, s.body, nullptr, std::move(env), depth);
+      case ir::StmtKind::For: {
+        Flow init = block(s.init, std::move(env), depth);
+        Flow l = loop(s.expr, s.body, &s.step, std::move(init.fall), depth);
+        return l;
+      }
+    }
+    throw unsupported("to_peg: unknown statement");
+  }
+
+  Flow branch(const ir::Stmt& s, Env env, unsigned depth) {
+    const Id c = expr(s.expr, env);
+    const bool every_run = every_run_;
+    every_run_ = false;
+    Flow t = block(s.body, env, depth);
+    Flow e = block(s.orelse, std::move(env), depth);
+    every_run_ = every_run;
+    Flow out;
+    out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);
+    out.fall = paths(c, t.fall_cond, t.fall, e.fall_cond, e.fall);
+    for (int k = 0; k < 3; ++k) {
+      std::optional<Exit>& a = exit_of(t, k);
+      std::optional<Exit>& b = exit_of(e, k);
+      if (a && b) {
+        exit_of(out, k) = Exit{phi_typed(PegType(ir::Type::bool_()), c, a->cond, b->cond),
+                               merge(c, a->env, b->env)};
+      } else if (a) {
+        exit_of(out, k) = Exit{conj(c, a->cond), std::move(a->env)};
+      } else if (b) {
+        exit_of(out, k) = Exit{phi_typed(PegType(ir::Type::bool_()), c, truth(false), b->cond),
+                               std::move(b->env)};
+      }
+    }
+    return out;
+  }
+
+  // θ for a loop variable: the placeholder `self` becomes θ_ℓ(init, next),
+  // or init itself when the loop never changes it.
+  Id close(Id self, PegType t, Id init, Id next, unsigned l) {
+    if (same(next, self)) {
+      g_.merge(self, init);
+      return init;
+    }
+    const Id theta = add(Kind::Theta, t, {init, next}, l);
+    g_.merge(self, theta);
+    return theta;
+  }
+
+  Flow loop(const ir::ExprPtr& cond, const ir::Block& body, const ir::Block* step, Env env,
+            unsigned depth) {
+    const unsigned l = depth + 1;
+    if (l > eqsat::LoopInvariance::kMaxLoop)
+      throw unsupported("to_peg: loops nested deeper than " +
+                        std::to_string(eqsat::LoopInvariance::kMaxLoop));
+    out_.max_depth = std::max(out_.max_depth, l);
+    std::vector<bool> assigned(f_.vars.size(), false), declared(f_.vars.size(), false);
+    assigned_vars(body, assigned, declared);
+    if (step) assigned_vars(*step, assigned, declared);
+    std::vector<std::size_t> carried;
+    for (std::size_t v = 0; v < assigned.size(); ++v)
+      if (assigned[v] && !declared[v] && env.vars[v] != kNone) carried.push_back(v);
+
+    Env in = env;
+    std::vector<Id> self(f_.vars.size(), kNone);
+    for (std::size_t v : carried) in.vars[v] = self[v] = g_.add_placeholder();
+    const Id state_self = in.state = g_.add_placeholder();
+
+    const bool every_run = every_run_;
+    every_run_ = false;  // values that vary with the iteration
+    Env top = in;        // after the condition
+    const Id c = expr(cond, top);
+    Flow b = block(body, top, l);
+
+    // The next iteration starts from the paths that fall through or continue.
+    const bool falls = !is_false(b.fall_cond);
+    Env next = top;
+    if (b.cont && falls) {
+      next = merge(b.cont->cond, b.cont->env, b.fall);
+    } else if (b.cont) {
+      next = b.cont->env;
+    } else if (falls) {
+      next = b.fall;
+    }
+    if (step) next = block(*step, std::move(next), l).fall;
+    every_run_ = every_run;
+
+    LoopFacts facts;
+    facts.depth = l;
+    for (std::size_t v : carried)
+      facts.total.push_back(close(self[v], var_type(v), env.vars[v], next.vars[v], l));
+    facts.total.push_back(close(state_self, PegType::state(), env.state, next.state, l));
+
+    // Exit when the condition fails, or the body breaks or returns.
+    Id stops = truth(false);
+    if (b.brk) stops = disj(stops, b.brk->cond);
+    if (b.ret) stops = disj(stops, b.ret->cond);
+    const Id exit_cond = phi_typed(PegType(ir::Type::bool_()), c, stops, truth(true));
+    const Id pass = add(Kind::Pass, PegType::index(), {exit_cond}, l);
+    facts.pass = pass;
+    facts.total.push_back(exit_cond);
+
+    // A value at the exit, the same for every way out (the break or return
+    // taken, or the failed condition); on iterations that go on, the value
+    // after the condition, which is always defined.
+    const auto exit_value = [&](PegType t, Id at_break, Id at_return, Id otherwise) {
+      Id inner = otherwise;
+      if (b.ret) inner = phi_typed(t, b.ret->cond, at_return, inner);
+      if (b.brk) inner = phi_typed(t, b.brk->cond, at_break, inner);
+      const Id v = phi_typed(t, c, inner, otherwise);
+      facts.total.push_back(v);
+      return v;
+    };
+    const auto eval = [&](PegType t, Id seq, Id before) {
+      if (same(seq, before)) return before;
+      return add(Kind::Eval, t, {seq, pass}, l);
+    };
+
+    Flow out;
+    out.fall = env;
+    for (std::size_t v : carried) {
+      out.fall.vars[v] = eval(var_type(v),
+                              exit_value(var_type(v), b.brk ? b.brk->env.vars[v] : kNone,
+                                         b.ret ? b.ret->env.vars[v] : kNone, top.vars[v]),
+                              env.vars[v]);
+    }
+    out.fall.state = eval(PegType::state(),
+                          exit_value(PegType::state(), b.brk ? b.brk->env.state : kNone,
+                                     b.ret ? b.ret->env.state : kNone, top.state),
+                          env.state);
+    out.fall_cond = truth(true);
+    if (every_run_) {
+      for (std::size_t v : carried) out_.defined.push_back(out.fall.vars[v]);
+    }
+    if (b.ret) {
+      const Id returned_now = phi_typed(PegType(ir::Type::bool_()), c, b.ret->cond, truth(false));
+      facts.total.push_back(returned_now);
+      const Id returned = add(Kind::Eval, PegType(ir::Type::bool_()), {returned_now, pass}, l);
+      Env r = out.fall;
+      if (!f_.ret.is_void()) {
+        const Id zero = constant(f_.ret, 0);
+        const Id value = phi_typed(ret_type(), c,
+                                   phi_typed(ret_type(), b.ret->cond, b.ret->env.ret, zero), zero);
+        facts.total.push_back(value);
+        r.ret = eval(ret_type(), value, zero);
+      }
+      out.ret = Exit{returned, std::move(r)};
+      out.fall_cond = negate(returned);
+    }
+    out_.loops.push_back(std::move(facts));
+    return out;
+  }
+
+  // ------------------------------------------------------------ expressions
+
+  bool safe_divisor(Id divisor, ir::Type t) const {
+    const std::optional<std::uint64_t> bits = constant_bits(divisor);
+    if (!bits || *bits == 0) return false;
+    return !t.is_signed() || ir::canonical_bits(t, ~std::uint64_t{0}) != *bits;
+  }
+
+  std::vector<Id> args(const ir::Expr& e, Env& env, std::size_t first = 0) {
+    std::vector<Id> out;
+    for (std::size_t i = first; i < e.args.size(); ++i) out.push_back(expr(e.args[i], env));
+    return out;
+  }
+
+  // The PEG of `e`; notes it as defined on every run when it is evaluated on
+  // every run.
+  Id expr(const ir::ExprPtr& e, Env& env) {
+    const Id id = translate(e, env);
+    if (every_run_ && lazy_ == 0 && id != kNone) out_.defined.push_back(id);
+    return id;
+  }
+
+  Id translate(const ir::ExprPtr& e, Env& env) {
+    const PegType t(e->type);
+    switch (e->kind) {
+      case ir::ExprKind::Const:
+        return add(Kind::Const, t, {}, e->bits);
+      case ir::ExprKind::Var: {
+        if (f_.var(e->var).kind == ir::VarKind::Shared)
+          return add(Kind::Shared, t, {}, e->var.index);
+        const Id v = env.vars.at(e->var.index);
+        if (v == kNone) throw unsupported("to_peg: a variable read before its declaration");
+        return v;
+      }
+      case ir::ExprKind::Unary:
+        return add(kind_of(e->unary_op()), t, {expr(e->args[0], env)});
+      case ir::ExprKind::Binary:
+        return binary(*e, env);
+      case ir::ExprKind::Select: {
+        const Id c = expr(e->args[0], env);
+        Env te = env, fe = env;
+        ++lazy_;
+        const Id a = expr(e->args[1], te);
+        const Id b = expr(e->args[2], fe);
+        --lazy_;
+        env.state = phi_typed(PegType::state(), c, te.state, fe.state);
+        return phi_typed(t, c, a, b);
+      }
+      case ir::ExprKind::Cast:
+        return add(Kind::Cast, t, {expr(e->args[0], env)}, PegType(e->args[0]->type).code());
+      case ir::ExprKind::Load: {
+        const Id p = expr(e->args[0], env);
+        const Id i = expr(e->args[1], env);
+        return add(Kind::Load, t, {env.state, p, i});
+      }
+      case ir::ExprKind::Call:
+        return call(*e, env);
+      case ir::ExprKind::Math:
+        return add(kind_of(e->math_op()), t, args(*e, env));
+      case ir::ExprKind::GpuIndex:
+        return add(Kind::GpuIndex, t, {}, 4u * e->op + e->axis);
+      case ir::ExprKind::Atomic: {
+        std::vector<Id> children = args(*e, env);
+        children.insert(children.begin(), env.state);
+        const Id tuple = add(Kind::Atomic, t, children, e->op);
+        env.state = add(Kind::ProjState, PegType::state(), {tuple});
+        return add(Kind::ProjValue, t, {tuple});
+      }
+    }
+    throw unsupported("to_peg: unknown expression");
+  }
+
+  Id binary(const ir::Expr& e, Env& env) {
+    const ir::BinaryOp op = e.binary_op();
+    if (op == ir::BinaryOp::And || op == ir::BinaryOp::Or) {
+      const Id a = expr(e.args[0], env);
+      Env rest = env;
+      ++lazy_;
+      const Id b = expr(e.args[1], rest);
+      --lazy_;
+      const PegType boolean(ir::Type::bool_());
+      if (op == ir::BinaryOp::And) {
+        env.state = phi_typed(PegType::state(), a, rest.state, env.state);
+        return phi_typed(boolean, a, b, truth(false));
+      }
+      env.state = phi_typed(PegType::state(), a, env.state, rest.state);
+      return phi_typed(boolean, a, truth(true), b);
+    }
+    const Id a = expr(e.args[0], env);
+    const Id b = expr(e.args[1], env);
+    const Kind k = kind_of(op);
+    const ir::Type operand = e.args[0]->type;
+    const PegType slot = is_comparison(k) ? PegType(operand) : PegType(e.type);
+    const Id v = add(k, slot, {a, b});
+    if ((k == Kind::Div || k == Kind::Rem) && e.type.is_integer() && !safe_divisor(b, e.type))
+      env.state = add(Kind::Demand, PegType::state(), {env.state, v});
+    return v;
+  }
+
+  Id call(const ir::Expr& e, Env& env) {
+    const std::uint64_t id = extern_name_id(e.callee->name);
+    out_.externs.emplace(id, e.callee);
+    std::vector<Id> children = args(e, env);
+    const PegType t(e.type);
+    switch (e.callee->effect) {
+      case ir::Effect::Pure:
+        return add(Kind::CallPure, t, children, id);
+      case ir::Effect::ReadOnly:
+        children.insert(children.begin(), env.state);
+        return add(Kind::CallRead, t, children, id);
+      case ir::Effect::Effectful: {
+        children.insert(children.begin(), env.state);
+        const Id tuple = add(Kind::CallEffect, t, children, id);
+        env.state = add(Kind::ProjState, PegType::state(), {tuple});
+        if (e.type.is_void()) return kNone;
+        return add(Kind::ProjValue, t, {tuple});
+      }
+    }
+    return kNone;
+  }
+
+  const ir::Function& f_;
+  EGraph& g_;
+  PegFunction out_;
+  bool every_run_ = true;  // the statement being translated runs on every call
+  unsigned lazy_ = 0;      // inside operands `&&`, `||` or `?:` may skip
+};
+
+}  // namespace
+
+PegFunction to_peg(const ir::Function& function, eqsat::EGraph& egraph) {
+  return Translator(function, egraph).run();
+}
+
+}  // namespace augur::peg

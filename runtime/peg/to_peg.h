@@ -1,0 +1,64 @@
+// IR → PEG (Tate, ch. 7), built directly in an e-graph.
+//
+// Structured statements are translated with an environment: the PEG node of
+// every variable, of σ (memory and effects) and of the return value. `if`
+// merges environments with φ; a loop at nesting depth ℓ gets a θ_ℓ per
+// variable it assigns (and for σ), one pass_ℓ over its exit condition, and an
+// eval_ℓ per value live after it. break, continue and return are exits:
+// each carries the condition under which it is taken and the environment at
+// that point, and a loop's exit condition is "¬cond, or a break or return in
+// this iteration". `&&`, `||` and `?:` become φ. Integer divisions whose
+// divisor is not a constant that cannot trap put a Demand on σ, so that a
+// division that may trap is never dropped or moved (test 14).
+//
+// Every value the translation builds is defined (not ⊥) at every iteration up
+// to its loop's exit when the source program does not trap there: an exit
+// value picks the iteration's entry value on the iterations that do not exit.
+// Reversion relies on this for the classes `LoopFacts::total` lists.
+//
+// Construction folds φ(c, x, x) to x and closes a θ whose next value is
+// itself (the variable is unchanged in the loop) onto its initial value.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "jit/error.h"
+#include "runtime/ir/ir.h"
+#include "runtime/peg/egraph.h"
+
+namespace augur::peg {
+
+// A shape the PEG translation does not handle; optimize() returns the input.
+class unsupported : public jit::error {
+ public:
+  using jit::error::error;
+};
+
+struct LoopFacts {
+  unsigned depth = 0;  // ℓ
+  eqsat::Id pass;
+  // Classes defined at every iteration up to the exit (θs and exit values).
+  std::vector<eqsat::Id> total;
+};
+
+struct PegFunction {
+  std::optional<eqsat::Id> result;  // the returned value (none for void)
+  eqsat::Id state;                  // σ at the end
+  std::vector<LoopFacts> loops;
+  // Classes of values the source computes on every call (at the top level,
+  // before any early return): computing them anywhere cannot trap when the
+  // source does not.
+  std::vector<eqsat::Id> defined;
+  // The externs the function calls, by name id (extern_names.h).
+  std::unordered_map<std::uint64_t, ir::ExternRef> externs;
+  unsigned max_depth = 0;  // deepest loop
+};
+
+// Translates `function` into `egraph` (made by make_peg_egraph). Throws
+// unsupported for loops nested deeper than LoopInvariance can track.
+PegFunction to_peg(const ir::Function& function, eqsat::EGraph& egraph);
+
+}  // namespace augur::peg

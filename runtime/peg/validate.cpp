@@ -1,0 +1,53 @@
+#include "runtime/peg/validate.h"
+
+#include <unordered_set>
+
+#include "runtime/peg/axioms.h"
+#include "runtime/peg/bisimilar.h"
+
+namespace augur::peg {
+
+namespace {
+
+bool proved(const eqsat::EGraph& g, const PegFunction& a, const PegFunction& b) {
+  if (!g.equivalent(a.state, b.state)) return false;
+  if (a.result.has_value() != b.result.has_value()) return false;
+  return !a.result || g.equivalent(*a.result, *b.result);
+}
+
+}  // namespace
+
+bool validate(eqsat::EGraph& g, const PegFunction& original, const ir::Function& optimized,
+              const eqsat::Limits& limits) {
+  const std::size_t before = g.id_count();
+  PegFunction other;
+  try {
+    other = to_peg(optimized, g);
+  } catch (const unsupported&) {
+    return false;
+  }
+  g.rebuild();
+  if (proved(g, original, other)) return true;
+  // The classes the optimized program added, to pair with the original's.
+  const auto new_classes = [&] {
+    std::unordered_set<std::uint32_t> seen;
+    std::vector<eqsat::Id> out;
+    for (std::size_t i = before; i < g.id_count(); ++i) {
+      const eqsat::Id c = g.find(eqsat::make_id(static_cast<std::uint32_t>(i)));
+      if (seen.insert(eqsat::index(c)).second) out.push_back(c);
+    }
+    return out;
+  };
+  merge_bisimilar(g, new_classes(), false);
+  if (proved(g, original, other)) return true;
+  eqsat::Runner runner(eqsat::RunOptions{limits, {}, 1});
+  try {
+    runner.run(g, builtin_rules());
+  } catch (const jit::error&) {
+    return false;
+  }
+  merge_bisimilar(g, new_classes(), false);
+  return proved(g, original, other);
+}
+
+}  // namespace augur::peg

@@ -1,0 +1,18 @@
+// Translation validation (Tate, ch. 12): the optimized function's PEG is
+// added to the e-graph that holds the original's (saturated) PEG; bisimilar
+// loops are merged and the rules run again under the budget. The result is
+// proved equal when its returned value and its final σ land in the
+// original's e-classes.
+#pragma once
+
+#include "runtime/ir/ir.h"
+#include "runtime/peg/egraph.h"
+#include "runtime/peg/runner.h"
+#include "runtime/peg/to_peg.h"
+
+namespace augur::peg {
+
+bool validate(eqsat::EGraph& egraph, const PegFunction& original, const ir::Function& optimized,
+              const eqsat::Limits& limits);
+
+}  // namespace augur::peg

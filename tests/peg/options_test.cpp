@@ -1,0 +1,95 @@
+// The optimizer's options and safety net: translation validation, the dump,
+// and falling back to the input when reversion runs past its budget.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "runtime/ir/parser.h"
+#include "runtime/ir/printer.h"
+#include "runtime/ir/verifier.h"
+#include "runtime/peg/optimize.h"
+#include "tests/peg/peg_check.h"
+
+namespace augur::peg::test {
+namespace {
+
+constexpr const char* kLoop = R"(
+fn f(b: i32, c: i32, d: i32) -> i32 {
+  var x: i32 = b;
+  for (var i: i32 = 0i32; i < d; i = i + 1i32) {
+    x = x + c * 4i32;
+  }
+  return x;
+}
+)";
+
+PegOptions unhurried() {
+  PegOptions options;
+  options.limits.time = std::chrono::hours(1);
+  options.dump = false;
+  return options;
+}
+
+TEST(PegOptions, TranslationValidationProvesTheResult) {
+  const ir::Module m = ir::parse_module(kLoop);
+  PegOptions options = unhurried();
+  options.validate = true;
+  options.require_validation = true;
+  const PegResult r = optimize(m, options);
+  const PegFunctionReport& f = r.report.functions.front();
+  ASSERT_TRUE(f.validated.has_value());
+  EXPECT_TRUE(*f.validated) << r.report.summary();
+  EXPECT_TRUE(f.optimized) << r.report.summary();
+  EXPECT_NE(r.report.summary().find("validation proved"), std::string::npos);
+}
+
+TEST(PegOptions, DumpPrintsThePegAndTheResult) {
+  const ir::Module m = ir::parse_module(kLoop);
+  PegOptions options = unhurried();
+  options.dump = true;
+  ::testing::internal::CaptureStderr();
+  const PegResult r = optimize(m, options);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("== PEG of f"), std::string::npos) << err;
+  EXPECT_NE(err.find("theta"), std::string::npos) << err;
+  EXPECT_NE(err.find("== after the PEG optimizer"), std::string::npos) << err;
+  EXPECT_NE(err.find(ir::print(r.module)), std::string::npos) << err;
+}
+
+// 24 ifs in a row, each reading the last: reverting the chain of φs costs
+// a lot of work.
+std::string bit_reversal_chain() {
+  std::string text = "fn f(x: u32) -> u32 {\n  var r: u32 = 0u32;\n";
+  for (int i = 0; i < 24; ++i)
+    text += "  if ((x >> " + std::to_string(i) + "u32 & 1u32) == 1u32) { r = r | " +
+            std::to_string(1u << (31 - i)) + "u32; }\n";
+  text += "  return r;\n}\n";
+  return text;
+}
+
+// Past the budget, the function is kept as it was.
+TEST(PegOptions, KeepsTheInputPastTheReversionBudget) {
+  const ir::Module m = ir::parse_module(bit_reversal_chain());
+  PegOptions options = unhurried();
+  options.revert_work_base = 1000;
+  options.revert_work_per_node = 0;
+  const PegResult r = optimize(m, options);
+  const PegFunctionReport& f = r.report.functions.front();
+  EXPECT_FALSE(f.optimized);
+  EXPECT_NE(f.fallback.find("work budget"), std::string::npos) << r.report.summary();
+  EXPECT_EQ(ir::print(r.module), ir::print(m));
+  EXPECT_NO_THROW(ir::verify(r.module));
+}
+
+// The same function with the default budget comes out right either way.
+TEST(PegOptions, DefaultBudgetAgreesWithTheInterpreter) {
+  const ir::Module m = ir::parse_module(bit_reversal_chain());
+  const PegResult r = optimize(m, unhurried());
+  ASSERT_NO_THROW(ir::verify(r.module));
+  const ir::ExternTable none;
+  EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 1, 32),
+            "");
+}
+
+}  // namespace
+}  // namespace augur::peg::test
