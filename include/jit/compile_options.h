@@ -18,6 +18,11 @@ struct compile_options {
   std::string cpu;
   std::string features;
 
+  // A directory of compiled objects shared by later processes (docs/compile.md,
+  // "Disk cache"). Empty: AUGUR_CACHE_DIR, or no disk cache if that is unset.
+  // Not part of the key: the code is the same either way.
+  std::string cache_dir;
+
   // Dumps of what a compilation produces (a request served from the cache
   // dumps nothing): the IR given to the backend, LLVM IR before and after
   // optimization, assembly. AUGUR_DUMP=ir,llvm,asm turns them on too.

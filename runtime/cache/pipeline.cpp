@@ -3,11 +3,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "jit/compile.h"
 #include "jit/error.h"
+#include "runtime/cache/disk_caches.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/stage/externs.h"
@@ -38,6 +41,24 @@ void dump_ir(const jit::compile_options& options, const std::string& text) {
   static std::mutex stderr_lock;
   std::lock_guard lock(stderr_lock);
   std::fprintf(stderr, ";; augur ir of %s\n%s\n", options.name.c_str(), text.c_str());
+}
+
+// Through the disk cache when one is enabled: its object if it has a valid
+// one (no LLVM work), else a new object, stored for later processes.
+std::shared_ptr<cpu::CompiledCode> compile_or_load(const ir::Module& module,
+                                                   const cpu::Options& backend,
+                                                   const Version& version,
+                                                   const std::string& cache_dir) {
+  const ir::ExternTable externs = stage::registered_externs();
+  DiskCache* disk = disk_cache_for(cache_dir);
+  if (!disk) return cpu::compile(module, externs, backend);
+  const DiskKey key{version.program_hash, version.object_key};
+  if (std::optional<std::vector<char>> object = disk->load(key)) {
+    return cpu::load_object(*object, module, externs);
+  }
+  const std::vector<char> object = cpu::compile_object(module, backend);
+  disk->store(key, object);
+  return cpu::load_object(object, module, externs);
 }
 
 }  // namespace
@@ -92,7 +113,7 @@ std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen
     // Callers may be TBB workers waiting on this compilation's key: the
     // backend's work must not need a free pool worker.
     const cpu::CompileOnThisThread here;
-    version->code = cpu::compile(module, stage::registered_externs(), backend);
+    version->code = compile_or_load(module, backend, *version, options.cache_dir);
   }
   version->entry = version->code->address(options.name);
   return programs.publish(std::move(version));
