@@ -21,6 +21,12 @@ struct cache_statistics {
   std::uint64_t evictions = 0;               // entries dropped to respect the capacity
   std::size_t entries = 0;                   // entries held now
   std::chrono::nanoseconds compile_time{0};  // all pipeline runs, staging included
+  // The PEG optimizer (O2 and above): functions it rewrote, functions it kept
+  // as extracted (nothing to gain, or a budget or shape it does not handle),
+  // and its time (included in compile_time).
+  std::uint64_t functions_optimized = 0;
+  std::uint64_t functions_kept = 0;
+  std::chrono::nanoseconds optimize_time{0};
 };
 
 cache_statistics cache_stats();

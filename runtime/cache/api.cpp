@@ -51,6 +51,10 @@ cache_statistics cache_stats() {
   s.evictions = shared.evictions;
   s.entries = shared.entries;
   s.compile_time = shared.compile_time;
+  const OptimizerCounters optimizer = optimizer_counters();
+  s.functions_optimized = optimizer.functions_optimized;
+  s.functions_kept = optimizer.functions_kept;
+  s.optimize_time = optimizer.time;
   return s;
 }
 

@@ -1,5 +1,7 @@
 #include "runtime/cache/pipeline.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -13,6 +15,7 @@
 #include "runtime/cache/disk_caches.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
+#include "runtime/peg/optimize.h"
 #include "runtime/stage/externs.h"
 #include "runtime/stage/extract.h"
 
@@ -43,19 +46,31 @@ void dump_ir(const jit::compile_options& options, const std::string& text) {
   std::fprintf(stderr, ";; augur ir of %s\n%s\n", options.name.c_str(), text.c_str());
 }
 
-// Through the disk cache when one is enabled: its object if it has a valid
-// one (no LLVM work), else a new object, stored for later processes.
-std::shared_ptr<cpu::CompiledCode> compile_or_load(const ir::Module& module,
-                                                   const cpu::Options& backend,
-                                                   const Version& version,
-                                                   const std::string& cache_dir) {
+std::atomic<std::uint64_t> functions_optimized{0};
+std::atomic<std::uint64_t> functions_kept{0};
+std::atomic<std::int64_t> optimize_nanoseconds{0};
+
+// The optimized module's machine code, through the disk cache when one is
+// enabled: its object if it has a valid one (neither the PEG optimizer nor
+// LLVM runs), else a new object, stored for later processes. The disk key is
+// the extracted program's, so a hit needs no optimization either.
+std::shared_ptr<cpu::CompiledCode> optimize_and_compile(ir::Module& module,
+                                                        const jit::compile_options& options,
+                                                        const cpu::Options& backend,
+                                                        const Version& version) {
   const ir::ExternTable externs = stage::registered_externs();
-  DiskCache* disk = disk_cache_for(cache_dir);
-  if (!disk) return cpu::compile(module, externs, backend);
+  DiskCache* disk = disk_cache_for(options.cache_dir);
   const DiskKey key{version.program_hash, version.object_key};
-  if (std::optional<std::vector<char>> object = disk->load(key)) {
-    return cpu::load_object(*object, module, externs);
+  if (disk) {
+    if (std::optional<std::vector<char>> object = disk->load(key)) {
+      return cpu::load_object(*object, module, externs);
+    }
   }
+  optimize(module, options);
+#ifdef AUGUR_CHECKED
+  ir::verify(module);
+#endif
+  if (!disk) return cpu::compile(module, externs, backend);
   const std::vector<char> object = cpu::compile_object(module, backend);
   disk->store(key, object);
   return cpu::load_object(object, module, externs);
@@ -63,7 +78,23 @@ std::shared_ptr<cpu::CompiledCode> compile_or_load(const ir::Module& module,
 
 }  // namespace
 
-void optimize(ir::Module&, const jit::compile_options&) {}
+void optimize(ir::Module& module, const jit::compile_options& options) {
+  if (options.opt_level < 2) return;
+  const ir::ExternTable externs = stage::registered_externs();
+  peg::PegOptions peg_options;
+  peg_options.externs = &externs;  // user rules may introduce registered externs
+  peg::PegResult result = peg::optimize(module, peg_options);
+  for (const peg::PegFunctionReport& function : result.report.functions) {
+    ++(function.optimized ? functions_optimized : functions_kept);
+  }
+  optimize_nanoseconds += result.report.total.count();
+  module = std::move(result.module);
+}
+
+OptimizerCounters optimizer_counters() {
+  return {functions_optimized.load(), functions_kept.load(),
+          std::chrono::nanoseconds(optimize_nanoseconds.load())};
+}
 
 cpu::Options backend_options(const jit::compile_options& options) {
   cpu::Options backend;
@@ -93,11 +124,9 @@ std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen
   jit::extract_options staging;
   staging.name = options.name;
   ir::Module module = stage::extract(gen, staging).module;
-  optimize(module, options);
-#ifdef AUGUR_CHECKED
-  ir::verify(module);
-#endif
 
+  // The version is identified by the extracted program: equal programs share
+  // one version (and one disk object) before any optimization is spent.
   auto version = std::make_shared<Version>();
   version->program = ir::print(module);
   static const bool environment_ir = environment_dumps_ir();
@@ -113,7 +142,7 @@ std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen
     // Callers may be TBB workers waiting on this compilation's key: the
     // backend's work must not need a free pool worker.
     const cpu::CompileOnThisThread here;
-    version->code = compile_or_load(module, backend, *version, options.cache_dir);
+    version->code = optimize_and_compile(module, options, backend, *version);
   }
   version->entry = version->code->address(options.name);
   return programs.publish(std::move(version));

@@ -2,6 +2,8 @@
 // the result shared through the program cache.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 
 #include "jit/compile_options.h"
@@ -13,10 +15,18 @@
 
 namespace augur::cache {
 
-// The optimizer's place in the pipeline, between staging and the backend.
-// The PEG optimizer (runtime/peg) is not wired in yet: the module passes
-// through unchanged.
+// The optimizer's place in the pipeline, between staging and the backend: the
+// PEG optimizer (runtime/peg) at O2 and above, under its JIT budget; it keeps
+// any function it cannot improve safely.
 void optimize(ir::Module& module, const jit::compile_options& options);
+
+// What optimize() did in this process.
+struct OptimizerCounters {
+  std::uint64_t functions_optimized = 0;
+  std::uint64_t functions_kept = 0;
+  std::chrono::nanoseconds time{0};
+};
+OptimizerCounters optimizer_counters();
 
 // The CPU backend's options for `options`. jit::function calls the C ABI
 // entry only, so no invokers are generated.
