@@ -9,6 +9,7 @@
 //   jit::function     what compile returns (function.h)
 //   jit::key<T>       how static arguments key the cache (key.h)
 //   jit::cache_stats  the cache's statistics, capacity, clear (cache.h)
+//   jit::register_rule  rewrite rules for your own operations (rules.h)
 //   jit::error        everything Augur throws (error.h)
 //
 // docs/staging.md explains the model.
@@ -24,4 +25,5 @@
 #include "jit/function.h"
 #include "jit/key.h"
 #include "jit/prophecy.h"
+#include "jit/rules.h"
 #include "jit/stat.h"
