@@ -1,0 +1,41 @@
+// The CPU backend's entry points: an IR module → loaded machine code, directly
+// or through an object file (what the disk cache stores).
+//
+//   auto code = augur::cpu::compile(module, externs, {.opt_level = 2});
+//   auto twice = reinterpret_cast<int (*)(int)>(code->address("twice"));
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "jit/compiled_code.h"
+#include "jit/options.h"
+#include "runtime/ir/externs.h"
+#include "runtime/ir/ir.h"
+
+namespace augur::cpu {
+
+// Compiles every function of `module` (verified IR: checked builds and
+// Options::verify check it, throwing jit::verify_error) and loads the code, the
+// externs it calls bound to their addresses in `externs`. Any number of
+// threads may compile at once. Throws jit::compile_error if LLVM fails or for
+// what the backend does not support (barriers), jit::error for an extern that
+// `externs` does not bind with the declared signature.
+std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::ExternTable& externs,
+                                      const Options& options = {});
+
+// The object file that compile() would load, its externs left undefined.
+std::vector<char> compile_object(const ir::Module& module, const Options& options = {});
+
+// Loads an object file that compile_object() made from the same module.
+// Throws jit::compile_error for an object that is corrupt or not for this
+// machine, and jit::error as compile() does for externs.
+std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir::Module& module,
+                                          const ir::ExternTable& externs);
+
+// Whether the version labelled `label` (CompiledCode::label()) is still loaded.
+bool is_loaded(std::string_view label);
+
+}  // namespace augur::cpu

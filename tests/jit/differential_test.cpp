@@ -1,0 +1,209 @@
+// Differential tests, the backbone: random programs (tests/support) compiled at
+// O0 and at O2 give the interpreter's results on random inputs, for the return
+// value, every array the program can write, and the log of effectful extern
+// calls. Floats compare bit for bit, any NaN matching any NaN (payloads are not
+// part of the IR's semantics); programs that call exp, log or pow allow a few
+// ulps in float results.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "jit/error.h"
+#include "runtime/ir/interp.h"
+#include "runtime/ir/parser.h"
+#include "tests/jit/jit_test_util.h"
+#include "tests/support/random_inputs.h"
+#include "tests/support/random_program.h"
+#include "tests/support/test_externs.h"
+
+namespace augur::cpu::test {
+namespace {
+
+using testing::ParamDesc;
+using testing::RandomFeatures;
+using testing::RandomInputs;
+using testing::RandomProgram;
+using testing::RandomProgramOptions;
+
+struct Outcome {
+  ir::Value result;
+  std::vector<std::vector<std::uint8_t>> memory;
+  std::vector<std::uint64_t> effects;
+};
+
+template <class Run>
+Outcome observe(const RandomInputs& inputs, const Run& run) {
+  RandomInputs own = inputs;  // a deep copy: each execution writes its own arrays
+  testing::reset_effect_log();
+  Outcome outcome;
+  outcome.result = run(own.args());
+  outcome.memory = own.memory();
+  outcome.effects = testing::effect_log();
+  return outcome;
+}
+
+template <class F>
+bool close(F expected, F actual, int ulps) {
+  if (std::isnan(expected)) return std::isnan(actual);
+  for (int i = 0; i < ulps && expected != actual; ++i) expected = std::nextafter(expected, actual);
+  return std::memcmp(&expected, &actual, sizeof(F)) == 0;
+}
+
+// Values of `type` agree: bits, except NaN against NaN and the ulps allowed.
+bool same_value(ir::Type type, std::uint64_t expected, std::uint64_t actual, int ulps) {
+  if (type == ir::Type::f32()) {
+    return close(ir::Value{expected}.as<float>(), ir::Value{actual}.as<float>(), ulps);
+  }
+  if (type == ir::Type::f64()) {
+    return close(ir::Value{expected}.as<double>(), ir::Value{actual}.as<double>(), ulps);
+  }
+  return expected == actual;
+}
+
+std::uint64_t element(const std::vector<std::uint8_t>& bytes, std::size_t index, std::size_t size) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, bytes.data() + index * size, size);
+  return bits;
+}
+
+// Empty when the outcomes agree; otherwise what differs.
+std::string difference(const RandomProgram& program, const Outcome& expected,
+                       const Outcome& actual) {
+  const int ulps = program.inexact_math ? 4 : 0;
+  const ir::Type ret = program.module.find_function(program.entry)->ret;
+  if (!same_value(ret, expected.result.bits, actual.result.bits, ulps)) {
+    return "result " + std::to_string(actual.result.bits) + ", interpreter " +
+           std::to_string(expected.result.bits);
+  }
+  std::size_t array = 0;
+  for (const ParamDesc& param : program.params) {
+    if (!param.type.is_pointer()) continue;
+    const std::size_t size = param.type.pointee().size();
+    for (std::size_t i = 0; i < param.length; ++i) {
+      const std::uint64_t want = element(expected.memory[array], i, size);
+      const std::uint64_t got = element(actual.memory[array], i, size);
+      if (!same_value(param.type.pointee(), want, got, ulps)) {
+        return param.name + "[" + std::to_string(i) + "] is " + std::to_string(got) +
+               ", interpreter " + std::to_string(want);
+      }
+    }
+    ++array;
+  }
+  if (expected.effects != actual.effects) return "the effectful calls differ";
+  return {};
+}
+
+// Compiles `program` at O0 and O2 and checks both against the interpreter on
+// `inputs_per_program` random inputs. With a step limit, inputs on which the
+// interpreter runs longer are skipped (for programs that need not terminate
+// quickly on every input); returns how many inputs were compared.
+int check_program(const RandomProgram& program, std::uint64_t seed, int inputs_per_program,
+                  std::uint64_t step_limit = 0) {
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", " + std::to_string(program.nodes) + " nodes");
+  ir::InterpOptions interp_options;
+  interp_options.externs = &program.externs;
+  interp_options.step_limit = step_limit;
+  const ir::Interpreter interpreter(program.module, program.entry, interp_options);
+  const auto o0 = compile_at(0, program.module, program.externs);
+  const auto o2 = compile_at(2, program.module, program.externs);
+  int compared = 0;
+  for (int i = 0; i < inputs_per_program; ++i) {
+    const RandomInputs inputs(program.params, seed * 100 + static_cast<std::uint64_t>(i));
+    Outcome expected;
+    try {
+      expected =
+          observe(inputs, [&](std::span<const ir::Value> args) { return interpreter.run(args); });
+    } catch (const jit::trap_error&) {
+      if (step_limit == 0) throw;
+      continue;
+    }
+    for (const auto* code : {o0.get(), o2.get()}) {
+      const Outcome actual = observe(inputs, [&](std::span<const ir::Value> args) {
+        return invoke(*code, program.entry, args);
+      });
+      const std::string diff = difference(program, expected, actual);
+      EXPECT_TRUE(diff.empty()) << (code == o0.get() ? "O0" : "O2") << ", inputs " << i << ": "
+                                << diff;
+    }
+    ++compared;
+  }
+  return compared;
+}
+
+RandomProgramOptions options_for(std::uint64_t seed, RandomFeatures features = {},
+                                 std::size_t target_nodes = 0) {
+  RandomProgramOptions options;
+  options.seed = seed;
+  options.features = features;
+  options.target_nodes = target_nodes;
+  return options;
+}
+
+// Shards of 40 seeds each, so that CTest runs them in parallel.
+class Differential : public ::testing::TestWithParam<int> {};
+
+TEST_P(Differential, RandomProgramsMatchTheInterpreter) {
+  const auto first = static_cast<std::uint64_t>(GetParam()) * 40;
+  for (std::uint64_t seed = first; seed < first + 40; ++seed) {
+    RandomFeatures features;
+    features.atomics = seed % 2 == 1;
+    check_program(testing::random_program(options_for(seed, features)), seed, 4);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Jit, Differential, ::testing::Range(0, 6));
+
+TEST(DifferentialExtra, ProgramsWithExpLogPowMatchWithinUlps) {
+  RandomFeatures features;
+  features.inexact_math = true;
+  int checked = 0;
+  for (std::uint64_t seed = 1000; seed < 1400 && checked < 20; ++seed) {
+    const RandomProgram program = testing::random_program(options_for(seed, features));
+    if (!program.inexact_math) continue;  // the shards above cover the others
+    check_program(program, seed, 3);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 20);
+}
+
+// The staging front end's golden programs (tests/stage/golden/*.ir), on
+// random arguments: arrays of 16 elements, which every golden stays inside.
+// Some loop up to a parameter, so inputs the interpreter needs more than a
+// million steps for are left out.
+TEST(DifferentialExtra, StagingGoldenProgramsMatchTheInterpreter) {
+  const std::filesystem::path golden = std::filesystem::path(AUGUR_TEST_DATA) / "../stage/golden";
+  int functions = 0;
+  for (const auto& file : std::filesystem::directory_iterator(golden)) {
+    if (file.path().extension() != ".ir") continue;
+    std::ifstream stream(file.path());
+    const std::string text((std::istreambuf_iterator<char>(stream)),
+                           std::istreambuf_iterator<char>());
+    const ir::Module module = ir::parse_module(text, file.path().filename().string());
+    for (const ir::Function& function : module.functions) {
+      RandomProgram program;
+      program.module = module;
+      program.entry = function.name;
+      for (const ir::Variable& param : function.params()) {
+        program.params.push_back({param.name, param.type, param.type.is_pointer() ? 16u : 0u});
+      }
+      const int compared =
+          check_program(program, 3000 + static_cast<std::uint64_t>(functions), 20, 1'000'000);
+      EXPECT_GE(compared, 8) << function.name;
+      ++functions;
+    }
+  }
+  EXPECT_GE(functions, 7);
+}
+
+TEST(DifferentialExtra, LargeProgramsMatchTheInterpreter) {
+  for (std::uint64_t seed = 2000; seed < 2006; ++seed) {
+    check_program(testing::random_program(options_for(seed, {}, 2000)), seed, 2);
+  }
+}
+
+}  // namespace
+}  // namespace augur::cpu::test
