@@ -49,14 +49,14 @@ void synchronize();
 struct statistics {
   std::uint64_t nvrtc_compiles = 0;
   std::chrono::nanoseconds nvrtc_time{0};
-  std::uint64_t memory_hits = 0;    // images found in the in-memory cache
+  std::uint64_t memory_hits = 0;  // images found in the in-memory cache
   std::uint64_t memory_misses = 0;
-  std::uint64_t disk_hits = 0;      // images loaded from the disk cache
+  std::uint64_t disk_hits = 0;  // images loaded from the disk cache
   std::uint64_t disk_misses = 0;
   std::uint64_t disk_rejected = 0;  // corrupt or foreign cache files, rebuilt
   std::uint64_t disk_writes = 0;
-  std::uint64_t module_loads = 0;   // cuModuleLoadData calls
-  std::uint64_t launches = 0;       // kernel launches on the GPU
+  std::uint64_t module_loads = 0;  // cuModuleLoadData calls
+  std::uint64_t launches = 0;      // kernel launches on the GPU
   std::uint64_t fallback_compiles = 0;
   std::uint64_t fallback_launches = 0;
 };

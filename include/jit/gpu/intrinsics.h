@@ -23,10 +23,9 @@ namespace jit::gpu {
 
 // ---------------------------------------------------------------- indices
 
-#define AUGUR_GPU_INDEX(name, which, axis)                                                \
-  inline dyn_expr<int> name() {                                                          \
-    return jit::detail::wrap<int>(jit::detail::gpu_index_of(jit::detail::gpu_index::which, \
-                                                            axis));                       \
+#define AUGUR_GPU_INDEX(name, which, axis)                                                         \
+  inline dyn_expr<int> name() {                                                                    \
+    return jit::detail::wrap<int>(jit::detail::gpu_index_of(jit::detail::gpu_index::which, axis)); \
   }
 // CUDA's threadIdx, blockIdx, blockDim and gridDim, as int.
 AUGUR_GPU_INDEX(thread_idx_x, thread_idx, 0)
@@ -76,8 +75,8 @@ class shared_array {
   shared_array& operator=(const shared_array&) = delete;
 
   template <class I>
-  dyn_ref<T> operator[](const I& index) const
-      requires jit::detail::operand<I> && std::is_integral_v<jit::detail::value_t<I>> {
+  dyn_ref<T> operator[](const I& index)
+      const requires jit::detail::operand<I> && std::is_integral_v<jit::detail::value_t<I>> {
     jit::detail::check_token(var_.token, "a jit::gpu::shared_array");
     return {pointer_, jit::detail::as<jit::detail::value_t<I>>(index)};
   }
@@ -120,29 +119,29 @@ dyn_expr<T> atomic(jit::detail::atomic_op op, const dyn_ref<T>& element, const V
 // CUDA's atomicAdd(&p[i], v): jit::gpu::atomic_add(bins[k], 1u). Elements
 // are 32 or 64 bits; min, max and compare-and-swap take integers only.
 template <class T, jit::detail::operand V>
-dyn_expr<T> atomic_add(const dyn_ref<T>& element, const V& value)
-    requires detail::atomic_element<T> {
+dyn_expr<T> atomic_add(const dyn_ref<T>& element,
+                       const V& value) requires detail::atomic_element<T> {
   return detail::atomic(jit::detail::atomic_op::add, element, value);
 }
 template <class T, jit::detail::operand V>
-dyn_expr<T> atomic_min(const dyn_ref<T>& element, const V& value)
-    requires detail::atomic_element<T> && std::is_integral_v<T> {
+dyn_expr<T> atomic_min(const dyn_ref<T>& element,
+                       const V& value) requires detail::atomic_element<T> && std::is_integral_v<T> {
   return detail::atomic(jit::detail::atomic_op::min, element, value);
 }
 template <class T, jit::detail::operand V>
-dyn_expr<T> atomic_max(const dyn_ref<T>& element, const V& value)
-    requires detail::atomic_element<T> && std::is_integral_v<T> {
+dyn_expr<T> atomic_max(const dyn_ref<T>& element,
+                       const V& value) requires detail::atomic_element<T> && std::is_integral_v<T> {
   return detail::atomic(jit::detail::atomic_op::max, element, value);
 }
 template <class T, jit::detail::operand V>
-dyn_expr<T> atomic_exchange(const dyn_ref<T>& element, const V& value)
-    requires detail::atomic_element<T> {
+dyn_expr<T> atomic_exchange(const dyn_ref<T>& element,
+                            const V& value) requires detail::atomic_element<T> {
   return detail::atomic(jit::detail::atomic_op::exchange, element, value);
 }
 // Stores `desired` if the element equals `expected`; returns the old value either way.
 template <class T, jit::detail::operand E, jit::detail::operand D>
-dyn_expr<T> atomic_cas(const dyn_ref<T>& element, const E& expected, const D& desired)
-    requires detail::atomic_element<T> && std::is_integral_v<T> {
+dyn_expr<T> atomic_cas(const dyn_ref<T>& element, const E& expected, const D& desired) requires
+    detail::atomic_element<T> && std::is_integral_v<T> {
   return detail::atomic(jit::detail::atomic_op::cas, element, expected, desired);
 }
 

@@ -35,8 +35,7 @@ template <class T>
 struct launch_arg {
   launch_arg(T v) : value(v) {}  // NOLINT: converts like a function argument
   template <class E>
-  launch_arg(const buffer<E>& b) requires(std::is_pointer_v<T> &&
-                                          std::is_convertible_v<E*, T>)
+  launch_arg(const buffer<E>& b) requires(std::is_pointer_v<T>&& std::is_convertible_v<E*, T>)
       : value(b.data()), from_buffer(true), where(b.where()) {}
 
   T value;
@@ -95,8 +94,9 @@ class kernel {
   }
 
   template <std::size_t... I>
-  static void launch_values(const detail::kernel_code& c, dim3 grid, dim3 block, void* stream_handle,
-                            std::tuple<Args...>& values, std::index_sequence<I...>) {
+  static void launch_values(const detail::kernel_code& c, dim3 grid, dim3 block,
+                            void* stream_handle, std::tuple<Args...>& values,
+                            std::index_sequence<I...>) {
     void* params[] = {static_cast<void*>(&std::get<I>(values))..., nullptr};
     const std::uint64_t bits[] = {jit::detail::bits_of(std::get<I>(values))..., 0};
     detail::launch(c, grid, block, params, std::span<const std::uint64_t>(bits, sizeof...(Args)),
@@ -117,11 +117,11 @@ struct kernel_for<jit::detail::type_list<>, Done...> {
 };
 template <class A, class... Rest, class... Done>
 struct kernel_for<jit::detail::type_list<A, Rest...>, Done...> {
-  using type = typename std::conditional_t<
-      jit::detail::is_dyn_param<A>,
-      kernel_for<jit::detail::type_list<Rest...>, Done...,
-                 jit::detail::value_t<std::remove_cvref_t<A>>>,
-      kernel_for<jit::detail::type_list<Rest...>, Done...>>::type;
+  using type =
+      typename std::conditional_t<jit::detail::is_dyn_param<A>,
+                                  kernel_for<jit::detail::type_list<Rest...>, Done...,
+                                             jit::detail::value_t<std::remove_cvref_t<A>>>,
+                                  kernel_for<jit::detail::type_list<Rest...>, Done...>>::type;
 };
 
 template <class F>

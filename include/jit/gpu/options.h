@@ -34,7 +34,7 @@ enum class target : std::uint8_t {
 struct options {
   target where = target::automatic;
   // The kernel's name in the IR and the CUDA source.
-  std::string name = "kernel";
+  std::string name = "staged_kernel";
   // NVRTC's target: "sm_90" compiles a cubin, "compute_90" PTX that the
   // driver finishes for the device. Empty: $AUGUR_GPU_ARCH, else the
   // device's sm_NN, else compute_90.
