@@ -380,14 +380,22 @@ struct FmaOp : Ternary<FmaOp<F>> {
     return bits_of(std::fma(val<F>(a), val<F>(b), val<F>(c)));
   }
 };
-// fmin/fmax are IEEE minNum/maxNum: a NaN operand yields the other one.
+// fmin/fmax are IEEE minNum/maxNum (a NaN operand yields the other one), with
+// -0 < +0 (docs/ir.md): equal operands have equal bits except for zeros, where
+// OR of the bits picks -0 for min and AND picks +0 for max.
 template <class F>
 struct FMinOp : Binary<FMinOp<F>> {
-  static u64 apply(u64 a, u64 b) { return bits_of(std::fmin(val<F>(a), val<F>(b))); }
+  static u64 apply(u64 a, u64 b) {
+    if (val<F>(a) == val<F>(b)) return a | b;
+    return bits_of(std::fmin(val<F>(a), val<F>(b)));
+  }
 };
 template <class F>
 struct FMaxOp : Binary<FMaxOp<F>> {
-  static u64 apply(u64 a, u64 b) { return bits_of(std::fmax(val<F>(a), val<F>(b))); }
+  static u64 apply(u64 a, u64 b) {
+    if (val<F>(a) == val<F>(b)) return a & b;
+    return bits_of(std::fmax(val<F>(a), val<F>(b)));
+  }
 };
 template <unsigned W>
 struct MinSOp : Binary<MinSOp<W>> {

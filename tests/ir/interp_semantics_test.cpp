@@ -364,6 +364,11 @@ TYPED_TEST(FloatSemantics, MinAndMaxAreMinNumAndMaxNum) {
     EXPECT_EQ(max.template call<T>(nan, a), a);
   }
   EXPECT_TRUE(std::isnan(min.template call<T>(nan, nan)));
+  // -0 < +0 whatever the operand order.
+  for (auto [a, b] : {std::pair{T(0), T(-0.0)}, std::pair{T(-0.0), T(0)}}) {
+    EXPECT_TRUE(std::signbit(min.template call<T>(a, b)));
+    EXPECT_FALSE(std::signbit(max.template call<T>(a, b)));
+  }
 }
 
 // ---------------------------------------------------------------- casts
