@@ -125,9 +125,8 @@ const char* math_name(MathOp op, bool f32) {
     case MathOp::Pow:
       return f32 ? "powf" : "pow";
     case MathOp::Min:
-      return f32 ? "fminf" : "fmin";  // IEEE minNum: a NaN operand yields the other
     case MathOp::Max:
-      return f32 ? "fmaxf" : "fmax";
+      break;  // helpers (cuda_helpers.h)
     case MathOp::Fma:
       return f32 ? "fmaf" : "fma";
   }
@@ -393,7 +392,7 @@ CudaExprWriter::Code CudaExprWriter::cast(const ir::Expr& e) {
 CudaExprWriter::Code CudaExprWriter::math(const ir::Expr& e) {
   const MathOp op = e.math_op();
   const Type t = e.type;
-  if (t.is_integer()) {
+  if (op == MathOp::Min || op == MathOp::Max) {
     return helper_call({op == MathOp::Min ? HelperKind::Min : HelperKind::Max, t.scalar()},
                        {e.args[0].get(), e.args[1].get()});
   }

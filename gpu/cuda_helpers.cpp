@@ -62,6 +62,20 @@ std::string saturate_body(ir::Scalar to, ir::Scalar from) {
          " : v);";
 }
 
+// Integers compare in their own type. Floats are IEEE minNum/maxNum (a NaN
+// operand yields the other: fminf/fmaxf) with -0.0 ordered below +0.0, which
+// fminf/fmaxf leave unspecified.
+std::string min_max_body(const Helper& h) {
+  const bool is_min = h.kind == HelperKind::Min;
+  if (!ir::Type(h.type).is_float()) {
+    return is_min ? "return b < a ? b : a;" : "return a < b ? b : a;";
+  }
+  const std::string f = h.type == ir::Scalar::F32 ? "f" : "";
+  const std::string call = (is_min ? "fmin" : "fmax") + f + "(a, b)";
+  return std::string("return a == b ? (signbit(a) ? ") + (is_min ? "a : b" : "b : a") +
+         ") : " + call + ";";
+}
+
 std::string definition(const Helper& h) {
   const std::string t = type_name(h.type);
   const std::string u = unsigned_for(h.type);
@@ -82,9 +96,8 @@ std::string definition(const Helper& h) {
              ")); }";
     }
     case HelperKind::Min:
-      return head + "(" + t + " a, " + t + " b) { return b < a ? b : a; }";
     case HelperKind::Max:
-      return head + "(" + t + " a, " + t + " b) { return a < b ? b : a; }";
+      return head + "(" + t + " a, " + t + " b) { " + min_max_body(h) + " }";
     case HelperKind::SaturateF:
       return head + "(" + type_name(h.from) + " x) { " + saturate_body(h.type, h.from) + " }";
   }

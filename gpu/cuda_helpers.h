@@ -2,8 +2,8 @@
 // operator alone would not have the IR's semantics: wrapping signed and
 // narrow integer arithmetic (signed overflow is undefined in CUDA C++ too),
 // float → narrow integer conversions that saturate at the target's bounds, and
-// integer min/max in the operands' own type. Only the helpers a program uses
-// are emitted, in a fixed order, so the source stays short and deterministic.
+// min/max in the operands' own type (floats ordering -0.0 below +0.0). Only the helpers a program
+// uses are emitted, in a fixed order, so the source stays short and deterministic.
 #pragma once
 
 #include <set>
@@ -19,8 +19,8 @@ enum class HelperKind : std::uint8_t {
   Mul,        // wrapping a * b
   Neg,        // wrapping -a
   Shl,        // a << (b mod width), through the unsigned type
-  Min,        // integer min in the operands' type
-  Max,        // integer max in the operands' type
+  Min,        // min in the operands' type; floats: minNum with -0.0 < +0.0
+  Max,        // max in the operands' type; floats: maxNum with -0.0 < +0.0
   SaturateF,  // float (the `from` type) → narrow integer, saturating, NaN → 0
 };
 

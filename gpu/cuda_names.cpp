@@ -13,7 +13,7 @@ namespace {
 
 // C++20 keywords and alternative tokens, CUDA's built-in variables and the
 // functions and macros generated code calls.
-constexpr std::array<std::string_view, 149> kReserved = {
+constexpr std::array<std::string_view, 150> kReserved = {
     "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
     "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
     "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
@@ -30,7 +30,7 @@ constexpr std::array<std::string_view, 149> kReserved = {
     // what generated code calls
     "sqrtf", "sqrt", "fabsf", "fabs", "floorf", "floor", "expf", "exp", "logf", "log", "powf",
     "pow", "fminf", "fmin", "fmaxf", "fmax", "fmaf", "fma", "fmodf", "fmod", "min", "max",
-    "atomicAdd", "atomicMin", "atomicMax", "atomicExch", "atomicCAS", "__float2int_rz",
+    "signbit", "atomicAdd", "atomicMin", "atomicMax", "atomicExch", "atomicCAS", "__float2int_rz",
     "__float2uint_rz", "__float2ll_rz", "__float2ull_rz", "__double2int_rz", "__double2uint_rz",
     "__double2ll_rz", "__double2ull_rz", "__int_as_float", "__uint_as_float",
     "__longlong_as_double", "__double_as_longlong",
