@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 
+#include "examples/gpu_conv_kernels.h"
 #include "jit/gpu.h"
 #include "jit/jit.h"
 #include "runtime/stage/extract.h"
@@ -396,6 +397,32 @@ std::vector<KernelCase> kernel_cases() {
                    {2, 3, 2},
                    {4, 2, 3},
                    {KernelArg::buffer(Type::i32(), 2 * 3 * 2 * 4 * 2 * 3)}});
+  // examples/gpu_conv.cpp's kernels.
+  cases.push_back(
+      {"example_conv1d_sparse9",
+       staged("conv1d", &gpu_conv::conv1d,
+              std::vector<float>{1.0f, 0.0f, 0.0f, 0.0f, -2.0f, 0.0f, 0.0f, 0.0f, 1.0f}),
+       {2},
+       {64},
+       {floats(128), floats(128), KernelArg::scalar(125)}});
+  cases.push_back(
+      {"example_conv1d_generic",
+       staged("conv1d_generic", &gpu_conv::conv1d_generic),
+       {2},
+       {64},
+       {floats(128), floats(128), floats(7), KernelArg::scalar(125), KernelArg::scalar(7)}});
+  cases.push_back(
+      {"example_conv2d_box5",
+       staged("conv2d", &gpu_conv::conv2d, std::vector<float>(25, 0.04f), 5),
+       {3, 2},
+       {8, 8},
+       {floats(19 * 13), floats(19 * 13), KernelArg::scalar(19), KernelArg::scalar(13)}});
+  cases.push_back({"example_conv2d_generic",
+                   staged("conv2d_generic", &gpu_conv::conv2d_generic),
+                   {3, 2},
+                   {8, 8},
+                   {floats(19 * 13), floats(19 * 13), floats(25), KernelArg::scalar(19),
+                    KernelArg::scalar(13), KernelArg::scalar(5)}});
   return cases;
 }
 
