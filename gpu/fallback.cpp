@@ -85,7 +85,10 @@ void FallbackKernel::launch_with_fibers(const LaunchConfig& config) const {
                       FiberBlock runner(entry);
                       std::vector<std::max_align_t> shared(shared_words);
                       for (std::uint64_t id = range.begin(); id != range.end(); ++id) {
-                        std::memset(shared.data(), 0, shared.size() * sizeof(std::max_align_t));
+                        // Bytewise (max_align_t has padding); memset must not get null.
+                        if (!shared.empty()) {
+                          std::memset(shared.data(), 0, shared.size() * sizeof(std::max_align_t));
+                        }
                         const std::array<std::uint32_t, 3> index = {
                             static_cast<std::uint32_t>(id % grid.x),
                             static_cast<std::uint32_t>(id / grid.x % grid.y),
