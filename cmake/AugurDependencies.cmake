@@ -11,6 +11,9 @@ find_package(Threads REQUIRED)
 find_package(CUDAToolkit QUIET)
 if(CUDAToolkit_FOUND AND TARGET CUDA::nvrtc)
   set(AUGUR_HAVE_NVRTC ON)
+  # CMake's CUDA::nvrtc also links the driver (CUDA::cuda_driver: the stub
+  # where there is no GPU), which Augur must not: drop it.
+  set_property(TARGET CUDA::nvrtc PROPERTY INTERFACE_LINK_LIBRARIES "")
   message(STATUS "Augur: NVRTC ${CUDAToolkit_VERSION} from ${CUDAToolkit_LIBRARY_DIR}")
 else()
   set(AUGUR_HAVE_NVRTC OFF)

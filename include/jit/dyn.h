@@ -317,6 +317,10 @@ class dyn_ref {
 
   // The load `p[i]`.
   detail::expr_ref expr() const { return detail::load(pointer_, index_); }
+  // The pointer and the index (intrinsics that act on an element's address,
+  // such as jit::gpu::atomic_add, take the element).
+  const detail::expr_ref& pointer() const { return pointer_; }
+  const detail::expr_ref& index() const { return index_; }
 
  private:
   detail::expr_ref pointer_;

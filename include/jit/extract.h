@@ -49,6 +49,9 @@ struct extract_options {
   std::uint64_t max_nodes = 1'000'000;  // statements and branches recorded
   std::uint32_t max_depth = 512;        // frames between extract() and an operation
   std::uint64_t max_ir_statements = 4'000'000;
+  // Extract a GPU kernel (`kernel fn`, returning void): the GPU intrinsics of
+  // jit/gpu.h (thread indices, shared arrays, barriers) may be used.
+  bool kernel = false;
 };
 
 // What one extraction cost and produced.

@@ -25,6 +25,9 @@ static_assert(static_cast<int>(unary_op::logical_not) == static_cast<int>(ir::Un
 static_assert(static_cast<int>(math_op::fma) == static_cast<int>(ir::MathOp::Fma));
 static_assert(static_cast<int>(math_op::min) == static_cast<int>(ir::MathOp::Min));
 static_assert(static_cast<int>(effect::effectful) == static_cast<int>(ir::Effect::Effectful));
+static_assert(static_cast<int>(gpu_index::grid_dim) == static_cast<int>(ir::GpuIndex::GridDim));
+static_assert(static_cast<int>(atomic_op::cas) == static_cast<int>(ir::AtomicOp::Cas));
+static_assert(static_cast<int>(atomic_op::exchange) == static_cast<int>(ir::AtomicOp::Exchange));
 
 namespace {
 
@@ -96,6 +99,32 @@ expr_ref call_now(const extern_entry& fn, std::span<const expr_ref> args) {
   expr_ref result = explorer.pool().read(ir::VarId{v.id}, type);
   explorer.release(v);
   return result;
+}
+
+expr_ref gpu_index_of(gpu_index which, unsigned axis) {
+  Explorer& explorer = active("a GPU index was read");
+  explorer.require_kernel("a GPU thread or block index");
+  return explorer.pool().gpu_index(static_cast<ir::GpuIndex>(which), axis);
+}
+
+expr_ref atomic_now(atomic_op op, std::span<const expr_ref> args) {
+  Explorer& explorer = active("an atomic operation");
+  explorer.require_kernel("a jit::gpu atomic operation");
+  expr_ref e = explorer.pool().atomic(static_cast<ir::AtomicOp>(op), args);
+  const ir::Type type = e->type;
+  const var_ref v = explorer.declare(type, std::move(e), nullptr);
+  expr_ref result = explorer.pool().read(ir::VarId{v.id}, type);
+  explorer.release(v);
+  return result;
+}
+
+var_ref declare_shared(ir_type pointer_type, std::uint32_t count, const char* name) {
+  return active("a jit::gpu::shared_array was created")
+      .declare_shared(to_ir(pointer_type), count, name);
+}
+
+void barrier() {
+  active("jit::gpu::barrier() was called").barrier();
 }
 
 std::uint64_t current_token() noexcept {

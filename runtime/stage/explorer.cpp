@@ -368,22 +368,41 @@ void Explorer::require_run(const char* what) const {
   }
 }
 
-std::uint32_t Explorer::variable_for(Tag identity, ir::Type type, const char* name) {
+std::uint32_t Explorer::variable_for(Tag identity, ir::Type type, const char* name,
+                                     std::uint32_t shared_count) {
   auto [it, inserted] =
       variables_.try_emplace(identity, static_cast<std::uint32_t>(graph_.vars.size()));
   if (inserted) {
-    graph_.vars.push_back({name ? name : "", type, false});
-  } else if (graph_.vars[it->second].type != type) {
+    graph_.vars.push_back({name ? name : "", type, false, shared_count});
+  } else if (graph_.vars[it->second].type != type ||
+             graph_.vars[it->second].shared_count != shared_count) {
+    const GraphVar& earlier = graph_.vars[it->second];
+    auto what = [](ir::Type t, std::uint32_t count) {
+      return count > 0 ? "a shared " + t.pointee().name() + "[" + std::to_string(count) + "]"
+                       : "type " + t.name();
+    };
     throw jit::staging_error(
         "the first stage is not deterministic given its decisions: a variable declared at " +
-        site() + " has type " + type.name() + " here and " + graph_.vars[it->second].type.name() +
-        " in an earlier run");
+        site() + " has " + what(type, shared_count) + " here and " +
+        what(earlier.type, earlier.shared_count) + " in an earlier run");
   }
   return it->second;
 }
 
 jit::detail::var_ref Explorer::declare(ir::Type type, ir::ExprPtr init, const char* name) {
   require_run("a jit::dyn variable was created");
+  return declare_variable(type, std::move(init), name, 0);
+}
+
+jit::detail::var_ref Explorer::declare_shared(ir::Type type, std::uint32_t count,
+                                              const char* name) {
+  require_run("a jit::gpu::shared_array was created");
+  require_kernel("a jit::gpu::shared_array");
+  return declare_variable(type, nullptr, name, count);
+}
+
+jit::detail::var_ref Explorer::declare_variable(ir::Type type, ir::ExprPtr init, const char* name,
+                                                std::uint32_t shared_count) {
   if (ignoring()) return {token_, 0, kNoLive};
   const Tag tag = event_tag();
   // Objects declared at one point stay apart while they live at once (a C++
@@ -397,7 +416,7 @@ jit::detail::var_ref Explorer::declare(ir::Type type, ir::ExprPtr init, const ch
     h.add(twin);
     identity = h.finish();
   }
-  const std::uint32_t var = variable_for(identity, type, name);
+  const std::uint32_t var = variable_for(identity, type, name, shared_count);
   std::uint32_t live;
   if (free_live_.empty()) {
     live = static_cast<std::uint32_t>(live_tags_.size());
@@ -462,6 +481,24 @@ void Explorer::eval(ir::ExprPtr call) {
   event.tag = event_tag();
   event.expr = std::move(call);
   on_event(std::move(event));
+}
+
+void Explorer::barrier() {
+  require_run("jit::gpu::barrier() was called");
+  require_kernel("jit::gpu::barrier()");
+  if (ignoring()) return;
+  Event event;
+  event.kind = EventKind::Barrier;
+  event.tag = event_tag();
+  on_event(std::move(event));
+}
+
+void Explorer::require_kernel(const char* what) const {
+  if (!options_.kernel) {
+    throw jit::staging_error(std::string(what) +
+                             " used in a function that is not extracted as a GPU kernel (compile "
+                             "it with jit::gpu::compile, or set extract_options::kernel)");
+  }
 }
 
 bool Explorer::branch(ir::ExprPtr cond) {
@@ -547,6 +584,8 @@ std::string Explorer::describe(const Event& e) const {
       return out.append("return ").append(text(e.expr));
     case EventKind::End:
       return "return";
+    case EventKind::Barrier:
+      return "barrier";
   }
   return "?";
 }

@@ -69,11 +69,16 @@ class Explorer {
 
   // ------------------------------------------------ first-stage operations
   jit::detail::var_ref declare(ir::Type type, ir::ExprPtr init, const char* name);
+  // A kernel's block-shared array (`type` is the pointer type).
+  jit::detail::var_ref declare_shared(ir::Type type, std::uint32_t count, const char* name);
   jit::detail::var_ref parameter(std::uint32_t index);
   void release(const jit::detail::var_ref& v) noexcept;
   void assign(const jit::detail::var_ref& v, ir::ExprPtr value);
   void store(ir::ExprPtr pointer, ir::ExprPtr index, ir::ExprPtr value);
   void eval(ir::ExprPtr call);
+  void barrier();
+  // Throws a staging_error naming `what` unless a kernel is being extracted.
+  void require_kernel(const char* what) const;
   bool branch(ir::ExprPtr cond);
   void finish(ir::ExprPtr value);
 
@@ -118,7 +123,10 @@ class Explorer {
   void link(std::uint32_t target);
   void visit(std::uint32_t n);
 
-  std::uint32_t variable_for(Tag identity, ir::Type type, const char* name);
+  jit::detail::var_ref declare_variable(ir::Type type, ir::ExprPtr init, const char* name,
+                                        std::uint32_t shared_count);
+  std::uint32_t variable_for(Tag identity, ir::Type type, const char* name,
+                             std::uint32_t shared_count);
 
   void give_up_if_mispredicted();
   [[noreturn]] void diverged(const Event& expected, const Event& actual, const char* why);

@@ -13,7 +13,8 @@ std::uint64_t ExprPool::Key::hash() const {
   // the low bits, and it makes every input bit reach them.
   const std::uint64_t code = static_cast<std::uint64_t>(kind) | std::uint64_t{op} << 8 |
                              static_cast<std::uint64_t>(type.scalar()) << 16 |
-                             std::uint64_t{type.is_pointer()} << 24 | std::uint64_t{var} << 32;
+                             std::uint64_t{type.is_pointer()} << 24 | std::uint64_t{axis} << 28 |
+                             std::uint64_t{var} << 32;
   const auto word = [](const void* p) {
     return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
   };
@@ -24,7 +25,7 @@ std::uint64_t ExprPool::Key::hash() const {
 }
 
 bool ExprPool::Key::matches(const ir::Expr& e) const {
-  if (e.kind != kind || e.op != op || e.bits != bits || e.var.index != var ||
+  if (e.kind != kind || e.op != op || e.axis != axis || e.bits != bits || e.var.index != var ||
       e.callee.get() != callee || e.args.size() > kMaxArgs) {
     return false;
   }
@@ -132,6 +133,19 @@ ir::ExprPtr ExprPool::call(const ir::ExternRef& callee, std::span<const ir::Expr
   for (std::size_t i = 0; i < args.size(); ++i) key.args[i] = args[i].get();
   return find_or_make(
       key, [&] { return ir::call(callee, std::vector<ir::ExprPtr>(args.begin(), args.end())); });
+}
+
+ir::ExprPtr ExprPool::gpu_index(ir::GpuIndex which, unsigned axis) {
+  Key key(ir::ExprKind::GpuIndex, static_cast<std::uint8_t>(which));
+  key.axis = static_cast<std::uint8_t>(axis);
+  return find_or_make(key, [&] { return ir::gpu_index(which, axis); });
+}
+
+ir::ExprPtr ExprPool::atomic(ir::AtomicOp op, std::span<const ir::ExprPtr> args) {
+  Key key(ir::ExprKind::Atomic, static_cast<std::uint8_t>(op));
+  for (std::size_t i = 0; i < args.size() && i < kMaxArgs; ++i) key.args[i] = args[i].get();
+  return find_or_make(
+      key, [&] { return ir::atomic(op, std::vector<ir::ExprPtr>(args.begin(), args.end())); });
 }
 
 }  // namespace augur::stage

@@ -25,6 +25,8 @@ class ExprPool {
   ir::ExprPtr load(const ir::ExprPtr& pointer, const ir::ExprPtr& index);
   ir::ExprPtr math(ir::MathOp op, std::span<const ir::ExprPtr> args);
   ir::ExprPtr call(const ir::ExternRef& callee, std::span<const ir::ExprPtr> args);
+  ir::ExprPtr gpu_index(ir::GpuIndex which, unsigned axis);
+  ir::ExprPtr atomic(ir::AtomicOp op, std::span<const ir::ExprPtr> args);
 
   std::size_t size() const { return count_; }
 
@@ -37,6 +39,7 @@ class ExprPool {
 
     ir::ExprKind kind;
     std::uint8_t op = 0;
+    std::uint8_t axis = 0;  // as in Expr: GPU indices only
     ir::Type type;
     std::uint64_t bits = 0;
     std::uint32_t var = ir::VarId::kNone;  // as in Expr: only reads have a variable

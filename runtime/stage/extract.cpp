@@ -46,6 +46,7 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   structure_options.name = options.name;
   structure_options.result = to_ir(gen.result);
   structure_options.max_statements = options.max_ir_statements;
+  structure_options.kernel = options.kernel;
   ir::Function fn = structure(explorer.graph(), structure_options);
   tidy(fn);
   finalize(fn, options.param_names);

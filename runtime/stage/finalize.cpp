@@ -96,6 +96,11 @@ class ScopeCheck {
 
 void declarations_to_assignments(Block& b, const std::vector<std::uint8_t>& hoist,
                                  const ir::Function& fn) {
+  // A hoisted shared array needs no assignment: it is zero at block start.
+  std::erase_if(b, [&](const Stmt& s) {
+    return s.kind == StmtKind::Decl && hoist[s.var.index] &&
+           fn.var(s.var).kind == ir::VarKind::Shared;
+  });
   for (Stmt& s : b) {
     if (s.kind == StmtKind::Decl && hoist[s.var.index]) {
       ExprPtr value = s.expr ? s.expr : ir::constant(fn.var(s.var).type, 0);

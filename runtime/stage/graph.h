@@ -18,7 +18,7 @@ namespace augur::stage {
 
 inline constexpr std::uint32_t kNoNode = ~std::uint32_t{0};
 
-enum class EventKind : std::uint8_t { Decl, Assign, Store, Eval, Branch, Return, End };
+enum class EventKind : std::uint8_t { Decl, Assign, Store, Eval, Branch, Return, End, Barrier };
 
 // What the first stage did at one point. Variables are graph variables
 // (indices into Graph::vars), written into the IR as VarIds.
@@ -50,6 +50,7 @@ struct GraphVar {
   std::string name;  // the user's name, or empty
   ir::Type type;
   bool param = false;
+  std::uint32_t shared_count = 0;  // > 0: a kernel's block-shared array of this many elements
 };
 
 class Graph {

@@ -48,8 +48,12 @@ class Structurer {
     ir::Function fn;
     fn.name = options_.name;
     fn.ret = options_.result;
+    fn.kernel = options_.kernel;
     for (const GraphVar& v : g_.vars) {
-      fn.vars.push_back({v.name, v.type, v.param ? ir::VarKind::Param : ir::VarKind::Local, 0});
+      const ir::VarKind kind = v.param              ? ir::VarKind::Param
+                               : v.shared_count > 0 ? ir::VarKind::Shared
+                                                    : ir::VarKind::Local;
+      fn.vars.push_back({v.name, v.type, kind, v.shared_count});
       if (v.param) ++fn.num_params;
     }
     if (size_ == 0) return fn;
@@ -393,6 +397,8 @@ class Structurer {
         return ir::Stmt::return_(e.expr);
       case EventKind::End:
         return ir::Stmt::return_();
+      case EventKind::Barrier:
+        return ir::Stmt::barrier();
       case EventKind::Branch:
         break;
     }

@@ -28,6 +28,7 @@ struct StructureOptions {
   std::string name;
   ir::Type result;
   std::uint64_t max_statements = 0;  // a staging_error past it
+  bool kernel = false;               // a GPU entry point
 };
 
 ir::Function structure(const Graph& graph, const StructureOptions& options);

@@ -13,13 +13,17 @@
 //
 // The copies and buffers are external calls to a simulated device (device
 // buffers are host memory filled with NaN, so a missing copy shows in the
-// results). Used by einsum_test.cpp and bench/stage_bench.cpp.
+// results), and a region's statements are loops over the device buffers.
+// Both can be replaced (options::device, options::gpu_statement):
+// tests/gpu/einsum_gpu.h runs regions as kernels on Augur's GPU backend.
+// Used by einsum_test.cpp, bench/stage_bench.cpp and the GPU tests.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -102,11 +106,19 @@ inline const runtime_fns& runtime() {
 
 // ---------------------------------------------------------------- the DSL
 
+class tensor;
+struct access;
+struct term_node;
+using term = std::shared_ptr<const term_node>;
+
 struct options {
   bool copy_all = false;  // the paper's baseline: every tensor to and from the device
+  // The device's buffers and copies; null: the simulated device (runtime()).
+  const runtime_fns* device = nullptr;
+  // Emits a statement of a run_on_gpu region; empty: loops over the device
+  // buffers. It gets each tensor's buffer through buffer_for_read/write.
+  std::function<void(const access& lhs, const term& rhs, bool accumulate)> gpu_statement = {};
 };
-
-class tensor;
 
 // A loop index; its range comes from the tensors it indexes.
 struct index {
@@ -117,8 +129,9 @@ struct index {
 // The first-stage state of one program: its tensors and where code runs now.
 class context {
  public:
-  explicit context(options o = {}) : options_(o) { runtime(); }
+  explicit context(options o = {}) : options_(std::move(o)) { runtime(); }
   const options& opts() const { return options_; }
+  const runtime_fns& device() const { return options_.device ? *options_.device : runtime(); }
   bool on_gpu() const { return on_gpu_; }
   std::vector<tensor*>& tensors() { return tensors_; }
   int next_id() { return next_id_++; }
@@ -140,8 +153,6 @@ struct access {
   std::vector<index*> idx;
 };
 
-struct term_node;
-using term = std::shared_ptr<const term_node>;
 struct term_node {
   enum class kind { access, constant, add, mul, where_greater };
   explicit term_node(kind kind_of) : k(kind_of) {}
@@ -194,13 +205,16 @@ class tensor {
  public:
   // A tensor the program allocates.
   tensor(context& ctx, std::vector<int> dims)
-      : ctx_(ctx), id_(ctx.next_id()), dims_(std::move(dims)), host_(runtime().alloc(id_, size())) {
+      : ctx_(ctx),
+        id_(ctx.next_id()),
+        dims_(std::move(dims)),
+        host_(ctx.device().alloc(id_, size())) {
     init();
   }
   // A tensor over a buffer the caller passes.
   tensor(context& ctx, std::vector<int> dims, const jit::dyn<float*>& buffer)
       : ctx_(ctx), id_(ctx.next_id()), dims_(std::move(dims)), host_(buffer) {
-    runtime().bind_host(id_, host_);
+    ctx_.device().bind_host(id_, host_);
     init();
   }
   tensor(const tensor&) = delete;
@@ -212,6 +226,7 @@ class tensor {
   }
 
   int id() const { return id_; }
+  context& ctx() const { return ctx_; }
   int size() const {
     int n = 1;
     for (int d : dims_) n *= d;
@@ -239,14 +254,16 @@ class tensor {
   void enter_region() {
     gpu_written_ = false;
     if (ctx_.opts().copy_all) {
-      if (device_) runtime().copy_to_device(id_, size());
+      if (device_) ctx_.device().copy_to_device(id_, size());
       return;
     }
     gpu_read_.emplace();
-    if (gpu_read_->value() && device_) runtime().copy_to_device(id_, size());
+    if (gpu_read_->value() && device_) ctx_.device().copy_to_device(id_, size());
   }
   void leave_region() {
-    if ((gpu_written_ || ctx_.opts().copy_all) && device_) runtime().copy_to_host(id_, size());
+    if ((gpu_written_ || ctx_.opts().copy_all) && device_) {
+      ctx_.device().copy_to_host(id_, size());
+    }
     gpu_read_.reset();
     gpu_written_ = false;
   }
@@ -255,7 +272,7 @@ class tensor {
   void init() {
     ctx_.tensors().push_back(this);
     if (ctx_.opts().copy_all || needs_gpu_.value()) {
-      device_.emplace(runtime().device_alloc(id_, size()));
+      device_.emplace(ctx_.device().device_alloc(id_, size()));
     }
   }
   const jit::dyn<float*>& device_buffer() {
@@ -276,7 +293,7 @@ class tensor {
 
 template <class F>
 void context::run_on_gpu(F&& region) {
-  runtime().region_begin();
+  device().region_begin();
   for (jit::stat<int> i = 0; i < static_cast<int>(tensors_.size()); ++i)
     tensors_[i]->enter_region();
   on_gpu_ = true;
@@ -284,7 +301,7 @@ void context::run_on_gpu(F&& region) {
   on_gpu_ = false;
   for (jit::stat<int> i = 0; i < static_cast<int>(tensors_.size()); ++i)
     tensors_[i]->leave_region();
-  runtime().region_end();
+  device().region_end();
 }
 
 // ---------------------------------------------------------------- statements
@@ -366,6 +383,11 @@ void loops(const std::vector<index*>& idx, std::size_t level, Body&& body) {
 }
 
 inline void statement(const access& lhs, const term& rhs, bool accumulate) {
+  const context& ctx = lhs.t->ctx();
+  if (ctx.on_gpu() && ctx.opts().gpu_statement) {
+    ctx.opts().gpu_statement(lhs, rhs, accumulate);
+    return;
+  }
   std::vector<index*> outer;
   for (std::size_t d = 0; d < lhs.idx.size(); ++d) {
     lhs.idx[d]->range = lhs.t->dims()[d];

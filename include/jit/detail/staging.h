@@ -239,6 +239,24 @@ bool branch(expr_ref cond);
 // The generator returned (value null for void generators).
 void finish(expr_ref value);
 
+// ---------------------------------------------------------------- GPU kernels
+
+// Mirror augur::ir::GpuIndex and AtomicOp, value for value. Each function
+// below throws jit::staging_error outside the extraction of a kernel
+// (extract_options::kernel).
+enum class gpu_index : std::uint8_t { thread_idx, block_idx, block_dim, grid_dim };
+enum class atomic_op : std::uint8_t { add, min, max, exchange, cas };
+
+// thread_idx.x and the like (axis 0, 1, 2 for x, y, z), of type i32.
+expr_ref gpu_index_of(gpu_index which, unsigned axis);
+// atomic_op on pointer[index] with its value operands: it acts here (into a
+// fresh variable, whose read is returned: the old value).
+expr_ref atomic_now(atomic_op op, std::span<const expr_ref> args);
+// Declares a block-shared array of `count` elements (`shared name: T[count];`).
+var_ref declare_shared(ir_type pointer_type, std::uint32_t count, const char* name);
+// A block-wide barrier (`barrier;`).
+void barrier();
+
 // ---------------------------------------------------------------- static state
 
 struct stat_handle {

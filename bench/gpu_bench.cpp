@@ -1,0 +1,292 @@
+// The GPU backend's costs, each beside what it saves or is compared with,
+// with the ratios printed last (of the medians, with --benchmark_repetitions):
+//
+//   image_*      a kernel's CUDA source → a GPU image: NVRTC from scratch, a
+//                disk cache hit, a memory cache hit. NVRTC needs no device, so
+//                these run everywhere (without a GPU: PTX for compute_90).
+//   fallback_*   examples/gpu_conv.cpp's convolutions specialized on the
+//                filter vs generic, on the CPU fallback (the grid emulated).
+//   gpu_*        the same convolutions on the device, and the launch overhead
+//                of kernel::launch against a direct cuLaunchKernel of the same
+//                function. Only where jit::gpu::available(); otherwise each is
+//                reported as "skipped: no GPU".
+//
+//   build/release/bench/gpu_bench --benchmark_repetitions=5
+#include <unistd.h>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "examples/gpu_conv_kernels.h"
+#include "gpu/device.h"
+#include "gpu/image.h"
+#include "jit/gpu.h"
+
+namespace {
+
+using namespace augur;
+namespace g = jit::gpu;
+
+const std::vector<float> kTaps1d = {1, 0, 0, 0, -2, 0, 0, 0, 1};  // sparse, 9 taps
+const std::vector<float> kTaps2d(25, 1 / 25.0f);                  // a 5 × 5 box
+constexpr int kSignal = 1 << 16;
+constexpr int kWidth = 256, kHeight = 192;
+
+std::vector<float> random_floats(std::size_t n) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = value(rng);
+  return v;
+}
+
+// ---------------------------------------------------------------- images
+
+gpu::ImageRequest conv_image_request(const std::optional<std::filesystem::path>& disk_dir) {
+  g::options cpu;
+  cpu.where = g::target::cpu;
+  const auto kernel = g::compile(cpu, gpu_conv::conv2d, kTaps2d, 5);
+  return {kernel.cuda_source(), kernel.name(), gpu::default_arch(), {}, disk_dir};
+}
+
+void expect_origin(benchmark::State& state, gpu::ImageOrigin got, gpu::ImageOrigin wanted) {
+  if (got != wanted) state.SkipWithError("the image came from another place than measured");
+}
+
+void image_nvrtc(benchmark::State& state) {
+  const gpu::ImageRequest request = conv_image_request(std::nullopt);
+  for (auto _ : state) {
+    state.PauseTiming();
+    gpu::clear_image_cache();
+    state.ResumeTiming();
+    gpu::ImageOrigin origin{};
+    benchmark::DoNotOptimize(gpu::compile_image(request, &origin));
+    expect_origin(state, origin, gpu::ImageOrigin::Nvrtc);
+  }
+}
+
+void image_disk_hit(benchmark::State& state) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("augur_gpu_bench_" + std::to_string(getpid()));
+  const gpu::ImageRequest request = conv_image_request(dir);
+  gpu::clear_image_cache();
+  gpu::compile_image(request);  // writes the disk cache
+  for (auto _ : state) {
+    state.PauseTiming();
+    gpu::clear_image_cache();
+    state.ResumeTiming();
+    gpu::ImageOrigin origin{};
+    benchmark::DoNotOptimize(gpu::compile_image(request, &origin));
+    expect_origin(state, origin, gpu::ImageOrigin::Disk);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+void image_memory_hit(benchmark::State& state) {
+  const gpu::ImageRequest request = conv_image_request(std::nullopt);
+  gpu::compile_image(request);
+  for (auto _ : state) {
+    gpu::ImageOrigin origin{};
+    benchmark::DoNotOptimize(gpu::compile_image(request, &origin));
+    expect_origin(state, origin, gpu::ImageOrigin::Memory);
+  }
+}
+
+BENCHMARK(image_nvrtc)->Unit(benchmark::kMillisecond);
+BENCHMARK(image_disk_hit)->Unit(benchmark::kMicrosecond);
+BENCHMARK(image_memory_hit)->Unit(benchmark::kMicrosecond);
+
+// ---------------------------------------------------------------- convolutions
+
+// Runs `launch` and waits for it, per iteration.
+template <class F>
+void timed_launches(benchmark::State& state, F&& launch) {
+  for (auto _ : state) {
+    launch();
+    g::synchronize();
+  }
+}
+
+void conv1d(benchmark::State& state, g::target where, bool specialized) {
+  g::options opts;
+  opts.where = where;
+  const g::backend backend = where == g::target::cpu ? g::backend::cpu : g::backend::cuda;
+  const g::buffer<float> in(random_floats(kSignal), backend);
+  const g::buffer<float> taps(kTaps1d, backend);
+  g::buffer<float> out(kSignal, backend);
+  const g::dim3 grid{kSignal / 256}, block{256};
+  if (specialized) {
+    const auto k = g::compile(opts, gpu_conv::conv1d, kTaps1d);
+    timed_launches(state, [&] { k.launch(grid, block, in, out, kSignal); });
+  } else {
+    const auto k = g::compile(opts, gpu_conv::conv1d_generic);
+    const int size = static_cast<int>(kTaps1d.size());
+    timed_launches(state, [&] { k.launch(grid, block, in, out, taps, kSignal, size); });
+  }
+  state.SetItemsProcessed(state.iterations() * kSignal);
+}
+
+void conv2d(benchmark::State& state, g::target where, bool specialized) {
+  g::options opts;
+  opts.where = where;
+  const g::backend backend = where == g::target::cpu ? g::backend::cpu : g::backend::cuda;
+  const g::buffer<float> in(random_floats(kWidth * kHeight), backend);
+  const g::buffer<float> taps(kTaps2d, backend);
+  g::buffer<float> out(kWidth * kHeight, backend);
+  const g::dim3 grid{kWidth / 16, kHeight / 16}, block{16, 16};
+  if (specialized) {
+    const auto k = g::compile(opts, gpu_conv::conv2d, kTaps2d, 5);
+    timed_launches(state, [&] { k.launch(grid, block, in, out, kWidth, kHeight); });
+  } else {
+    const auto k = g::compile(opts, gpu_conv::conv2d_generic);
+    timed_launches(state, [&] { k.launch(grid, block, in, out, taps, kWidth, kHeight, 5); });
+  }
+  state.SetItemsProcessed(state.iterations() * kWidth * kHeight);
+}
+
+// Real time: the fallback runs a kernel's blocks on TBB workers.
+BENCHMARK_CAPTURE(conv1d, fallback_conv1d_specialized, g::target::cpu, true)->UseRealTime();
+BENCHMARK_CAPTURE(conv1d, fallback_conv1d_generic, g::target::cpu, false)->UseRealTime();
+BENCHMARK_CAPTURE(conv2d, fallback_conv2d_specialized, g::target::cpu, true)->UseRealTime();
+BENCHMARK_CAPTURE(conv2d, fallback_conv2d_generic, g::target::cpu, false)->UseRealTime();
+
+// ---------------------------------------------------------------- on the GPU
+
+void empty_kernel(jit::dyn<int*> out, jit::dyn<int> n) {
+  jit::dyn<int> i = g::global_id_x();
+  if (i < n) out[i] = i;
+}
+
+// Launches per iteration, one synchronization at the end: the host-side cost
+// of a launch, as long as the device keeps up.
+constexpr int kLaunches = 1000;
+
+void launch_through_kernel(benchmark::State& state) {
+  g::options opts;
+  opts.where = g::target::cuda;
+  const auto k = g::compile(opts, empty_kernel);
+  g::buffer<int> out(32);
+  for (auto _ : state) {
+    for (int i = 0; i < kLaunches; ++i) k.launch({1}, {32}, out, 0);
+    g::synchronize();
+  }
+  state.SetItemsProcessed(state.iterations() * kLaunches);
+}
+
+void launch_direct(benchmark::State& state) {
+  g::options opts;
+  opts.where = g::target::cuda;
+  const auto k = g::compile(opts, empty_kernel);  // the same image, from the cache
+  const gpu::Device& device = *gpu::Device::get();
+  const auto image =
+      gpu::compile_image({k.cuda_source(), k.name(), gpu::default_arch(), {}, std::nullopt});
+  const gpu::cu::Function function = image->function(device, k.name());
+  g::buffer<int> out(32);
+  int* pointer = out.data();
+  int n = 0;
+  void* params[] = {&pointer, &n};
+  const gpu::cu::Api& api = device.driver().api();
+  device.bind();
+  for (auto _ : state) {
+    for (int i = 0; i < kLaunches; ++i) {
+      device.check(api.cuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr),
+                   "cuLaunchKernel");
+    }
+    g::synchronize();
+  }
+  state.SetItemsProcessed(state.iterations() * kLaunches);
+}
+
+void register_gpu_benchmarks() {
+  const char* names[] = {"gpu_conv1d_specialized", "gpu_conv1d_generic", "gpu_conv2d_specialized",
+                         "gpu_conv2d_generic",     "gpu_launch_kernel",  "gpu_launch_direct"};
+  if (!g::available()) {
+    for (const char* name : names) {
+      std::printf("%s: skipped: no GPU (%s)\n", name, g::unavailable_reason().c_str());
+    }
+    return;
+  }
+  benchmark::RegisterBenchmark(names[0], conv1d, g::target::cuda, true)->UseRealTime();
+  benchmark::RegisterBenchmark(names[1], conv1d, g::target::cuda, false)->UseRealTime();
+  benchmark::RegisterBenchmark(names[2], conv2d, g::target::cuda, true)->UseRealTime();
+  benchmark::RegisterBenchmark(names[3], conv2d, g::target::cuda, false)->UseRealTime();
+  benchmark::RegisterBenchmark(names[4], launch_through_kernel)->UseRealTime();
+  benchmark::RegisterBenchmark(names[5], launch_direct)->UseRealTime();
+}
+
+// ---------------------------------------------------------------- ratios
+
+// The console report, then each pair's ratio.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      if (run.error_occurred || (run.run_type != Run::RT_Iteration && !median)) continue;
+      // "conv1d/fallback_conv1d_generic" (BENCHMARK_CAPTURE) → "fallback_conv1d_generic"
+      const std::string& function = run.run_name.function_name;
+      const std::string name = function.substr(function.rfind('/') + 1);
+      nanoseconds_[name] = run.GetAdjustedRealTime() * multiplier(run.time_unit);
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    ratio("disk cache hit vs NVRTC", "image_disk_hit", "image_nvrtc");
+    ratio("memory cache hit vs NVRTC", "image_memory_hit", "image_nvrtc");
+    ratio("CPU fallback, conv1d: specialized vs generic", "fallback_conv1d_specialized",
+          "fallback_conv1d_generic");
+    ratio("CPU fallback, conv2d: specialized vs generic", "fallback_conv2d_specialized",
+          "fallback_conv2d_generic");
+    ratio("GPU, conv1d: specialized vs generic", "gpu_conv1d_specialized", "gpu_conv1d_generic");
+    ratio("GPU, conv2d: specialized vs generic", "gpu_conv2d_specialized", "gpu_conv2d_generic");
+    ratio("GPU, per launch: kernel::launch vs cuLaunchKernel", "gpu_launch_kernel",
+          "gpu_launch_direct");
+  }
+
+ private:
+  static double multiplier(benchmark::TimeUnit unit) {
+    switch (unit) {
+      case benchmark::kSecond:
+        return 1e9;
+      case benchmark::kMillisecond:
+        return 1e6;
+      case benchmark::kMicrosecond:
+        return 1e3;
+      case benchmark::kNanosecond:
+        break;
+    }
+    return 1;
+  }
+  void ratio(const char* what, const std::string& augur, const std::string& peer) {
+    if (!nanoseconds_.count(augur) || !nanoseconds_.count(peer)) return;
+    const double a = nanoseconds_[augur], p = nanoseconds_[peer];
+    std::printf("%s: %.1f us vs %.1f us, ratio %.4f (%.2fx)\n", what, a / 1e3, p / 1e3, a / p,
+                p / a);
+  }
+
+  std::map<std::string, double> nanoseconds_;  // per iteration
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (g::available()) {
+    std::printf("device: %s (%s)\n", g::device().name.c_str(), g::device().arch.c_str());
+  } else {
+    std::printf("no GPU: images are PTX for %s; fallback_* run on the CPU\n",
+                gpu::default_arch().c_str());
+  }
+  register_gpu_benchmarks();
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

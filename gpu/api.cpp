@@ -1,0 +1,113 @@
+// The public functions of jit/gpu.h and the kernel side of jit/detail/gpu.h.
+#include <tbb/task_arena.h>
+
+#include "gpu/compile.h"
+#include "gpu/device.h"
+#include "gpu/image.h"
+#include "gpu/kernel_code.h"
+#include "gpu/statistics.h"
+#include "jit/detail/gpu.h"
+#include "jit/error.h"
+#include "jit/gpu.h"
+#include "runtime/stage/extract.h"
+
+namespace jit::gpu {
+
+using augur::gpu::Device;
+
+bool available() {
+  return Device::get() != nullptr;
+}
+
+std::string unavailable_reason() {
+  return Device::get() ? std::string() : Device::unavailable_reason();
+}
+
+device_info device() {
+  const Device* d = Device::get();
+  if (!d) throw gpu_error("no GPU: " + Device::unavailable_reason());
+  const augur::gpu::DeviceInfo& info = d->info();
+  return {info.name,         info.compute_major,  info.compute_minor, info.multiprocessors,
+          info.memory_bytes, info.driver_version, info.arch()};
+}
+
+void synchronize() {
+  if (const Device* d = Device::get()) {
+    d->bind();
+    d->check(d->driver().api().cuCtxSynchronize(), "cuCtxSynchronize");
+  }
+}
+
+statistics stats() {
+  const augur::gpu::Counters& c = augur::gpu::counters();
+  statistics s;
+  s.nvrtc_compiles = c.nvrtc_compiles;
+  s.nvrtc_time = std::chrono::nanoseconds(c.nvrtc_nanoseconds.load());
+  s.memory_hits = c.memory_hits;
+  s.memory_misses = c.memory_misses;
+  s.disk_hits = c.disk_hits;
+  s.disk_misses = c.disk_misses;
+  s.disk_rejected = c.disk_rejected;
+  s.disk_writes = c.disk_writes;
+  s.module_loads = c.module_loads;
+  s.launches = c.launches;
+  s.fallback_compiles = c.fallback_compiles;
+  s.fallback_launches = c.fallback_launches;
+  return s;
+}
+
+void set_cache_capacity(std::size_t images) {
+  augur::gpu::set_image_cache_capacity(images);
+}
+
+void clear_cache() {
+  augur::gpu::clear_image_cache();
+  augur::gpu::clear_fallback_cache();
+}
+
+namespace detail {
+
+std::shared_ptr<const kernel_code> compile(const jit::detail::generator& gen, const options& opts) {
+  extract_options extraction;
+  extraction.name = opts.name;
+  extraction.kernel = true;
+  const augur::stage::Extracted extracted = augur::stage::extract(gen, extraction);
+  return augur::gpu::compile_kernel(extracted.module, opts);
+}
+
+void launch(const kernel_code& code, dim3 grid, dim3 block, void** params,
+            std::span<const std::uint64_t> bits, void* stream) {
+  code.launch({{grid.x, grid.y, grid.z},
+               {block.x, block.y, block.z},
+               params,
+               bits,
+               static_cast<augur::gpu::cu::Stream>(stream)});
+}
+
+backend backend_of(const kernel_code& code) {
+  return code.where();
+}
+const std::string& name_of(const kernel_code& code) {
+  return code.name();
+}
+const std::string& ir_of(const kernel_code& code) {
+  return code.ir();
+}
+const std::string& cuda_source_of(const kernel_code& code) {
+  return code.cuda_source();
+}
+
+void check_buffer_backend(backend buffer, backend kernel, std::size_t argument) {
+  if (buffer == kernel) return;
+  auto name = [](backend b) { return b == backend::cuda ? "the GPU" : "the CPU fallback"; };
+  throw jit::error("argument " + std::to_string(argument) + " of a kernel running on " +
+                   name(kernel) + " is a buffer on " + name(buffer) +
+                   " (allocate it with the kernel's where())");
+}
+
+void enqueue(std::function<void()> job) {
+  tbb::this_task_arena::enqueue(std::move(job));
+}
+
+}  // namespace detail
+}  // namespace jit::gpu

@@ -1,0 +1,115 @@
+#include "gpu/compile.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "gpu/cuda_emitter.h"
+#include "gpu/cuda_kernel.h"
+#include "gpu/device.h"
+#include "gpu/fallback.h"
+#include "gpu/image.h"
+#include "gpu/lru_cache.h"
+#include "jit/error.h"
+#include "runtime/ir/printer.h"
+#include "runtime/ir/verifier.h"
+
+namespace augur::gpu {
+
+namespace {
+
+// AUGUR_DUMP is a comma-separated list of stages; "cuda" or "all" selects ours.
+bool dump_requested() {
+  const char* value = std::getenv("AUGUR_DUMP");
+  if (!value) return false;
+  std::string_view list(value);
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    const std::string_view item = list.substr(0, comma);
+    if (item == "cuda" || item == "all") return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+LruCache<FallbackKernel>& fallback_cache() {
+  static auto* cache = new LruCache<FallbackKernel>(256);  // never destroyed, like the images
+  return *cache;
+}
+
+const ir::Function& the_kernel(const ir::Module& module) {
+  if (module.functions.size() != 1 || !module.functions[0].kernel) {
+    throw jit::compile_error("a GPU compilation takes a module holding one kernel");
+  }
+  return module.functions[0];
+}
+
+ImageRequest image_request(const CudaSource& source, const ir::Function& kernel,
+                           const jit::gpu::options& options) {
+  return {source.text, kernel.name, options.arch.empty() ? default_arch() : options.arch,
+          options.nvrtc_options, disk_cache_dir(options)};
+}
+
+}  // namespace
+
+jit::gpu::backend resolve_backend(jit::gpu::target where) {
+  switch (where) {
+    case jit::gpu::target::cpu:
+      return jit::gpu::backend::cpu;
+    case jit::gpu::target::cuda:
+      if (!Device::get()) {
+        throw jit::gpu_error("no GPU to compile for (target::cuda): " +
+                             Device::unavailable_reason());
+      }
+      return jit::gpu::backend::cuda;
+    case jit::gpu::target::automatic:
+      break;
+  }
+  return Device::get() ? jit::gpu::backend::cuda : jit::gpu::backend::cpu;
+}
+
+std::optional<std::filesystem::path> disk_cache_dir(const jit::gpu::options& options) {
+  if (!options.disk_cache) return std::nullopt;
+  if (!options.cache_dir.empty()) return std::filesystem::path(options.cache_dir);
+  if (const char* dir = std::getenv("AUGUR_CACHE_DIR"); dir && *dir) {
+    return std::filesystem::path(dir);
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<const KernelCode> compile_kernel(const ir::Module& module,
+                                                 const jit::gpu::options& options) {
+  const ir::Function& kernel = the_kernel(module);
+  ir::verify(module);
+  const jit::gpu::backend backend = resolve_backend(options.where);
+  CudaSource source = emit_cuda(module);
+  std::string ir_text = ir::print(module);
+  if (dump_requested()) {
+    const std::string text = "augur cuda: " + kernel.name + "\n" + source.text;
+    std::fwrite(text.data(), 1, text.size(), stderr);
+  }
+
+  if (backend == jit::gpu::backend::cuda) {
+    const Device& device = *Device::get();
+    std::shared_ptr<const CompiledImage> image =
+        compile_image(image_request(source, kernel, options));
+    return std::make_shared<const CudaKernel>(
+        device, std::move(image), source.cuda_name(kernel.name), kernel.num_params, kernel.name,
+        std::move(ir_text), std::move(source.text));
+  }
+
+  if (options.check_cuda) compile_image(image_request(source, kernel, options));
+  const CacheKey key("augur gpu fallback 1\nopt " + std::to_string(options.cpu_opt_level) + "\n" +
+                     ir_text);
+  return fallback_cache().get(key, [&] {
+    return std::make_shared<const FallbackKernel>(kernel, options.cpu_opt_level, ir_text,
+                                                  source.text);
+  });
+}
+
+void clear_fallback_cache() {
+  fallback_cache().clear();
+}
+
+}  // namespace augur::gpu

@@ -1,0 +1,37 @@
+// From a kernel's IR to a launchable KernelCode:
+//
+//   verify → CUDA C++ (cuda_emitter.h) → GPU:  image (image.h: memory cache,
+//                                              disk cache, NVRTC) → module
+//                                        CPU:  the fallback (fallback.h),
+//                                              cached by its IR
+//
+// AUGUR_DUMP=cuda (or all) prints each kernel's CUDA source to stderr.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "gpu/kernel_code.h"
+#include "jit/gpu/options.h"
+#include "runtime/ir/ir.h"
+
+namespace augur::gpu {
+
+// The backend `where` means here; target::cuda without a device throws
+// jit::gpu_error with the reason.
+jit::gpu::backend resolve_backend(jit::gpu::target where);
+
+// The disk cache root the options select, if any.
+std::optional<std::filesystem::path> disk_cache_dir(const jit::gpu::options& options);
+
+// Compiles the one kernel of `module`. Throws jit::verify_error,
+// jit::compile_error (host calls in the kernel, NVRTC's log, the CPU
+// backend's errors) and jit::gpu_error.
+std::shared_ptr<const KernelCode> compile_kernel(const ir::Module& module,
+                                                 const jit::gpu::options& options);
+
+// Empties the CPU fallback's cache of compiled kernels.
+void clear_fallback_cache();
+
+}  // namespace augur::gpu

@@ -1,0 +1,140 @@
+#include "gpu/cuda_helpers.h"
+
+#include <array>
+#include <string_view>
+
+namespace augur::gpu {
+
+namespace {
+
+constexpr std::string_view kPrefix = "static __device__ __forceinline__ ";
+
+std::string type_name(ir::Scalar s) {
+  return ir::Type(s).name();
+}
+
+// The unsigned type arithmetic on `s` is done in: u32 for types up to 32 bits
+// (narrow operands are converted to it, so nothing is promoted to int), u64
+// for 64-bit ones.
+std::string unsigned_for(ir::Scalar s) {
+  return ir::Type(s).bits() == 64 ? "u64" : "u32";
+}
+
+std::string_view kind_name(HelperKind kind) {
+  switch (kind) {
+    case HelperKind::Add:
+      return "add";
+    case HelperKind::Sub:
+      return "sub";
+    case HelperKind::Mul:
+      return "mul";
+    case HelperKind::Neg:
+      return "neg";
+    case HelperKind::Shl:
+      return "shl";
+    case HelperKind::Min:
+      return "min";
+    case HelperKind::Max:
+      return "max";
+    case HelperKind::SaturateF:
+      break;
+  }
+  return "";
+}
+
+// The saturating conversion of a float to a narrow integer: CUDA's
+// round-toward-zero intrinsic to 32 bits (which saturates and maps NaN to 0,
+// as PTX cvt.rzi does), then a clamp to the narrow type's range.
+std::string saturate_body(ir::Scalar to, ir::Scalar from) {
+  const ir::Type target(to);
+  const bool is_signed = target.is_signed();
+  const std::string intrinsic = std::string(from == ir::Scalar::F32 ? "__float2" : "__double2") +
+                                (is_signed ? "int_rz" : "uint_rz");
+  const unsigned bits = target.bits();
+  if (is_signed) {
+    const std::string low = "-" + std::to_string(1u << (bits - 1));
+    const std::string high = std::to_string((1u << (bits - 1)) - 1);
+    return "i32 v = " + intrinsic + "(x); return (" + type_name(to) + ")(v < " + low + " ? " + low +
+           " : v > " + high + " ? " + high + " : v);";
+  }
+  const std::string high = std::to_string((1u << bits) - 1) + "u";
+  return "u32 v = " + intrinsic + "(x); return (" + type_name(to) + ")(v > " + high + " ? " + high +
+         " : v);";
+}
+
+// Integers compare in their own type. Floats are IEEE minNum/maxNum (a NaN
+// operand yields the other: fminf/fmaxf) with -0.0 ordered below +0.0, which
+// fminf/fmaxf leave unspecified.
+std::string min_max_body(const Helper& h) {
+  const bool is_min = h.kind == HelperKind::Min;
+  if (!ir::Type(h.type).is_float()) {
+    return is_min ? "return b < a ? b : a;" : "return a < b ? b : a;";
+  }
+  const std::string f = h.type == ir::Scalar::F32 ? "f" : "";
+  const std::string call = (is_min ? "fmin" : "fmax") + f + "(a, b)";
+  return std::string("return a == b ? (signbit(a) ? ") + (is_min ? "a : b" : "b : a") +
+         ") : " + call + ";";
+}
+
+std::string definition(const Helper& h) {
+  const std::string t = type_name(h.type);
+  const std::string u = unsigned_for(h.type);
+  const std::string head = std::string(kPrefix) + t + " " + helper_name(h);
+  switch (h.kind) {
+    case HelperKind::Add:
+    case HelperKind::Sub:
+    case HelperKind::Mul: {
+      const char op = h.kind == HelperKind::Add ? '+' : h.kind == HelperKind::Sub ? '-' : '*';
+      return head + "(" + t + " a, " + t + " b) { return (" + t + ")((" + u + ")a " + op + " (" +
+             u + ")b); }";
+    }
+    case HelperKind::Neg:
+      return head + "(" + t + " a) { return (" + t + ")(0u - (" + u + ")a); }";
+    case HelperKind::Shl: {
+      const std::string mask = std::to_string(ir::Type(h.type).bits() - 1);
+      return head + "(" + t + " a, " + t + " b) { return (" + t + ")((" + u + ")a << (b & " + mask +
+             ")); }";
+    }
+    case HelperKind::Min:
+    case HelperKind::Max:
+      return head + "(" + t + " a, " + t + " b) { " + min_max_body(h) + " }";
+    case HelperKind::SaturateF:
+      return head + "(" + type_name(h.from) + " x) { " + saturate_body(h.type, h.from) + " }";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string helper_name(const Helper& helper) {
+  if (helper.kind == HelperKind::SaturateF) {
+    return type_name(helper.from) + "_to_" + type_name(helper.type);
+  }
+  return std::string(kind_name(helper.kind)) + "_" + type_name(helper.type);
+}
+
+bool is_helper_name(const std::string& name) {
+  static constexpr std::array<std::string_view, 7> kinds = {"add_", "sub_", "mul_", "neg_",
+                                                            "shl_", "min_", "max_"};
+  for (std::string_view k : kinds) {
+    if (name.size() > k.size() && name.compare(0, k.size(), k) == 0 &&
+        ir::Type::parse(name.substr(k.size()))) {
+      return true;
+    }
+  }
+  for (std::string_view f : {"f32_to_", "f64_to_"}) {
+    if (name.size() > f.size() && name.compare(0, f.size(), f) == 0 &&
+        ir::Type::parse(name.substr(f.size()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string helper_definitions(const std::set<Helper>& helpers) {
+  std::string out;
+  for (const Helper& h : helpers) out += definition(h) + "\n";
+  return out;
+}
+
+}  // namespace augur::gpu

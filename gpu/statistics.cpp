@@ -1,0 +1,10 @@
+#include "gpu/statistics.h"
+
+namespace augur::gpu {
+
+Counters& counters() {
+  static Counters instance;
+  return instance;
+}
+
+}  // namespace augur::gpu

@@ -1,0 +1,63 @@
+// The narrow interface between the public GPU templates (buffer, stream,
+// kernel, compile) and the GPU backend in gpu/. Nothing here is meant for
+// users; names and shapes may change.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "jit/detail/staging.h"
+#include "jit/gpu/options.h"
+
+namespace augur::gpu {
+class KernelCode;
+}
+
+namespace jit::gpu::detail {
+
+// ---------------------------------------------------------------- memory
+
+// The backend buffers get by default: cuda where a GPU is available.
+backend default_backend();
+// `bytes` of device memory (cpu: host memory), zeroed; null for 0 bytes.
+void* allocate(std::size_t bytes, backend where);
+void release(void* memory, backend where) noexcept;
+void copy_to_device(void* device, const void* host, std::size_t bytes, backend where);
+void copy_to_host(void* host, const void* device, std::size_t bytes, backend where);
+
+// ---------------------------------------------------------------- streams
+
+// A CUDA stream (null on the CPU fallback, whose launches are synchronous).
+void* create_stream(backend where);
+void destroy_stream(void* stream) noexcept;
+void synchronize_stream(void* stream, backend where);
+
+// ---------------------------------------------------------------- kernels
+
+using kernel_code = augur::gpu::KernelCode;
+
+// Runs the first stage of `gen` as a kernel and compiles it for the backend
+// `opts` selects (through the caches).
+std::shared_ptr<const kernel_code> compile(const jit::detail::generator& gen, const options& opts);
+
+// `params[i]` points at argument i in its C++ type (what cuLaunchKernel
+// takes); `bits[i]` is the same argument in the canonical encoding.
+void launch(const kernel_code& code, dim3 grid, dim3 block, void** params,
+            std::span<const std::uint64_t> bits, void* stream);
+
+backend backend_of(const kernel_code& code);
+const std::string& name_of(const kernel_code& code);
+const std::string& ir_of(const kernel_code& code);
+const std::string& cuda_source_of(const kernel_code& code);
+
+// Throws jit::error if a buffer of `buffer` memory is passed to a kernel on `kernel`.
+void check_buffer_backend(backend buffer, backend kernel, std::size_t argument);
+
+// Runs `job` on Augur's TBB task pool (background compilation).
+void enqueue(std::function<void()> job);
+
+}  // namespace jit::gpu::detail

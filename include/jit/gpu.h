@@ -1,0 +1,70 @@
+// GPU kernels from staged C++: jit::gpu::compile(fn, static args...) runs
+// the first stage of `fn` as a kernel, specialized on the static arguments,
+// and compiles it with NVRTC for the GPU (loading it through the CUDA driver,
+// opened at run time), or for the CPU with the grid emulated where there is
+// no GPU. docs/gpu.md explains the model.
+//
+//   kernel.h      jit::gpu::compile, compile_async, kernel<Args...>::launch
+//   intrinsics.h  thread_idx_x() ... global_id_x(), shared_array, barrier, atomics
+//   memory.h      buffer<T>, stream
+//   options.h     options, target, backend, dim3
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "jit/gpu/intrinsics.h"
+#include "jit/gpu/kernel.h"
+#include "jit/gpu/memory.h"
+#include "jit/gpu/options.h"
+
+namespace jit::gpu {
+
+// Whether a CUDA device can be used: libcuda.so.1 loads, cuInit succeeds,
+// and there is a device (AUGUR_GPU_DEVICE, default 0; AUGUR_GPU_DISABLE=1
+// hides it).
+bool available();
+// Why not, when available() is false ("the CUDA driver (libcuda.so.1) could
+// not be loaded: ..."); empty otherwise.
+std::string unavailable_reason();
+
+struct device_info {
+  std::string name;
+  int compute_major = 0;
+  int compute_minor = 0;
+  int multiprocessors = 0;
+  std::size_t memory_bytes = 0;
+  int driver_version = 0;  // 13000 for CUDA 13.0
+  std::string arch;        // "sm_90"
+};
+// The device kernels run on; a jit::gpu_error with the reason where none is available.
+device_info device();
+
+// Waits until the device has finished all work launched so far.
+void synchronize();
+
+// What the GPU backend has done since the process started.
+struct statistics {
+  std::uint64_t nvrtc_compiles = 0;
+  std::chrono::nanoseconds nvrtc_time{0};
+  std::uint64_t memory_hits = 0;  // images found in the in-memory cache
+  std::uint64_t memory_misses = 0;
+  std::uint64_t disk_hits = 0;  // images loaded from the disk cache
+  std::uint64_t disk_misses = 0;
+  std::uint64_t disk_rejected = 0;  // corrupt or foreign cache files, rebuilt
+  std::uint64_t disk_writes = 0;
+  std::uint64_t module_loads = 0;  // cuModuleLoadData calls
+  std::uint64_t launches = 0;      // kernel launches on the GPU
+  std::uint64_t fallback_compiles = 0;
+  std::uint64_t fallback_launches = 0;
+};
+statistics stats();
+
+// The in-memory image cache's capacity (default 256 images), and emptying it
+// (compiled kernels in use stay loaded).
+void set_cache_capacity(std::size_t images);
+void clear_cache();
+
+}  // namespace jit::gpu

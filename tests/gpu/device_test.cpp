@@ -1,0 +1,146 @@
+// The GPU itself: whether there is one and why not, and every test kernel run
+// on it against the interpreter. Without a GPU these tests skip, saying why.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "gpu/compile.h"
+#include "gpu/device.h"
+#include "jit/detail/gpu.h"
+#include "jit/gpu.h"
+#include "support.h"
+
+namespace augur::gpu::testing {
+namespace {
+
+TEST(Device, AvailabilityComesWithAReason) {
+  if (jit::gpu::available()) {
+    EXPECT_EQ(jit::gpu::unavailable_reason(), "");
+    const jit::gpu::device_info info = jit::gpu::device();
+    EXPECT_FALSE(info.name.empty());
+    EXPECT_GE(info.compute_major, 3);
+    EXPECT_EQ(info.arch, "sm_" + std::to_string(info.compute_major * 10 + info.compute_minor));
+    return;
+  }
+  const std::string reason = jit::gpu::unavailable_reason();
+  EXPECT_FALSE(reason.empty());
+  try {
+    jit::gpu::device();
+    FAIL() << "expected a gpu_error";
+  } catch (const jit::gpu_error& e) {
+    EXPECT_NE(e.message().find(reason), std::string::npos) << e.message();
+  }
+  jit::gpu::options cuda;
+  cuda.where = jit::gpu::target::cuda;
+  EXPECT_THROW(compile_kernel(kernel_case("scale").module(), cuda), jit::gpu_error);
+  EXPECT_THROW(jit::gpu::buffer<float>(4, jit::gpu::backend::cuda), jit::gpu_error);
+  // Without a GPU everything defaults to the CPU fallback.
+  EXPECT_EQ(jit::gpu::detail::default_backend(), jit::gpu::backend::cpu);
+}
+
+// The driver is loaded once per process, so each of these runs in a fresh one.
+class DriverLoading : public ::testing::Test {
+ protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+void expect_reason(const char* variable, const char* value, const std::string& expected) {
+  setenv(variable, value, 1);
+  const std::string reason = jit::gpu::unavailable_reason();
+  std::exit(!jit::gpu::available() && reason.find(expected) != std::string::npos ? 0 : 1);
+}
+
+TEST_F(DriverLoading, AMissingLibraryIsReported) {
+  EXPECT_EXIT(expect_reason("AUGUR_CUDA_DRIVER", "/nonexistent/libcuda-augur.so.1",
+                            "/nonexistent/libcuda-augur.so.1"),
+              ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(DriverLoading, ALibraryThatIsNoDriverIsReported) {
+  EXPECT_EXIT(expect_reason("AUGUR_CUDA_DRIVER", "libm.so.6", "lacks entry point cuInit"),
+              ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(DriverLoading, TheGpuCanBeHidden) {
+  EXPECT_EXIT(expect_reason("AUGUR_GPU_DISABLE", "1", "disabled by AUGUR_GPU_DISABLE"),
+              ::testing::ExitedWithCode(0), "");
+}
+
+class OnGpu : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (!jit::gpu::available()) GTEST_SKIP() << "no GPU: " << jit::gpu::unavailable_reason();
+  }
+};
+
+TEST_P(OnGpu, AgreesWithTheInterpreter) {
+  using jit::gpu::backend;
+  namespace detail = jit::gpu::detail;
+  const KernelCase& c = kernel_case(GetParam());
+  const ir::Module module = c.module();
+  jit::gpu::options options;
+  options.where = jit::gpu::target::cuda;
+  const std::shared_ptr<const KernelCode> code = compile_kernel(module, options);
+  ASSERT_EQ(code->where(), backend::cuda);
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    KernelInputs expected(c, seed);
+    KernelInputs actual(c, seed);
+    interpret(module, c, expected);
+    // Device copies of the buffers; scalars as they are.
+    std::vector<void*> device(c.args.size(), nullptr);
+    std::vector<std::uint64_t> bits;
+    for (std::size_t a = 0; a < c.args.size(); ++a) {
+      if (c.args[a].count == 0) {
+        bits.push_back(c.args[a].value.bits);
+        continue;
+      }
+      std::vector<std::uint8_t>& host = actual.buffers()[a];
+      device[a] = detail::allocate(host.size(), backend::cuda);
+      detail::copy_to_device(device[a], host.data(), host.size(), backend::cuda);
+      bits.push_back(ir::Value::of(device[a]).bits);
+    }
+    // Each argument's bits in a 64-bit slot: on a little-endian host a
+    // pointer to the slot points at the value in its own type too.
+    std::vector<std::uint64_t> slots = bits;
+    std::vector<void*> params;
+    for (std::uint64_t& s : slots) params.push_back(&s);
+    code->launch({c.grid, c.block, params.data(), bits, nullptr});
+    jit::gpu::synchronize();
+    for (std::size_t a = 0; a < c.args.size(); ++a) {
+      if (!device[a]) continue;
+      std::vector<std::uint8_t>& host = actual.buffers()[a];
+      detail::copy_to_host(host.data(), device[a], host.size(), backend::cuda);
+      detail::release(device[a], backend::cuda);
+    }
+    EXPECT_TRUE(same_memory(c, expected, actual)) << "seed " << seed;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, OnGpu, ::testing::ValuesIn(kernel_case_names()),
+                         [](const auto& info) { return info.param; });
+
+void scale(jit::dyn<float*> v, jit::dyn<int> n, float a) {
+  jit::dyn<int> i = jit::gpu::global_id_x();
+  if (i < n) v[i] = v[i] * a;
+}
+
+TEST(OnGpuApi, BuffersStreamsAndLaunches) {
+  if (!jit::gpu::available()) GTEST_SKIP() << "no GPU: " << jit::gpu::unavailable_reason();
+  const auto k = jit::gpu::compile(scale, 2.0f);
+  ASSERT_EQ(k.where(), jit::gpu::backend::cuda);
+  std::vector<float> host(5000, 1.5f);
+  jit::gpu::buffer<float> v(host);
+  jit::gpu::stream s;
+  k.launch({20}, {256}, v, 5000, s);
+  s.synchronize();
+  EXPECT_EQ(v.to_vector(), std::vector<float>(5000, 3.0f));
+  // A CPU buffer passed to a GPU kernel is refused before launching.
+  jit::gpu::buffer<float> on_cpu(4, jit::gpu::backend::cpu);
+  EXPECT_THROW(k.launch(1, 4, on_cpu, 4), jit::error);
+  const std::uint64_t loads = jit::gpu::stats().module_loads;
+  const auto again = jit::gpu::compile(scale, 2.0f);  // from the memory cache, already loaded
+  EXPECT_EQ(jit::gpu::stats().module_loads, loads);
+}
+
+}  // namespace
+}  // namespace augur::gpu::testing

@@ -1,0 +1,78 @@
+#include "support.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "runtime/ir/interp.h"
+#include "runtime/ir/value.h"
+
+namespace augur::gpu::testing {
+
+::testing::AssertionResult matches_golden(const std::string& name, const std::string& text) {
+  const std::string path = std::string(AUGUR_TEST_DATA) + "/golden/" + name + ".cu";
+  if (const char* update = std::getenv("AUGUR_UPDATE_GOLDEN"); update && *update == '1') {
+    std::ofstream(path, std::ios::binary) << text;
+    return ::testing::AssertionSuccess() << "wrote " << path;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return ::testing::AssertionFailure()
+           << "no golden file " << path << " (run with AUGUR_UPDATE_GOLDEN=1 to write it); got:\n"
+           << text;
+  }
+  std::stringstream expected;
+  expected << in.rdbuf();
+  if (expected.str() == text) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << path << " differs (AUGUR_UPDATE_GOLDEN=1 rewrites it); got:\n"
+         << text;
+}
+
+void interpret(const ir::Module& module, const KernelCase& c, KernelInputs& inputs) {
+  const ir::Interpreter interpreter(module, module.functions.front().name);
+  interpreter.run_kernel(c.grid, c.block, inputs.values());
+}
+
+::testing::AssertionResult same_memory(const KernelCase& c, const KernelInputs& expected,
+                                       const KernelInputs& actual) {
+  for (std::size_t a = 0; a < c.args.size(); ++a) {
+    const std::vector<std::uint8_t>& e = expected.buffers()[a];
+    const std::vector<std::uint8_t>& g = actual.buffers()[a];
+    if (e == g) continue;
+    const std::size_t size = c.args[a].type.size();
+    for (std::size_t i = 0; i < e.size(); i += size) {
+      if (std::equal(e.begin() + static_cast<std::ptrdiff_t>(i),
+                     e.begin() + static_cast<std::ptrdiff_t>(i + size),
+                     g.begin() + static_cast<std::ptrdiff_t>(i))) {
+        continue;
+      }
+      std::uint64_t want = 0;
+      std::uint64_t got = 0;
+      std::memcpy(&want, e.data() + i, size);
+      std::memcpy(&got, g.data() + i, size);
+      return ::testing::AssertionFailure()
+             << c.name << ": argument " << a << " (" << c.args[a].type.name() << "[]) element "
+             << i / size << ": expected bits 0x" << std::hex << want << ", got 0x" << got;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<std::string> kernel_case_names() {
+  std::vector<std::string> names;
+  for (const KernelCase& c : kernel_cases()) names.push_back(c.name);
+  return names;
+}
+
+const KernelCase& kernel_case(const std::string& name) {
+  static const auto* cases = new std::vector<KernelCase>(kernel_cases());
+  for (const KernelCase& c : *cases) {
+    if (c.name == name) return c;
+  }
+  throw std::runtime_error("no kernel case " + name);
+}
+
+}  // namespace augur::gpu::testing

@@ -1,0 +1,30 @@
+// Helpers for the GPU tests: golden CUDA sources, running a kernel case in
+// the interpreter, and comparing the memory two runs leave.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "kernels.h"
+#include "runtime/ir/ir.h"
+
+namespace augur::gpu::testing {
+
+// Compares `text` with tests/gpu/golden/<name>.cu byte for byte. Run the test
+// with AUGUR_UPDATE_GOLDEN=1 in the environment to write the file instead.
+::testing::AssertionResult matches_golden(const std::string& name, const std::string& text);
+
+// Runs the case's kernel in the interpreter on `inputs` (its buffers change).
+void interpret(const ir::Module& module, const KernelCase& c, KernelInputs& inputs);
+
+// Every buffer byte for byte, naming the first difference.
+::testing::AssertionResult same_memory(const KernelCase& c, const KernelInputs& expected,
+                                       const KernelInputs& actual);
+
+// The names of kernel_cases(), for parameterized tests.
+std::vector<std::string> kernel_case_names();
+const KernelCase& kernel_case(const std::string& name);
+
+}  // namespace augur::gpu::testing
