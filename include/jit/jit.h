@@ -5,6 +5,8 @@
 //   jit::prophecy<L>  first-stage predictions checked later (prophecy.h)
 //   jit::register_external   host functions callable from staged code (extern.h)
 //   jit::extract      run the first stage and get the IR program (extract.h)
+//   jit::handle<Sig>  a callable whose compiled version can be swapped live (handle.h)
+//   jit::compile(fn, statics..., jit::tiered)   a handle served at O0, then O2 (tiered.h)
 //   jit::error        everything Augur throws (error.h)
 //
 // docs/staging.md explains the model.
@@ -14,5 +16,7 @@
 #include "jit/error.h"
 #include "jit/extern.h"
 #include "jit/extract.h"
+#include "jit/handle.h"
 #include "jit/prophecy.h"
 #include "jit/stat.h"
+#include "jit/tiered.h"
