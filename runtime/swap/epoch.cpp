@@ -47,7 +47,6 @@ reader_record& take_record() {
 reader_record& attach_reader() {
   augur::swap::prepare_heavy_barrier();
   reader_record& record = take_record();
-  record.depth = 0;
   lease.record = &record;
   this_thread_reader = &record;
   return record;

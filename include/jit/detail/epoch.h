@@ -23,8 +23,9 @@ namespace jit::detail {
 // One thread's announcement. Records are never freed: a thread that exits
 // gives its record back for a later thread to take.
 struct alignas(64) reader_record {
-  std::atomic<std::uint64_t> epoch{0};  // 0: in no call
-  std::uint32_t depth = 0;              // nested calls; the owning thread's alone
+  // The epoch announced at the start of the outermost call in progress; 0: in
+  // no call. Written by the owning thread only.
+  std::atomic<std::uint64_t> epoch{0};
   std::atomic<bool> taken{false};
   reader_record* next = nullptr;  // set before the record is linked, then fixed
 };
@@ -42,11 +43,15 @@ reader_record& attach_reader();
 // Marks the calling thread as inside a call through a handle while it lives.
 class read_section {
  public:
-  read_section() : record_(this_thread_reader != nullptr ? *this_thread_reader : attach_reader()) {
-    if (record_.depth++ == 0) announce();
+  // A nested call (a host function called by generated code calling a
+  // handle) finds the outer call's announcement and leaves it in place.
+  read_section()
+      : record_(this_thread_reader != nullptr ? *this_thread_reader : attach_reader()),
+        outermost_(record_.epoch.load(std::memory_order_relaxed) == 0) {
+    if (outermost_) announce();
   }
   ~read_section() {
-    if (--record_.depth == 0) record_.epoch.store(0, std::memory_order_release);
+    if (outermost_) record_.epoch.store(0, std::memory_order_release);
   }
   read_section(const read_section&) = delete;
   read_section& operator=(const read_section&) = delete;
@@ -69,6 +74,7 @@ class read_section {
   }
 
   reader_record& record_;
+  bool outermost_;
 };
 
 }  // namespace jit::detail
