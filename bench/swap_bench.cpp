@@ -63,6 +63,21 @@ void handle_call(benchmark::State& state) {
 }
 BENCHMARK(handle_call)->ThreadRange(1, 2);
 
+// Calls inside one call_section: no announcement per call.
+void handle_call_in_section(benchmark::State& state) {
+  static jit::handle<std::int64_t(std::int64_t)> h;
+  if (state.thread_index() == 0) {
+    h.publish(reinterpret_cast<Increment>(increment_code()->address("inc")), increment_code());
+  }
+  std::int64_t x = 0;
+  const jit::call_section section;
+  for (auto _ : state) {
+    x = h.call(section, x);
+    benchmark::DoNotOptimize(x);
+  }
+}
+BENCHMARK(handle_call_in_section)->ThreadRange(1, 2);
+
 jit::dyn<double> power(jit::dyn<double> x, int n) {
   jit::dyn<double> r = 1.0;
   for (jit::stat<int> e = n; e > 0; e = e / 2) {
@@ -183,6 +198,10 @@ class RatioReporter : public benchmark::ConsoleReporter {
           "raw_call/threads:1");
     ratio("handle call / raw pointer call, 2 threads", "handle_call/threads:2",
           "raw_call/threads:2");
+    ratio("handle call in a call_section / raw pointer call, 1 thread",
+          "handle_call_in_section/threads:1", "raw_call/threads:1");
+    ratio("handle call in a call_section / raw pointer call, 2 threads",
+          "handle_call_in_section/threads:2", "raw_call/threads:2");
     ratio("respecialize to publication / direct O2 first result", "respecialize_to_publication",
           "first_result_compiled/2");
     ratio("first result tiered / direct O2", "first_result_tiered", "first_result_compiled/2");

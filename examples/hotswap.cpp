@@ -122,8 +122,11 @@ int main(int argc, char** argv) {
       double amount = 1.0;
       double total = 0.0;
       while (std::chrono::steady_clock::now() < end) {
+        // A batch of prices inside one call section: each call is one atomic
+        // load and one indirect call; a swap shows from the next batch on.
+        const jit::call_section section;
         for (int i = 0; i < 1000; ++i, ++calls) {
-          const double p = pricer(amount);
+          const double p = pricer.call(section, amount);
           total += p;
           amount = amount >= 400.0 ? 1.0 : amount + 0.5;
         }

@@ -26,6 +26,19 @@
 
 namespace jit {
 
+// Marks the calling thread as inside calls through handles while it lives, so
+// that handle::call(section, args...) can skip the per-call announcement: a
+// batch of calls then costs one atomic load and one indirect call each. Every
+// version retired while a section is open stays loaded until it closes: keep a
+// section to a batch of calls or one request, never a whole thread's life.
+class call_section {
+ public:
+  call_section() = default;
+
+ private:
+  detail::read_section section_;
+};
+
 template <class Signature>
 class handle;
 
@@ -38,6 +51,12 @@ class handle<R(A...)> {
 
   R operator()(A... args) const {
     const detail::read_section section;
+    if (core_->counting()) core_->count_call();
+    return reinterpret_cast<entry_type>(core_->current())(args...);
+  }
+
+  // A call inside an open call_section of this thread.
+  R call(const call_section&, A... args) const {
     if (core_->counting()) core_->count_call();
     return reinterpret_cast<entry_type>(core_->current())(args...);
   }

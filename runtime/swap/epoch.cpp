@@ -57,7 +57,7 @@ reader_record& attach_reader() {
 namespace augur::swap {
 
 std::uint64_t retire_epoch() {
-  return jit::detail::global_epoch.fetch_add(1, std::memory_order_acq_rel);
+  return jit::detail::global_epoch.fetch_add(1, std::memory_order_seq_cst);
 }
 
 std::uint64_t oldest_announced_epoch() {
@@ -65,7 +65,7 @@ std::uint64_t oldest_announced_epoch() {
   std::uint64_t oldest = std::numeric_limits<std::uint64_t>::max();
   for (auto* r = jit::detail::all_readers.load(std::memory_order_acquire); r != nullptr;
        r = r->next) {
-    const std::uint64_t epoch = r->epoch.load(std::memory_order_acquire);
+    const std::uint64_t epoch = r->epoch.load(std::memory_order_seq_cst);
     if (epoch != 0) oldest = std::min(oldest, epoch);
   }
   return oldest;

@@ -111,6 +111,25 @@ TEST(Handle, LongCallInFlightKeepsItsVersionAlive) {
   EXPECT_FALSE(cpu::is_loaded(slow_label));
 }
 
+TEST(Handle, CallSectionKeepsVersionsRetiredWhileOpen) {
+  counter_handle h;
+  auto first = compile_version(2);
+  const std::string first_label = first->label();
+  publish_version(h, first);
+  first.reset();
+  {
+    const jit::call_section section;
+    EXPECT_EQ(h.call(section, 1), 5);
+    publish_version(h, compile_version(9));
+    EXPECT_EQ(h.call(section, 1), 12);
+    EXPECT_EQ(h(1), 12);  // an announced call nested in the section
+    EXPECT_EQ(h.reclaim(), 0u);
+    EXPECT_TRUE(cpu::is_loaded(first_label));
+  }
+  EXPECT_EQ(h.reclaim(), 1u);
+  EXPECT_FALSE(cpu::is_loaded(first_label));
+}
+
 // A call from inside a call (a host function calling a handle) must not end
 // the outer call's announcement: the outer version stays alive until the outer
 // call returns, even if it is replaced and collected from inside.

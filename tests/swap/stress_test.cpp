@@ -4,6 +4,7 @@
 // been freed and unloaded.
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,7 +27,13 @@ struct caller_result {
   std::uint64_t versions_seen = 0;  // calls answered by a version other than the previous one
 };
 
-TEST(HandleStress, CallersSeeOnlyLiveVersionsAndRetiredVersionsAreFreed) {
+// Callers announce each call, or open a call_section per batch of calls.
+class HandleStress : public ::testing::TestWithParam<bool> {
+ protected:
+  bool batched() const { return GetParam(); }
+};
+
+TEST_P(HandleStress, CallersSeeOnlyLiveVersionsAndRetiredVersionsAreFreed) {
   // Compiled up front, so that the publisher swaps as fast as callers call.
   std::vector<std::string> labels;
   std::vector<std::shared_ptr<cpu::CompiledCode>> versions;
@@ -50,14 +57,19 @@ TEST(HandleStress, CallersSeeOnlyLiveVersionsAndRetiredVersionsAreFreed) {
     callers.emplace_back([&, t] {
       caller_result& r = results[t];
       std::int64_t last = -1;
-      for (std::int64_t x = t; !done.load(std::memory_order_relaxed); x = (x + 1) % 32) {
-        const std::int64_t before = published.load(std::memory_order_acquire);
-        const std::int64_t k = h(x) - 3 * x;
-        const std::int64_t after = published.load(std::memory_order_acquire);
-        ++r.calls;
-        if (k < before || k > after + 1) ++r.wrong;
-        if (k != last) ++r.versions_seen;
-        last = k;
+      std::int64_t x = t;
+      while (!done.load(std::memory_order_relaxed)) {
+        std::optional<jit::call_section> section;
+        if (batched()) section.emplace();
+        for (int i = 0; i < 64; ++i, x = (x + 1) % 32) {
+          const std::int64_t before = published.load(std::memory_order_acquire);
+          const std::int64_t k = (section ? h.call(*section, x) : h(x)) - 3 * x;
+          const std::int64_t after = published.load(std::memory_order_acquire);
+          ++r.calls;
+          if (k < before || k > after + 1) ++r.wrong;
+          if (k != last) ++r.versions_seen;
+          last = k;
+        }
       }
     });
   }
@@ -94,6 +106,9 @@ TEST(HandleStress, CallersSeeOnlyLiveVersionsAndRetiredVersionsAreFreed) {
   RecordProperty("calls", std::to_string(calls));
   RecordProperty("version_switches_seen", std::to_string(switches));
 }
+
+INSTANTIATE_TEST_SUITE_P(Calls, HandleStress, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Batched" : "OneByOne"; });
 
 }  // namespace
 }  // namespace augur::swap::test

@@ -93,7 +93,7 @@ class handle_core : public std::enable_shared_from_this<handle_core> {
   // For runtime/swap.
   handle_control& control() noexcept { return *control_; }
   erased_entry exchange_entry(erased_entry entry) noexcept {
-    return entry_.exchange(entry, std::memory_order_acq_rel);
+    return entry_.exchange(entry, std::memory_order_seq_cst);
   }
   void count_calls_until_promotion(std::int64_t calls) noexcept {
     calls_until_promotion_.store(calls, std::memory_order_relaxed);
