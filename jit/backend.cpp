@@ -12,7 +12,7 @@
 #include "jit/llvm_error.h"
 #include "jit/pipeline.h"
 #include "jit/statistics.h"
-#include "jit/target.h"
+#include "jit/toolchain.h"
 
 namespace augur::cpu {
 
@@ -37,31 +37,25 @@ llvm::Error dump(const Options& options, DumpKind kind, const std::string& label
 }
 
 llvm::Error dump_assembly(const Options& options, const llvm::Module& module,
-                          const std::string& label) {
-  auto machine = target_machine(options);
-  if (!machine) return machine.takeError();
+                          llvm::TargetMachine& machine, const std::string& label) {
   std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
   llvm::SmallVector<char, 0> text;
-  if (llvm::Error error = emit(*copy, **machine, llvm::CodeGenFileType::AssemblyFile, text)) {
+  if (llvm::Error error = emit(*copy, machine, llvm::CodeGenFileType::AssemblyFile, text)) {
     return error;
   }
   return dump(options, DumpKind::Assembly, label, std::string(text.begin(), text.end()));
 }
 
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> optimize_and_emit(llvm::Module& module,
-                                                                      const CompileJob* job) {
-  const Options defaults;
-  const Options& options = job ? job->options() : defaults;
+llvm::Expected<llvm::SmallVector<char, 0>> optimize_and_emit(llvm::Module& module,
+                                                             const Options& options,
+                                                             Toolchain& tools) {
   const std::string label = module.getModuleIdentifier();
-
-  auto machine = target_machine(options);
-  if (!machine) return machine.takeError();
   if (wants_dump(options, DumpKind::LlvmIr)) {
     if (llvm::Error error = dump(options, DumpKind::LlvmIr, label, print(module))) return error;
   }
   {
     stats::Scope timer(stats::Timer::Optimization);
-    optimize(module, **machine, options.opt_level);
+    tools.optimization->run(module);
   }
   if (verifies(options)) {
     std::string report;
@@ -77,24 +71,34 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> optimize_and_emit(llvm::Modu
     }
   }
   if (wants_dump(options, DumpKind::Assembly)) {
-    if (llvm::Error error = dump_assembly(options, module, label)) return error;
+    if (llvm::Error error = dump_assembly(options, module, *tools.machine, label)) return error;
   }
-  llvm::SmallVector<char, 0> object;
-  {
-    stats::Scope timer(stats::Timer::MachineCode);
-    if (llvm::Error error = emit(module, **machine, llvm::CodeGenFileType::ObjectFile, object)) {
-      return error;
-    }
+  stats::Scope timer(stats::Timer::MachineCode);
+  return tools.emitter->emit(module);
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> compile_with_toolchain(llvm::Module& module,
+                                                                           const CompileJob* job) {
+  const Options defaults;
+  const Options& options = job ? job->options() : defaults;
+  llvm::Expected<ToolchainLease> lease = lease_toolchain(options);
+  if (!lease) return lease.takeError();
+  auto object = optimize_and_emit(module, options, **lease);
+  if (object && job && !job->errors().empty()) object = make_error(job->errors());
+  // A failure may leave the pipelines in any state: they go with it.
+  if (!object) {
+    lease->discard();
+    return object.takeError();
   }
-  if (job && !job->errors().empty()) return make_error(job->errors());
-  return std::make_unique<llvm::SmallVectorMemoryBuffer>(std::move(object), label, false);
+  return std::make_unique<llvm::SmallVectorMemoryBuffer>(std::move(*object),
+                                                         module.getModuleIdentifier(), false);
 }
 
 }  // namespace
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> compile_to_object(llvm::Module& module) {
   const CompileJob* job = CompileJob::of(module.getContext());
-  auto object = optimize_and_emit(module, job);
+  auto object = compile_with_toolchain(module, job);
   if (object || !job) return object;
   *job->failure() = llvm::toString(object.takeError());
   return llvm::make_error<DeliveredError>(*job->failure());

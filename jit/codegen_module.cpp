@@ -30,6 +30,9 @@ std::unique_ptr<llvm::Module> generate_llvm(const ir::Module& module, llvm::LLVM
                                             const llvm::Triple& triple, std::string_view label,
                                             bool invokers) {
   auto result = std::make_unique<llvm::Module>(label, context);
+  // The object's file symbol: not the label, so that one module always makes
+  // the same object file.
+  result->setSourceFileName("augur");
   result->setDataLayout(layout);
   result->setTargetTriple(triple.str());
   ModuleEmitter emitter(*result);

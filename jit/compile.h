@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,5 +38,25 @@ std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir
 
 // Whether the version labelled `label` (CompiledCode::label()) is still loaded.
 bool is_loaded(std::string_view label);
+
+// Everything besides the IR module that decides the object file
+// compile_object() makes with `options`, in one line: the LLVM version, the
+// target triple, the CPU's name and features (the host's, resolved, unless
+// `options` names them), the opt level and whether invokers are generated.
+// The disk cache keys objects on it.
+std::string object_key(const Options& options);
+
+// While one lives, compile() and load_object() on this thread run their
+// compilation and linking on the thread itself instead of ORC's TBB pool. The
+// caller waits for them either way; in place it saves the handoff and never
+// depends on a pool worker being free (the specialization cache, whose
+// callers may block pool workers on a compilation in flight, uses it).
+class CompileOnThisThread {
+ public:
+  CompileOnThisThread();
+  ~CompileOnThisThread();
+  CompileOnThisThread(const CompileOnThisThread&) = delete;
+  CompileOnThisThread& operator=(const CompileOnThisThread&) = delete;
+};
 
 }  // namespace augur::cpu

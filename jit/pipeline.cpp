@@ -1,14 +1,13 @@
 #include "jit/pipeline.h"
 
-#include <llvm/IR/LegacyPassManager.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/raw_ostream.h>
+#include <utility>
 
 #include "jit/llvm_error.h"
 
 namespace augur::cpu {
 
 namespace {
+
 llvm::OptimizationLevel level_of(int opt_level) {
   switch (opt_level) {
     case 0:
@@ -21,31 +20,57 @@ llvm::OptimizationLevel level_of(int opt_level) {
       return llvm::OptimizationLevel::O3;
   }
 }
-}  // namespace
 
-void optimize(llvm::Module& module, llvm::TargetMachine& machine, int opt_level) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
-
-  // As clang does: loop and SLP vectorization from O2 on.
+// As clang does: loop and SLP vectorization from O2 on.
+llvm::PipelineTuningOptions tuning_for(int opt_level) {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = opt_level >= 2;
   tuning.SLPVectorization = opt_level >= 2;
   tuning.LoopUnrolling = opt_level >= 1;
+  return tuning;
+}
 
-  llvm::PassBuilder builder(&machine, tuning);
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgscc);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+}  // namespace
 
-  const llvm::OptimizationLevel level = level_of(opt_level);
-  llvm::ModulePassManager passes = opt_level == 0 ? builder.buildO0DefaultPipeline(level)
-                                                  : builder.buildPerModuleDefaultPipeline(level);
-  passes.run(module, modules);
+// The pipeline's passes may refer to the builder, so it lives as long.
+OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt_level)
+    : builder_(&machine, tuning_for(opt_level)) {
+  llvm::PassBuilder& builder = builder_;
+  builder.registerModuleAnalyses(modules_);
+  builder.registerCGSCCAnalyses(cgscc_);
+  builder.registerFunctionAnalyses(functions_);
+  builder.registerLoopAnalyses(loops_);
+  builder.crossRegisterProxies(loops_, functions_, cgscc_, modules_);
+
+  opt_level_ = opt_level;
+}
+
+void OptimizationPipeline::run(llvm::Module& module) {
+  const llvm::OptimizationLevel level = level_of(opt_level_);
+  llvm::ModulePassManager passes = opt_level_ == 0 ? builder_.buildO0DefaultPipeline(level)
+                                                   : builder_.buildPerModuleDefaultPipeline(level);
+  passes.run(module, modules_);
+  // The cached results are keyed by this module's IR, which is about to go.
+  loops_.clear();
+  functions_.clear();
+  cgscc_.clear();
+  modules_.clear();
+}
+
+llvm::Expected<std::unique_ptr<ObjectEmitter>> ObjectEmitter::create(llvm::TargetMachine& machine) {
+  std::unique_ptr<ObjectEmitter> emitter(new ObjectEmitter());
+  if (machine.addPassesToEmitFile(emitter->passes_, emitter->stream_, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile)) {
+    return make_error("the target cannot emit object files");
+  }
+  return emitter;
+}
+
+llvm::SmallVector<char, 0> ObjectEmitter::emit(llvm::Module& module) {
+  passes_.run(module);
+  // The stream is unbuffered and writes at the buffer's end: taking the
+  // buffer leaves it empty for the next module.
+  return std::exchange(buffer_, {});
 }
 
 llvm::Error emit(llvm::Module& module, llvm::TargetMachine& machine, llvm::CodeGenFileType type,

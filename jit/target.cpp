@@ -1,14 +1,19 @@
 #include "jit/target.h"
 
+#include <algorithm>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
 
+#include "jit/compile.h"
 #include "jit/error.h"
 
 namespace augur::cpu {
@@ -37,6 +42,23 @@ llvm::CodeGenOptLevel codegen_level(int opt_level) {
     default:
       return llvm::CodeGenOptLevel::Aggressive;
   }
+}
+
+// "+adx,+aes,...,-xop": every feature LLVM knows of the host CPU, sorted.
+std::string host_features() {
+  std::vector<std::string> features;
+  for (const auto& feature : llvm::sys::getHostCPUFeatures()) {
+    std::string item(1, feature.getValue() ? '+' : '-');
+    item += feature.getKey();
+    features.push_back(std::move(item));
+  }
+  std::sort(features.begin(), features.end());
+  std::string joined;
+  for (const std::string& feature : features) {
+    if (!joined.empty()) joined += ',';
+    joined += feature;
+  }
+  return joined;
 }
 
 }  // namespace
@@ -90,6 +112,26 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> target_machine(const Option
   builder->setRelocationModel(llvm::Reloc::PIC_);
   builder->setCodeModel(llvm::CodeModel::Small);
   return builder->createTargetMachine();
+}
+
+std::string object_key(const Options& options) {
+  static const std::string host_features_list = host_features();
+  std::string key = "LLVM " LLVM_VERSION_STRING "; ";
+  key += llvm::sys::getProcessTriple();
+  key += "; cpu ";
+  if (options.cpu.empty()) {
+    key += llvm::sys::getHostCPUName();
+    key += " features ";
+    key += host_features_list;
+  } else {
+    key += options.cpu;
+  }
+  key += "; extra features ";
+  key += options.features;
+  key += "; O";
+  key += std::to_string(options.opt_level);
+  key += options.invokers ? "; invokers" : "; no invokers";
+  return key;
 }
 
 }  // namespace augur::cpu

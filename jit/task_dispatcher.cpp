@@ -1,11 +1,24 @@
 #include "jit/task_dispatcher.h"
 
+#include "jit/compile.h"
 #include "jit/statistics.h"
 
 namespace augur::cpu {
 
+namespace {
+thread_local int compile_here_depth = 0;
+}  // namespace
+
+CompileOnThisThread::CompileOnThisThread() {
+  ++compile_here_depth;
+}
+CompileOnThisThread::~CompileOnThisThread() {
+  --compile_here_depth;
+}
+
 void TbbTaskDispatcher::dispatch(std::unique_ptr<llvm::orc::Task> task) {
-  if (tbb::this_task_arena::current_thread_index() != tbb::task_arena::not_initialized) {
+  if (compile_here_depth > 0 ||
+      tbb::this_task_arena::current_thread_index() != tbb::task_arena::not_initialized) {
     stats::count(stats::Counter::TasksInline);
     task->run();
     return;

@@ -19,7 +19,8 @@ namespace augur::cpu {
 //
 // A thread that is itself running in a TBB arena runs the task in place: it
 // may be about to block on the task's result, and with every TBB worker
-// blocked that way the task would never run.
+// blocked that way the task would never run. So does a thread inside a
+// CompileOnThisThread scope (compile.h).
 class TbbTaskDispatcher final : public llvm::orc::TaskDispatcher {
  public:
   void dispatch(std::unique_ptr<llvm::orc::Task> task) override;

@@ -23,6 +23,7 @@
 
 #include "jit/detail/epoch.h"
 #include "jit/detail/handle_core.h"
+#include "jit/function.h"
 
 namespace jit {
 
@@ -66,6 +67,12 @@ class handle<R(A...)> {
   void publish(entry_type entry, std::shared_ptr<const void> owner,
                jit::tier tier = jit::tier::optimized) {
     core_->publish({erase(entry), std::move(owner)}, tier);
+  }
+
+  // Publishes what jit::compile returned; the handle and the cache each hold
+  // a reference to its code, which is unloaded when both are gone.
+  void publish(const function<R(A...)>& compiled, jit::tier tier = jit::tier::optimized) {
+    publish(compiled.pointer(), compiled.keep_alive(), tier);
   }
 
   // For handles from jit::compile(..., jit::tiered): compiles the generator

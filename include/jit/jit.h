@@ -5,6 +5,10 @@
 //   jit::prophecy<L>  first-stage predictions checked later (prophecy.h)
 //   jit::register_external   host functions callable from staged code (extern.h)
 //   jit::extract      run the first stage and get the IR program (extract.h)
+//   jit::compile      specialize, compile to native code, cache (compiler.h)
+//   jit::function     what compile returns (function.h)
+//   jit::key<T>       how static arguments key the cache (key.h)
+//   jit::cache_stats  the cache's statistics, capacity, clear (cache.h)
 //   jit::handle<Sig>  a callable whose compiled version can be swapped live (handle.h)
 //   jit::compile(fn, statics..., jit::tiered)   a handle served at O0, then O2 (tiered.h)
 //   jit::error        everything Augur throws (error.h)
@@ -12,11 +16,16 @@
 // docs/staging.md explains the model.
 #pragma once
 
+#include "jit/cache.h"
+#include "jit/compile_options.h"
+#include "jit/compiler.h"
 #include "jit/dyn.h"
 #include "jit/error.h"
 #include "jit/extern.h"
 #include "jit/extract.h"
+#include "jit/function.h"
 #include "jit/handle.h"
+#include "jit/key.h"
 #include "jit/prophecy.h"
 #include "jit/stat.h"
 #include "jit/tiered.h"

@@ -19,22 +19,12 @@
 #include <typeinfo>
 #include <utility>
 
+#include "jit/detail/tiered_tag.h"
 #include "jit/error.h"
 #include "jit/extract.h"
 #include "jit/handle.h"
 
 namespace jit {
-
-// The tag that asks jit::compile for a tiered handle, with its policy.
-struct tiered_t {
-  tiering policy;
-};
-// O2 compile started at once.
-inline constexpr tiered_t tiered{};
-// O2 compile started as `policy` says: jit::tiered_by({.promote_after_calls = 1000}).
-constexpr tiered_t tiered_by(tiering policy) {
-  return tiered_t{policy};
-}
 
 namespace detail {
 
@@ -99,16 +89,6 @@ auto compile_tiered(F&& fn, Statics&& args, tiering policy, std::index_sequence<
                                  std::get<I>(std::move(args))...)),
       policy);
   return h;
-}
-
-template <class... A>
-constexpr bool ends_tiered() {
-  if constexpr (sizeof...(A) == 0) {
-    return false;
-  } else {
-    using last = std::tuple_element_t<sizeof...(A) - 1, std::tuple<std::decay_t<A>...>>;
-    return std::is_same_v<last, tiered_t>;
-  }
 }
 
 }  // namespace detail

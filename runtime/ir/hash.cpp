@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "runtime/ir/mix.h"
+
 namespace augur::ir {
 
 // ---------------------------------------------------------------- Hasher
@@ -12,7 +14,7 @@ namespace augur::ir {
 //   a <- fa(a ^ w)
 //   b <- fb(b + w + a)
 //
-// where fa is MurmurHash3's 64-bit finalizer and fb SplitMix64's (both
+// where fa = murmur_mix64 and fb = splitmix_mix64 (runtime/ir/mix.h; both
 // xorshift-multiply bijections with full avalanche). Being bijective, a step
 // never merges two states, and feeding the new `a` into `b` makes the lanes
 // depend on each other, so two inputs collide only if both lanes collide.
@@ -25,31 +27,9 @@ namespace augur::ir {
 // is the same on every host. Not cryptographic: it guards against accidents,
 // not adversaries.
 
-namespace {
-
-constexpr std::uint64_t fmix_a(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
-
-constexpr std::uint64_t fmix_b(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
-}
-
-}  // namespace
-
 void Hasher::add(std::uint64_t word) {
-  a_ = fmix_a(a_ ^ word);
-  b_ = fmix_b(b_ + word + a_);
+  a_ = murmur_mix64(a_ ^ word);
+  b_ = splitmix_mix64(b_ + word + a_);
   ++count_;
 }
 
@@ -69,8 +49,8 @@ void Hasher::add(std::string_view bytes) {
 }
 
 Hash128 Hasher::finish() const {
-  return {fmix_a(a_ ^ fmix_b(b_ ^ count_)),
-          fmix_b(b_ ^ fmix_a(a_ + count_ * 0x9e3779b97f4a7c15ull))};
+  return {murmur_mix64(a_ ^ splitmix_mix64(b_ ^ count_)),
+          splitmix_mix64(b_ ^ murmur_mix64(a_ + count_ * 0x9e3779b97f4a7c15ull))};
 }
 
 std::string Hash128::hex() const {

@@ -1,22 +1,12 @@
 #include "runtime/peg/node_table.h"
 
+#include "runtime/ir/mix.h"
+
 namespace augur::eqsat {
 
-namespace {
-constexpr std::uint64_t mix(std::uint64_t x) {
-  // The murmur3 finalizer: every input bit affects every output bit.
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-}  // namespace
-
 std::uint64_t hash_node(Label label, std::span<const Id> children) {
-  std::uint64_t h = mix(label.op * 0x9e3779b97f4a7c15ULL ^ label.payload);
-  for (Id c : children) h = mix(h ^ (index(c) + 0x632be59bd9b4e019ULL));
+  std::uint64_t h = murmur_mix64(label.op * 0x9e3779b97f4a7c15ULL ^ label.payload);
+  for (Id c : children) h = murmur_mix64(h ^ (index(c) + 0x632be59bd9b4e019ULL));
   return h ^ children.size();
 }
 

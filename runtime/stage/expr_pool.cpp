@@ -17,9 +17,10 @@ std::uint64_t ExprPool::Key::hash() const {
   const auto word = [](const void* p) {
     return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
   };
-  return mix64(code ^ bits * 0x9e3779b97f4a7c15ull ^ word(callee) * 0xc2b2ae3d27d4eb4full ^
-               word(args[0]) * 0x165667b19e3779f9ull ^ word(args[1]) * 0xd6e8feb86659fd93ull ^
-               word(args[2]) * 0xff51afd7ed558ccdull ^ word(args[3]) * 0xc4ceb9fe1a85ec53ull);
+  return murmur_mix64(
+      code ^ bits * 0x9e3779b97f4a7c15ull ^ word(callee) * 0xc2b2ae3d27d4eb4full ^
+      word(args[0]) * 0x165667b19e3779f9ull ^ word(args[1]) * 0xd6e8feb86659fd93ull ^
+      word(args[2]) * 0xff51afd7ed558ccdull ^ word(args[3]) * 0xc4ceb9fe1a85ec53ull);
 }
 
 bool ExprPool::Key::matches(const ir::Expr& e) const {

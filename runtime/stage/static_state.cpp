@@ -7,8 +7,8 @@ namespace {
 // Two independent mixes of (key, value): the lanes of the state hash.
 Tag term(std::uint32_t key, std::span<const std::byte> value) {
   const std::uint64_t v = hash_bytes(value);
-  return {mix64(v + 0x9e3779b97f4a7c15ull * (key + 1)),
-          mix64((v ^ 0xd6e8feb86659fd93ull) * 0xa0761d6478bd642full + key)};
+  return {murmur_mix64(v + 0x9e3779b97f4a7c15ull * (key + 1)),
+          murmur_mix64((v ^ 0xd6e8feb86659fd93ull) * 0xa0761d6478bd642full + key)};
 }
 
 }  // namespace

@@ -14,21 +14,21 @@ std::uint64_t hash_bytes(std::span<const std::byte> bytes) {
   if (bytes.size() <= 8) {  // most static values: one word
     std::uint64_t word = 0;
     std::memcpy(&word, bytes.data(), bytes.size());
-    return mix64(word ^ (0x9ae16a3b2f90404full + bytes.size()));
+    return murmur_mix64(word ^ (0x9ae16a3b2f90404full + bytes.size()));
   }
   std::uint64_t h = 0x9ae16a3b2f90404full ^ bytes.size();
   std::size_t i = 0;
   for (; i + 8 <= bytes.size(); i += 8) {
     std::uint64_t word;
     std::memcpy(&word, bytes.data() + i, 8);
-    h = mix64(h ^ word) + 0x9e3779b97f4a7c15ull;
+    h = murmur_mix64(h ^ word) + 0x9e3779b97f4a7c15ull;
   }
   if (i < bytes.size()) {
     std::uint64_t word = 0;
     std::memcpy(&word, bytes.data() + i, bytes.size() - i);
-    h = mix64(h ^ word) + 0x9e3779b97f4a7c15ull;
+    h = murmur_mix64(h ^ word) + 0x9e3779b97f4a7c15ull;
   }
-  return mix64(h);
+  return murmur_mix64(h);
 }
 
 CallChain::CallChain(jit::tag_source source, std::uint32_t max_depth)

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "jit/extract.h"
+#include "runtime/ir/mix.h"
 
 namespace augur::stage {
 
@@ -30,28 +31,18 @@ struct TagHash {
   std::size_t operator()(Tag t) const noexcept { return static_cast<std::size_t>(t.lo ^ t.hi); }
 };
 
-// The murmur3 64-bit finalizer: a bijective, well-mixing function of a word.
-constexpr std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
-
 // A 128-bit running hash of 64-bit words (two independent lanes).
 class TagHasher {
  public:
   void add(std::uint64_t word) {
-    a_ = (a_ ^ mix64(word)) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+    a_ = (a_ ^ murmur_mix64(word)) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
     b_ = ((b_ + word) ^ (b_ >> 29)) * 0xbf58476d1ce4e5b9ull ^ 0x94d049bb133111ebull;
   }
   void add(Tag t) {
     add(t.hi);
     add(t.lo);
   }
-  Tag finish() const { return {mix64(a_), mix64(b_ ^ 0x2545f4914f6cdd1dull)}; }
+  Tag finish() const { return {murmur_mix64(a_), murmur_mix64(b_ ^ 0x2545f4914f6cdd1dull)}; }
 
  private:
   std::uint64_t a_ = 0x6a09e667f3bcc908ull;

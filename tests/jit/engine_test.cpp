@@ -28,6 +28,27 @@ Module affine(const std::string& name, std::int64_t k) {
   return module_of({std::move(b).finish()});
 }
 
+// fn collatz(n: u64) -> i32: the number of Collatz steps from n to 1.
+Module collatz() {
+  FunctionBuilder b("collatz", Type::i32());
+  VarId n = b.param("n", Type::u64());
+  VarId steps = b.declare("steps", Type::i32());
+  b.while_(binary(BinaryOp::Ne, b.read(n), constant<std::uint64_t>(1)), [&] {
+    b.if_(
+        binary(BinaryOp::Eq, binary(BinaryOp::BitAnd, b.read(n), constant<std::uint64_t>(1)),
+               constant<std::uint64_t>(0)),
+        [&] { b.assign(n, binary(BinaryOp::Shr, b.read(n), constant<std::uint64_t>(1))); },
+        [&] {
+          b.assign(
+              n, binary(BinaryOp::Add, binary(BinaryOp::Mul, b.read(n), constant<std::uint64_t>(3)),
+                        constant<std::uint64_t>(1)));
+        });
+    b.assign(steps, binary(BinaryOp::Add, b.read(steps), constant<std::int32_t>(1)));
+  });
+  b.return_(b.read(steps));
+  return module_of({std::move(b).finish()});
+}
+
 std::int64_t call_affine(const CompiledCode& code, const std::string& name, std::int64_t x) {
   return call_native<std::int64_t>(code, name, x);
 }
@@ -107,23 +128,7 @@ TEST(Engine, MemoryDoesNotGrowOverCompileUnloadCycles) {
 }
 
 TEST(Engine, ObjectFilesRoundTrip) {
-  FunctionBuilder b("collatz", Type::i32());
-  VarId n = b.param("n", Type::u64());
-  VarId steps = b.declare("steps", Type::i32());
-  b.while_(binary(BinaryOp::Ne, b.read(n), constant<std::uint64_t>(1)), [&] {
-    b.if_(
-        binary(BinaryOp::Eq, binary(BinaryOp::BitAnd, b.read(n), constant<std::uint64_t>(1)),
-               constant<std::uint64_t>(0)),
-        [&] { b.assign(n, binary(BinaryOp::Shr, b.read(n), constant<std::uint64_t>(1))); },
-        [&] {
-          b.assign(
-              n, binary(BinaryOp::Add, binary(BinaryOp::Mul, b.read(n), constant<std::uint64_t>(3)),
-                        constant<std::uint64_t>(1)));
-        });
-    b.assign(steps, binary(BinaryOp::Add, b.read(steps), constant<std::int32_t>(1)));
-  });
-  b.return_(b.read(steps));
-  const Module module = module_of({std::move(b).finish()});
+  const Module module = collatz();
   const Statistics before = statistics();
   auto direct = compile(module, {});
   const std::vector<char> object = compile_object(module);
@@ -239,6 +244,53 @@ TEST(Engine, TargetOptions) {
   bad_feature.features = "+warp-drive";
   EXPECT_THROW(compile(affine("f", 1), {}, bad_feature), jit::compile_error);
   EXPECT_THROW(compile_object(affine("f", 1), bad_feature), jit::compile_error);
+}
+
+// Each (CPU, features, opt level) keeps its TargetMachine and pass pipelines
+// across compilations (jit/toolchain.h): what one module leaves behind must
+// not change the next one's code.
+TEST(Engine, ReusedPipelinesEmitTheSameObjects) {
+  for (int level = 0; level <= 3; ++level) {
+    Options options;
+    options.opt_level = level;
+    const Module module = affine("f", 7);
+    const std::vector<char> first = compile_object(module, options);
+    compile_object(collatz(), options);
+    EXPECT_EQ(compile_object(module, options), first) << "O" << level;
+  }
+}
+
+TEST(Engine, CompileOnThisThreadRunsNoTaskOnThePool) {
+  const Statistics before = statistics();
+  {
+    const CompileOnThisThread here;
+    EXPECT_EQ(call_affine(*compile(affine("f", 5), {}), "f", 2), 11);
+    EXPECT_EQ(call_affine(*load_object(compile_object(affine("f", 6)), affine("f", 6), {}), "f", 2),
+              13);
+  }
+  const Statistics after = statistics();
+  EXPECT_EQ(after.tasks_on_pool, before.tasks_on_pool);
+  EXPECT_GT(after.tasks_inline, before.tasks_inline);
+}
+
+TEST(Engine, ObjectKeysNameToolchainTargetAndOptions) {
+  Options o2;
+  const std::string host = object_key(o2);
+  EXPECT_NE(host.find("LLVM 19."), std::string::npos) << host;
+  EXPECT_NE(host.find("x86_64"), std::string::npos) << host;
+  EXPECT_NE(host.find("+sse2"), std::string::npos) << host;  // the host's features, resolved
+  Options o0;
+  o0.opt_level = 0;
+  Options generic;
+  generic.cpu = "x86-64";
+  Options extra;
+  extra.features = "-avx";
+  Options no_invokers;
+  no_invokers.invokers = false;
+  for (const Options* other : {&o0, &generic, &extra, &no_invokers}) {
+    EXPECT_NE(object_key(*other), host);
+  }
+  EXPECT_EQ(object_key(Options{}), host);
 }
 
 TEST(Engine, InvalidIrIsRejectedByTheVerifier) {

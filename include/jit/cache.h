@@ -1,0 +1,37 @@
+// The specialization cache behind jit::compile: statistics, capacity, clear.
+// docs/compile.md describes its behaviour.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+namespace jit {
+
+// Process-wide counters since the start (clear_cache() does not reset them).
+struct cache_statistics {
+  std::uint64_t requests = 0;  // jit::compile calls that reached the cache
+  std::uint64_t hits = 0;      // served by a version compiled before
+  std::uint64_t misses = 0;    // found none ready: compiled it, or waited for another thread
+  std::uint64_t compiles = 0;  // runs of the pipeline (staging to machine code)
+  std::uint64_t failures = 0;  // runs that threw; their error reached every waiter
+  // Runs whose program equalled one already compiled (same IR text, target
+  // and options): that version was shared, no machine code was generated.
+  std::uint64_t programs_shared = 0;
+  std::uint64_t evictions = 0;               // entries dropped to respect the capacity
+  std::size_t entries = 0;                   // entries held now
+  std::chrono::nanoseconds compile_time{0};  // all pipeline runs, staging included
+};
+
+cache_statistics cache_stats();
+
+// The most entries the cache holds (default 4096). Past it, the least recently
+// used ones are dropped; their code stays loaded while jit::function copies
+// of it live.
+void set_cache_capacity(std::size_t entries);
+std::size_t cache_capacity();
+
+// Drops every entry (compilations in flight finish and are dropped too).
+void clear_cache();
+
+}  // namespace jit

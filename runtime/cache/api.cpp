@@ -1,0 +1,69 @@
+// The public entry points of the specialization cache (jit/compiler.h, jit/cache.h).
+#include "jit/cache.h"
+#include "jit/compiler.h"
+#include "runtime/cache/local_cache.h"
+#include "runtime/cache/pipeline.h"
+#include "runtime/cache/program_cache.h"
+#include "runtime/cache/specialization_cache.h"
+
+namespace augur::cache {
+namespace {
+
+ProgramCache& programs() {
+  // Never destroyed, like the first level.
+  static ProgramCache* const instance = new ProgramCache();
+  return *instance;
+}
+
+}  // namespace
+}  // namespace augur::cache
+
+namespace jit {
+
+namespace detail {
+
+bool find_compiled(std::string_view key, std::uint64_t hash, compiled_entry& out) noexcept {
+  return augur::cache::LocalCache::current().find(key, hash, out);
+}
+
+compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const generator& gen,
+                                 const compile_options& options) {
+  using namespace augur::cache;
+  const Found found = SpecializationCache::instance().get(
+      key, hash, [&] { return compile_version(gen, options, programs()); });
+  LocalCache::current().remember(key, hash, found);
+  return {found.version->entry, found.version};
+}
+
+}  // namespace detail
+
+cache_statistics cache_stats() {
+  using namespace augur::cache;
+  const SharedCounters shared = SpecializationCache::instance().counters();
+  const std::uint64_t local_hits = LocalCache::total_hits();
+  cache_statistics s;
+  s.requests = shared.requests + local_hits;
+  s.hits = shared.hits + local_hits;
+  s.misses = shared.misses;
+  s.compiles = shared.compiles;
+  s.failures = shared.failures;
+  s.programs_shared = programs().shared();
+  s.evictions = shared.evictions;
+  s.entries = shared.entries;
+  s.compile_time = shared.compile_time;
+  return s;
+}
+
+void set_cache_capacity(std::size_t entries) {
+  augur::cache::SpecializationCache::instance().set_capacity(entries);
+}
+
+std::size_t cache_capacity() {
+  return augur::cache::SpecializationCache::instance().capacity();
+}
+
+void clear_cache() {
+  augur::cache::SpecializationCache::instance().clear();
+}
+
+}  // namespace jit

@@ -1,0 +1,80 @@
+#include "runtime/cache/disk_format.h"
+
+#include <string_view>
+
+namespace augur::cache {
+namespace {
+
+constexpr std::string_view kMagic = "AUGURobj";
+
+ir::Hash128 checksum(std::span<const char> payload) {
+  ir::Hasher hasher;
+  hasher.add(std::string_view(payload.data(), payload.size()));
+  return hasher.finish();
+}
+
+void put(std::vector<char>& out, std::uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>(value >> (8 * i)));
+}
+
+std::uint64_t get(std::span<const char> in, std::size_t offset, int bytes) {
+  std::uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) {
+    value |= std::uint64_t{static_cast<unsigned char>(in[offset + i])} << (8 * i);
+  }
+  return value;
+}
+
+}  // namespace
+
+std::vector<char> encode_header(const DiskKey& key, std::span<const char> payload) {
+  std::vector<char> header(kMagic.begin(), kMagic.end());
+  header.reserve(kDiskHeaderBytes + key.toolchain.size());
+  put(header, kDiskFormatVersion, 4);
+  put(header, key.toolchain.size(), 4);
+  put(header, key.ir_hash.hi, 8);
+  put(header, key.ir_hash.lo, 8);
+  put(header, payload.size(), 8);
+  const ir::Hash128 sum = checksum(payload);
+  put(header, sum.hi, 8);
+  put(header, sum.lo, 8);
+  header.insert(header.end(), key.toolchain.begin(), key.toolchain.end());
+  return header;
+}
+
+Decoded decode(std::span<const char> file, const DiskKey& key) {
+  auto rejected = [](std::string why) { return Decoded{{}, std::move(why)}; };
+  const std::string size = std::to_string(file.size()) + " bytes";
+  if (file.size() < kMagic.size() || std::string_view(file.data(), kMagic.size()) != kMagic) {
+    return rejected(file.size() < kMagic.size() ? "truncated: " + size
+                                                : "not an Augur cache file (bad magic)");
+  }
+  if (file.size() < kDiskHeaderBytes) return rejected("truncated header: " + size);
+  if (const std::uint64_t version = get(file, 8, 4); version != kDiskFormatVersion) {
+    return rejected("format version " + std::to_string(version) + ", expected " +
+                    std::to_string(kDiskFormatVersion));
+  }
+  const std::uint64_t toolchain_size = get(file, 12, 4);
+  if (file.size() - kDiskHeaderBytes < toolchain_size) {
+    return rejected("truncated header: " + size);
+  }
+  const std::string_view toolchain(file.data() + kDiskHeaderBytes, toolchain_size);
+  const ir::Hash128 ir_hash{get(file, 16, 8), get(file, 24, 8)};
+  if (ir_hash != key.ir_hash || toolchain != key.toolchain) {
+    return rejected("foreign: written for IR " + ir_hash.hex() + " and toolchain '" +
+                    std::string(toolchain) + "', not IR " + key.ir_hash.hex() + " and toolchain '" +
+                    key.toolchain + "'");
+  }
+  const std::span<const char> payload = file.subspan(kDiskHeaderBytes + toolchain_size);
+  if (const std::uint64_t expected = get(file, 32, 8); payload.size() != expected) {
+    return rejected(
+        (payload.size() < expected ? "truncated: payload of " : "corrupt: payload of ") +
+        std::to_string(payload.size()) + " bytes, header says " + std::to_string(expected));
+  }
+  if (checksum(payload) != ir::Hash128{get(file, 40, 8), get(file, 48, 8)}) {
+    return rejected("corrupt: payload checksum mismatch");
+  }
+  return Decoded{payload, {}};
+}
+
+}  // namespace augur::cache

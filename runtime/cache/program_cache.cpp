@@ -1,0 +1,41 @@
+#include "runtime/cache/program_cache.h"
+
+#include <algorithm>
+
+namespace augur::cache {
+
+std::shared_ptr<const Version> ProgramCache::find_locked(const std::string& program,
+                                                         const Key& key) {
+  auto it = versions_.find(key);
+  if (it == versions_.end()) return nullptr;
+  std::vector<std::weak_ptr<const Version>>& candidates = it->second;
+  std::erase_if(candidates, [](const auto& weak) { return weak.expired(); });
+  for (const auto& weak : candidates) {
+    std::shared_ptr<const Version> version = weak.lock();
+    // Equal hashes are not proof: the texts must match.
+    if (version && version->program == program) return version;
+  }
+  if (candidates.empty()) versions_.erase(it);
+  return nullptr;
+}
+
+std::shared_ptr<const Version> ProgramCache::find(const std::string& program,
+                                                  const ir::Hash128& hash,
+                                                  const std::string& object_key) {
+  std::lock_guard lock(mutex_);
+  std::shared_ptr<const Version> version = find_locked(program, {hash, object_key});
+  if (version) shared_.fetch_add(1, std::memory_order_relaxed);
+  return version;
+}
+
+std::shared_ptr<const Version> ProgramCache::publish(std::shared_ptr<const Version> version) {
+  const Key key{version->program_hash, version->object_key};
+  std::lock_guard lock(mutex_);
+  if (std::shared_ptr<const Version> existing = find_locked(version->program, key)) {
+    return existing;
+  }
+  versions_[key].push_back(version);
+  return version;
+}
+
+}  // namespace augur::cache

@@ -1,0 +1,41 @@
+// The second level of the specialization cache: compiled versions by program,
+// so that two generators (or static arguments) that stage the same IR share
+// one version. It holds weak references: a version lives as long as a cache
+// entry or a jit::function holds it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/cache/version.h"
+
+namespace augur::cache {
+
+class ProgramCache {
+ public:
+  // A live version of the same program (IR text, hash and object key equal), or null.
+  std::shared_ptr<const Version> find(const std::string& program, const ir::Hash128& hash,
+                                      const std::string& object_key);
+  // Records `version`, unless an equal program was published meanwhile: then
+  // that one is returned and `version` is dropped.
+  std::shared_ptr<const Version> publish(std::shared_ptr<const Version> version);
+
+  // How many find() calls returned a version.
+  std::uint64_t shared() const { return shared_.load(std::memory_order_relaxed); }
+
+ private:
+  using Key = std::pair<ir::Hash128, std::string>;  // content hash, object key
+  std::shared_ptr<const Version> find_locked(const std::string& program, const Key& key);
+
+  std::mutex mutex_;
+  std::map<Key, std::vector<std::weak_ptr<const Version>>> versions_;
+  std::atomic<std::uint64_t> shared_{0};
+};
+
+}  // namespace augur::cache

@@ -1,0 +1,128 @@
+// The first level of the specialization cache, shared by all threads: key
+// bytes (generator, options, static arguments; compared in full) → the
+// compiled version, or the compilation in flight for it.
+//
+// A map split into shards, each behind its own mutex, rather than
+// tbb::concurrent_hash_map: eviction must walk every entry while other
+// threads insert and erase, which TBB's map does not allow concurrently. The
+// locks are short (one lookup or insertion) and the hot path does not reach
+// them: each thread serves the keys it asked for before from its LocalCache.
+//
+// One compilation per key: the first thread to ask inserts an in-flight entry
+// and compiles; the others wait on it and get the same version or the same
+// error. A failed compilation's entry is erased, so the next request compiles
+// again (a staging or compiler error may depend on the environment, e.g.
+// registered externs, and is not cached).
+//
+// Eviction keeps at most capacity() ready entries, dropping the least recently
+// used. It drops only the cache's reference: a Version is reference-counted,
+// and its code is unloaded when the last jit::function (and hot-swap handle)
+// holding it goes. Handles therefore need no agreement with the cache beyond
+// holding their reference (jit::function::keep_alive()).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "jit/compiler.h"
+#include "runtime/cache/version.h"
+
+namespace augur::cache {
+
+struct Slot {
+  std::shared_future<std::shared_ptr<const Version>> version;
+  std::atomic<std::uint64_t> last_used{0};  // the cache's clock at the last request
+};
+
+struct Found {
+  std::shared_ptr<const Version> version;
+  std::shared_ptr<Slot> slot;
+};
+
+struct SharedCounters {
+  std::uint64_t requests = 0;
+  std::uint64_t hits = 0;
+  std::uint64_t misses = 0;
+  std::uint64_t compiles = 0;
+  std::uint64_t failures = 0;
+  std::uint64_t evictions = 0;
+  std::size_t entries = 0;
+  std::chrono::nanoseconds compile_time{0};
+};
+
+class SpecializationCache {
+ public:
+  using Compile = std::function<std::shared_ptr<const Version>()>;
+
+  // The process's cache (never destroyed: code may be called until exit).
+  static SpecializationCache& instance();
+
+  // The version for `key`: ready, compiled by another thread meanwhile, or
+  // compiled here by `compile`, whose exceptions propagate to every waiter.
+  Found get(std::string_view key, std::uint64_t hash, const Compile& compile);
+
+  // Marks a slot as used now (for a hit served outside the map).
+  void touch(Slot& slot) noexcept {
+    const std::uint64_t now = clock_.load(std::memory_order_relaxed);
+    if (slot.last_used.load(std::memory_order_relaxed) != now) {
+      slot.last_used.store(now, std::memory_order_relaxed);
+    }
+  }
+
+  // Advances whenever entries are dropped: lookups made under an older epoch
+  // may hold dropped versions.
+  std::uint64_t epoch() const noexcept { return epoch_.load(std::memory_order_acquire); }
+
+  void set_capacity(std::size_t entries);
+  std::size_t capacity() const { return capacity_.load(std::memory_order_relaxed); }
+  void clear();
+
+  SharedCounters counters() const;
+
+ private:
+  SpecializationCache() = default;
+
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view key) const noexcept {
+      return jit::detail::hash_key(key);
+    }
+  };
+  struct Shard {
+    std::mutex mutex;
+    std::unordered_map<std::string, std::shared_ptr<Slot>, KeyHash, std::equal_to<>> slots;
+  };
+  static constexpr std::size_t shard_count = 16;
+
+  Shard& shard_of(std::uint64_t hash) { return shards_[(hash >> 32) % shard_count]; }
+  // Whether it erased `slot`, still the entry for `key`.
+  bool erase(Shard& shard, std::string_view key, const Slot& slot);
+  void evict_if_full();
+
+  std::array<Shard, shard_count> shards_;
+  std::mutex evicting_;  // one eviction at a time
+  std::atomic<std::size_t> capacity_{4096};
+  std::atomic<std::size_t> entries_{0};
+  std::atomic<std::uint64_t> clock_{0};
+  std::atomic<std::uint64_t> epoch_{0};
+
+  std::atomic<std::uint64_t> requests_{0};
+  std::atomic<std::uint64_t> hits_{0};
+  std::atomic<std::uint64_t> misses_{0};
+  std::atomic<std::uint64_t> compiles_{0};
+  std::atomic<std::uint64_t> failures_{0};
+  std::atomic<std::uint64_t> evictions_{0};
+  std::atomic<std::int64_t> compile_nanoseconds_{0};
+};
+
+}  // namespace augur::cache

@@ -1,0 +1,65 @@
+// Helpers of the disk cache's tests: a fresh directory per test and a
+// reporter that captures what the cache reports.
+#pragma once
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "runtime/cache/disk_cache.h"
+
+namespace augur::cache::test {
+
+// A directory of its own for each test, removed afterwards, with the
+// reporter capturing messages meanwhile.
+class DiskCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = info->name();
+    std::replace(name.begin(), name.end(), '/', '.');  // parameterized tests
+    root_ = std::filesystem::temp_directory_path() /
+            ("augur-disk-" + std::to_string(::getpid()) + "-" + name);
+    std::filesystem::remove_all(root_);
+    set_disk_cache_reporter([this](std::string_view message) {
+      std::lock_guard lock(mutex_);
+      reports_.emplace_back(message);
+    });
+  }
+  void TearDown() override {
+    set_disk_cache_reporter({});
+    std::filesystem::remove_all(root_);
+  }
+
+  std::filesystem::path dir() const { return root_ / "cache"; }
+  std::vector<std::string> reports() {
+    std::lock_guard lock(mutex_);
+    return reports_;
+  }
+
+ private:
+  std::filesystem::path root_;
+  std::mutex mutex_;
+  std::vector<std::string> reports_;
+};
+
+inline std::vector<char> read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_file(const std::filesystem::path& path, const std::vector<char>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+}  // namespace augur::cache::test
