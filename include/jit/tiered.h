@@ -8,8 +8,9 @@
 // jit::compile(fn, statics..., jit::tiered) runs the first stage and compiles
 // the program at O0 on the calling thread (about 1 ms), returns a handle that
 // serves it, and compiles it at O2 on the TBB pool; the O2 version replaces the
-// O0 one when ready. A jit::tiering given after jit::tiered decides when the
-// O2 compile starts instead: after a number of calls, or on handle::promote().
+// O0 one when ready. jit::tiered_by(policy) in place of jit::tiered decides
+// when the O2 compile starts instead: after a number of calls, or on
+// handle::promote().
 #pragma once
 
 #include <memory>
