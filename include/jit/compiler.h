@@ -37,6 +37,7 @@
 #include <utility>
 
 #include "jit/compile_options.h"
+#include "jit/detail/tiered_tag.h"
 #include "jit/extract.h"
 #include "jit/function.h"
 #include "jit/key.h"
@@ -167,7 +168,8 @@ function<detail::native_signature<std::decay_t<F>>> compile(const compile_option
 }
 
 template <class F, class... S>
-requires(!std::is_same_v<std::decay_t<F>, compile_options>) auto compile(F&& fn, S&&... statics) {
+requires(!std::is_same_v<std::decay_t<F>, compile_options> &&
+         !detail::ends_tiered<S...>()) auto compile(F&& fn, S&&... statics) {
   static const compile_options defaults;
   return compile(defaults, std::forward<F>(fn), std::forward<S>(statics)...);
 }

@@ -10,6 +10,8 @@
 //   jit::key<T>       how static arguments key the cache (key.h)
 //   jit::cache_stats  the cache's statistics, capacity, clear (cache.h)
 //   jit::register_rule  rewrite rules for your own operations (rules.h)
+//   jit::handle<Sig>  a callable whose compiled version can be swapped live (handle.h)
+//   jit::compile(fn, statics..., jit::tiered)   a handle served at O0, then O2 (tiered.h)
 //   jit::error        everything Augur throws (error.h)
 //
 // docs/staging.md explains the model.
@@ -23,7 +25,9 @@
 #include "jit/extern.h"
 #include "jit/extract.h"
 #include "jit/function.h"
+#include "jit/handle.h"
 #include "jit/key.h"
 #include "jit/prophecy.h"
 #include "jit/rules.h"
 #include "jit/stat.h"
+#include "jit/tiered.h"

@@ -1,0 +1,40 @@
+// The CPU backend behind tiered handles: an extracted program compiled at the
+// tier's optimization level.
+#include <memory>
+#include <string>
+#include <typeinfo>
+
+#include <cxxabi.h>
+
+#include "jit/compile.h"
+#include "jit/tiered.h"
+#include "runtime/stage/externs.h"
+#include "runtime/stage/extract.h"
+
+namespace jit::detail {
+namespace {
+
+std::string readable(const std::type_info& type) {
+  int status = 0;
+  const std::unique_ptr<char, void (*)(void*)> name(
+      abi::__cxa_demangle(type.name(), nullptr, nullptr, &status), std::free);
+  return status == 0 && name != nullptr ? std::string(name.get()) : std::string(type.name());
+}
+
+}  // namespace
+
+compiled_version compile_extraction(const extraction& program, jit::tier tier) {
+  augur::cpu::Options options;
+  options.opt_level = tier == jit::tier::quick ? 0 : 2;
+  options.invokers = false;  // handles call the C ABI entry only
+  const auto code = augur::cpu::compile(program.result().extracted.module,
+                                        augur::stage::registered_externs(), options);
+  return {reinterpret_cast<erased_entry>(code->address(program.name())), code};
+}
+
+void throw_static_types_differ(const std::type_info& expected, const std::type_info& given) {
+  throw jit::error("jit::handle::respecialize: static arguments " + readable(given) +
+                   " do not match the generator's " + readable(expected));
+}
+
+}  // namespace jit::detail
