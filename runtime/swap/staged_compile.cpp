@@ -1,5 +1,6 @@
 // The CPU backend behind tiered handles: an extracted program compiled at the
-// tier's optimization level.
+// tier's optimization level, through jit::compile's optimizer step (the PEG
+// optimizer at O2).
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -8,6 +9,7 @@
 
 #include "jit/compile.h"
 #include "jit/tiered.h"
+#include "runtime/cache/pipeline.h"
 #include "runtime/stage/externs.h"
 #include "runtime/stage/extract.h"
 
@@ -24,11 +26,14 @@ std::string readable(const std::type_info& type) {
 }  // namespace
 
 compiled_version compile_extraction(const extraction& program, jit::tier tier) {
+  jit::compile_options level;
+  level.opt_level = tier == jit::tier::quick ? 0 : 2;
+  augur::ir::Module module = program.result().extracted.module;
+  augur::cache::optimize(module, level);
   augur::cpu::Options options;
-  options.opt_level = tier == jit::tier::quick ? 0 : 2;
+  options.opt_level = level.opt_level;
   options.invokers = false;  // handles call the C ABI entry only
-  const auto code = augur::cpu::compile(program.result().extracted.module,
-                                        augur::stage::registered_externs(), options);
+  const auto code = augur::cpu::compile(module, augur::stage::registered_externs(), options);
   return {reinterpret_cast<erased_entry>(code->address(program.name())), code};
 }
 
