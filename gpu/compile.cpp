@@ -11,27 +11,13 @@
 #include "gpu/image.h"
 #include "gpu/lru_cache.h"
 #include "jit/error.h"
+#include "runtime/dump_request.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 
 namespace augur::gpu {
 
 namespace {
-
-// AUGUR_DUMP is a comma-separated list of stages; "cuda" or "all" selects ours.
-bool dump_requested() {
-  const char* value = std::getenv("AUGUR_DUMP");
-  if (!value) return false;
-  std::string_view list(value);
-  while (!list.empty()) {
-    const std::size_t comma = list.find(',');
-    const std::string_view item = list.substr(0, comma);
-    if (item == "cuda" || item == "all") return true;
-    if (comma == std::string_view::npos) break;
-    list.remove_prefix(comma + 1);
-  }
-  return false;
-}
 
 LruCache<FallbackKernel>& fallback_cache() {
   static auto* cache = new LruCache<FallbackKernel>(256);  // never destroyed, like the images
@@ -85,7 +71,7 @@ std::shared_ptr<const KernelCode> compile_kernel(const ir::Module& module,
   const jit::gpu::backend backend = resolve_backend(options.where);
   CudaSource source = emit_cuda(module);
   std::string ir_text = ir::print(module);
-  if (dump_requested()) {
+  if (dump_requested("cuda")) {
     const std::string text = "augur cuda: " + kernel.name + "\n" + source.text;
     std::fwrite(text.data(), 1, text.size(), stderr);
   }

@@ -1,8 +1,9 @@
 #include "jit/dump.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
+
+#include "runtime/dump_request.h"
 
 namespace augur::cpu {
 
@@ -18,33 +19,11 @@ std::string_view name_of(DumpKind kind) {
   return "?";
 }
 
-namespace {
-
-struct EnvironmentDumps {
-  bool llvm = false;
-  bool assembly = false;
-};
-
-EnvironmentDumps parse_environment() {
-  EnvironmentDumps dumps;
-  const char* value = std::getenv("AUGUR_DUMP");
-  std::string_view list = value ? value : "";
-  while (!list.empty()) {
-    const std::size_t comma = list.find(',');
-    const std::string_view item = list.substr(0, comma);
-    dumps.llvm = dumps.llvm || item == "llvm";
-    dumps.assembly = dumps.assembly || item == "asm";
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-  }
-  return dumps;
-}
-
-}  // namespace
-
 bool wants_dump(const Options& options, DumpKind kind) {
-  static const EnvironmentDumps environment = parse_environment();
-  if (kind == DumpKind::Assembly) return options.dump_asm || environment.assembly;
-  return options.dump_llvm || environment.llvm;
+  static const bool environment_llvm = dump_requested("llvm");
+  static const bool environment_asm = dump_requested("asm");
+  if (kind == DumpKind::Assembly) return options.dump_asm || environment_asm;
+  return options.dump_llvm || environment_llvm;
 }
 
 void write_dump(const Options& options, DumpKind kind, std::string_view module,

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -13,6 +12,7 @@
 #include "jit/compile.h"
 #include "jit/error.h"
 #include "runtime/cache/disk_caches.h"
+#include "runtime/dump_request.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/peg/optimize.h"
@@ -22,18 +22,6 @@
 namespace augur::cache {
 
 namespace {
-
-bool environment_dumps_ir() {
-  const char* value = std::getenv("AUGUR_DUMP");
-  std::string_view list = value ? value : "";
-  while (!list.empty()) {
-    const std::size_t comma = list.find(',');
-    const std::string_view item = list.substr(0, comma);
-    if (item == "ir" || item == "all") return true;
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-  }
-  return false;
-}
 
 void dump_ir(const jit::compile_options& options, const std::string& text) {
   if (options.dump_sink) {
@@ -129,7 +117,7 @@ std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen
   // one version (and one disk object) before any optimization is spent.
   auto version = std::make_shared<Version>();
   version->program = ir::print(module);
-  static const bool environment_ir = environment_dumps_ir();
+  static const bool environment_ir = dump_requested("ir");
   if (options.dump_ir || environment_ir) dump_ir(options, version->program);
 
   const cpu::Options backend = backend_options(options);

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "runtime/dump_request.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/peg/axioms.h"
@@ -66,8 +67,7 @@ void declare_called_externs(ir::Module& module, const ir::Function& f) {
 
 bool dump_requested(const PegOptions& options) {
   if (options.dump) return *options.dump;
-  const char* env = std::getenv("AUGUR_DUMP");
-  return env && std::string_view(env).find("peg") != std::string_view::npos;
+  return augur::dump_requested("peg");
 }
 
 // Which classes to_peg found defined at every iteration of each loop.

@@ -2,12 +2,12 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string_view>
 #include <utility>
 
 #include "jit/error.h"
+#include "runtime/dump_request.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/stage/explorer.h"
@@ -18,24 +18,7 @@
 
 namespace augur::stage {
 
-namespace {
-
-// AUGUR_DUMP is a comma-separated list of stages; "stage" or "all" selects ours.
-bool dump_requested() {
-  const char* value = std::getenv("AUGUR_DUMP");
-  if (!value) return false;
-  std::string_view list(value);
-  while (!list.empty()) {
-    const std::size_t comma = list.find(',');
-    const std::string_view item = list.substr(0, comma);
-    if (item == "stage" || item == "all") return true;
-    if (comma == std::string_view::npos) break;
-    list.remove_prefix(comma + 1);
-  }
-  return false;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Extracted extract(const jit::detail::generator& gen, const jit::extract_options& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -69,7 +52,7 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   out.report.first_stage_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - start);
 
-  if (dump_requested()) {
+  if (dump_requested("stage")) {
     const std::string text =
         "augur stage: " + options.name + ": " + out.report.str() + "\n" + ir::print(out.module);
     std::fwrite(text.data(), 1, text.size(), stderr);
