@@ -515,7 +515,9 @@ fn g(l: i64, e: i32) -> bool {
   EXPECT_EQ(count_exprs(alone.fn(), [](const ir::Expr& e) { return calls(e, "position"); }), 0)
       << alone.text();
   const auto args = [](int k, std::span<std::int32_t>) {
-    return std::vector<Value>{Value::of<std::int64_t>(0x5a5a0f0f12345678ll * (k + 1)),
+    // Wrapping on purpose: scattered 64-bit set patterns.
+    const std::uint64_t bits = 0x5a5a0f0f12345678ull * static_cast<std::uint64_t>(k + 1);
+    return std::vector<Value>{Value::of<std::int64_t>(static_cast<std::int64_t>(bits)),
                               Value::of<std::int32_t>(k % 70 - 3)};
   };
   EXPECT_EQ(agree(o.original, o.module, "f", 40, args), "");
