@@ -54,7 +54,7 @@ std::shared_ptr<cpu::CompiledCode> optimize_and_compile(ir::Module& module,
       return cpu::load_object(*object, module, externs);
     }
   }
-  optimize(module, options);
+  optimize(module, options, externs);
 #ifdef AUGUR_CHECKED
   ir::verify(module);
 #endif
@@ -66,9 +66,9 @@ std::shared_ptr<cpu::CompiledCode> optimize_and_compile(ir::Module& module,
 
 }  // namespace
 
-void optimize(ir::Module& module, const jit::compile_options& options) {
+void optimize(ir::Module& module, const jit::compile_options& options,
+              const ir::ExternTable& externs) {
   if (options.opt_level < 2) return;
-  const ir::ExternTable externs = stage::registered_externs();
   peg::PegOptions peg_options;
   peg_options.externs = &externs;  // user rules may introduce registered externs
   peg::PegResult result = peg::optimize(module, peg_options);

@@ -11,6 +11,7 @@
 #include "jit/options.h"
 #include "runtime/cache/program_cache.h"
 #include "runtime/cache/version.h"
+#include "runtime/ir/externs.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::cache {
@@ -18,7 +19,9 @@ namespace augur::cache {
 // The optimizer's place in the pipeline, between staging and the backend: the
 // PEG optimizer (runtime/peg) at O2 and above, under its JIT budget; it keeps
 // any function it cannot improve safely.
-void optimize(ir::Module& module, const jit::compile_options& options);
+// `externs` declares the registered externs user rules may introduce.
+void optimize(ir::Module& module, const jit::compile_options& options,
+              const ir::ExternTable& externs);
 
 // What optimize() did in this process.
 struct OptimizerCounters {

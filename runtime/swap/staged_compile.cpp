@@ -29,11 +29,12 @@ compiled_version compile_extraction(const extraction& program, jit::tier tier) {
   jit::compile_options level;
   level.opt_level = tier == jit::tier::quick ? 0 : 2;
   augur::ir::Module module = program.result().extracted.module;
-  augur::cache::optimize(module, level);
+  const augur::ir::ExternTable externs = augur::stage::registered_externs();
+  augur::cache::optimize(module, level, externs);
   augur::cpu::Options options;
   options.opt_level = level.opt_level;
   options.invokers = false;  // handles call the C ABI entry only
-  const auto code = augur::cpu::compile(module, augur::stage::registered_externs(), options);
+  const auto code = augur::cpu::compile(module, externs, options);
   return {reinterpret_cast<erased_entry>(code->address(program.name())), code};
 }
 
