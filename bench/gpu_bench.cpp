@@ -35,8 +35,10 @@ namespace g = jit::gpu;
 
 const std::vector<float> kTaps1d = {1, 0, 0, 0, -2, 0, 0, 0, 1};  // sparse, 9 taps
 const std::vector<float> kTaps2d(25, 1 / 25.0f);                  // a 5 × 5 box
-constexpr int kSignal = 1 << 16;
-constexpr int kWidth = 256, kHeight = 192;
+// Small sizes (the fallback's; on a GPU a launch costs as much as the work)
+// and, on a GPU only, large ones that fill the device.
+constexpr int kSignal = 1 << 16, kLargeSignal = 1 << 24;
+constexpr int kWidth = 256, kHeight = 192, kLargeSide = 4096;
 
 std::vector<float> random_floats(std::size_t n) {
   std::mt19937 rng(11);
@@ -113,48 +115,51 @@ void timed_launches(benchmark::State& state, F&& launch) {
   }
 }
 
-void conv1d(benchmark::State& state, g::target where, bool specialized) {
+void conv1d(benchmark::State& state, g::target where, bool specialized, int n) {
   g::options opts;
   opts.where = where;
   const g::backend backend = where == g::target::cpu ? g::backend::cpu : g::backend::cuda;
-  const g::buffer<float> in(random_floats(kSignal), backend);
+  const g::buffer<float> in(random_floats(n), backend);
   const g::buffer<float> taps(kTaps1d, backend);
-  g::buffer<float> out(kSignal, backend);
-  const g::dim3 grid{kSignal / 256}, block{256};
+  g::buffer<float> out(n, backend);
+  const g::dim3 grid{static_cast<unsigned>(n / 256)}, block{256};
   if (specialized) {
     const auto k = g::compile(opts, gpu_conv::conv1d, kTaps1d);
-    timed_launches(state, [&] { k.launch(grid, block, in, out, kSignal); });
+    timed_launches(state, [&] { k.launch(grid, block, in, out, n); });
   } else {
     const auto k = g::compile(opts, gpu_conv::conv1d_generic);
     const int size = static_cast<int>(kTaps1d.size());
-    timed_launches(state, [&] { k.launch(grid, block, in, out, taps, kSignal, size); });
+    timed_launches(state, [&] { k.launch(grid, block, in, out, taps, n, size); });
   }
-  state.SetItemsProcessed(state.iterations() * kSignal);
+  state.SetItemsProcessed(state.iterations() * n);
 }
 
-void conv2d(benchmark::State& state, g::target where, bool specialized) {
+void conv2d(benchmark::State& state, g::target where, bool specialized, int w, int h) {
   g::options opts;
   opts.where = where;
   const g::backend backend = where == g::target::cpu ? g::backend::cpu : g::backend::cuda;
-  const g::buffer<float> in(random_floats(kWidth * kHeight), backend);
+  const g::buffer<float> in(random_floats(static_cast<std::size_t>(w) * h), backend);
   const g::buffer<float> taps(kTaps2d, backend);
-  g::buffer<float> out(kWidth * kHeight, backend);
-  const g::dim3 grid{kWidth / 16, kHeight / 16}, block{16, 16};
+  g::buffer<float> out(static_cast<std::size_t>(w) * h, backend);
+  const g::dim3 grid{static_cast<unsigned>(w / 16), static_cast<unsigned>(h / 16)}, block{16, 16};
   if (specialized) {
     const auto k = g::compile(opts, gpu_conv::conv2d, kTaps2d, 5);
-    timed_launches(state, [&] { k.launch(grid, block, in, out, kWidth, kHeight); });
+    timed_launches(state, [&] { k.launch(grid, block, in, out, w, h); });
   } else {
     const auto k = g::compile(opts, gpu_conv::conv2d_generic);
-    timed_launches(state, [&] { k.launch(grid, block, in, out, taps, kWidth, kHeight, 5); });
+    timed_launches(state, [&] { k.launch(grid, block, in, out, taps, w, h, 5); });
   }
-  state.SetItemsProcessed(state.iterations() * kWidth * kHeight);
+  state.SetItemsProcessed(state.iterations() * w * h);
 }
 
 // Real time: the fallback runs a kernel's blocks on TBB workers.
-BENCHMARK_CAPTURE(conv1d, fallback_conv1d_specialized, g::target::cpu, true)->UseRealTime();
-BENCHMARK_CAPTURE(conv1d, fallback_conv1d_generic, g::target::cpu, false)->UseRealTime();
-BENCHMARK_CAPTURE(conv2d, fallback_conv2d_specialized, g::target::cpu, true)->UseRealTime();
-BENCHMARK_CAPTURE(conv2d, fallback_conv2d_generic, g::target::cpu, false)->UseRealTime();
+BENCHMARK_CAPTURE(conv1d, fallback_conv1d_specialized, g::target::cpu, true, kSignal)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(conv1d, fallback_conv1d_generic, g::target::cpu, false, kSignal)->UseRealTime();
+BENCHMARK_CAPTURE(conv2d, fallback_conv2d_specialized, g::target::cpu, true, kWidth, kHeight)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(conv2d, fallback_conv2d_generic, g::target::cpu, false, kWidth, kHeight)
+    ->UseRealTime();
 
 // ---------------------------------------------------------------- on the GPU
 
@@ -204,20 +209,29 @@ void launch_direct(benchmark::State& state) {
 }
 
 void register_gpu_benchmarks() {
-  const char* names[] = {"gpu_conv1d_specialized", "gpu_conv1d_generic", "gpu_conv2d_specialized",
-                         "gpu_conv2d_generic",     "gpu_launch_kernel",  "gpu_launch_direct"};
+  const char* names[] = {"gpu_conv1d_specialized",      "gpu_conv1d_generic",
+                         "gpu_conv1d_specialized_16M",  "gpu_conv1d_generic_16M",
+                         "gpu_conv2d_specialized",      "gpu_conv2d_generic",
+                         "gpu_conv2d_specialized_4096", "gpu_conv2d_generic_4096",
+                         "gpu_launch_kernel",           "gpu_launch_direct"};
   if (!g::available()) {
     for (const char* name : names) {
       std::printf("%s: skipped: no GPU (%s)\n", name, g::unavailable_reason().c_str());
     }
     return;
   }
-  benchmark::RegisterBenchmark(names[0], conv1d, g::target::cuda, true)->UseRealTime();
-  benchmark::RegisterBenchmark(names[1], conv1d, g::target::cuda, false)->UseRealTime();
-  benchmark::RegisterBenchmark(names[2], conv2d, g::target::cuda, true)->UseRealTime();
-  benchmark::RegisterBenchmark(names[3], conv2d, g::target::cuda, false)->UseRealTime();
-  benchmark::RegisterBenchmark(names[4], launch_through_kernel)->UseRealTime();
-  benchmark::RegisterBenchmark(names[5], launch_direct)->UseRealTime();
+  const g::target cuda = g::target::cuda;
+  benchmark::RegisterBenchmark(names[0], conv1d, cuda, true, kSignal)->UseRealTime();
+  benchmark::RegisterBenchmark(names[1], conv1d, cuda, false, kSignal)->UseRealTime();
+  benchmark::RegisterBenchmark(names[2], conv1d, cuda, true, kLargeSignal)->UseRealTime();
+  benchmark::RegisterBenchmark(names[3], conv1d, cuda, false, kLargeSignal)->UseRealTime();
+  benchmark::RegisterBenchmark(names[4], conv2d, cuda, true, kWidth, kHeight)->UseRealTime();
+  benchmark::RegisterBenchmark(names[5], conv2d, cuda, false, kWidth, kHeight)->UseRealTime();
+  benchmark::RegisterBenchmark(names[6], conv2d, cuda, true, kLargeSide, kLargeSide)->UseRealTime();
+  benchmark::RegisterBenchmark(names[7], conv2d, cuda, false, kLargeSide, kLargeSide)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark(names[8], launch_through_kernel)->UseRealTime();
+  benchmark::RegisterBenchmark(names[9], launch_direct)->UseRealTime();
 }
 
 // ---------------------------------------------------------------- ratios
@@ -225,6 +239,8 @@ void register_gpu_benchmarks() {
 // The console report, then each pair's ratio.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
+  // Colours only on a terminal: the report is often read from a log.
+  RatioReporter() : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_Defaults : OO_Tabular) {}
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
@@ -244,8 +260,14 @@ class RatioReporter : public benchmark::ConsoleReporter {
           "fallback_conv1d_generic");
     ratio("CPU fallback, conv2d: specialized vs generic", "fallback_conv2d_specialized",
           "fallback_conv2d_generic");
-    ratio("GPU, conv1d: specialized vs generic", "gpu_conv1d_specialized", "gpu_conv1d_generic");
-    ratio("GPU, conv2d: specialized vs generic", "gpu_conv2d_specialized", "gpu_conv2d_generic");
+    ratio("GPU, conv1d 64K: specialized vs generic", "gpu_conv1d_specialized",
+          "gpu_conv1d_generic");
+    ratio("GPU, conv1d 16M: specialized vs generic", "gpu_conv1d_specialized_16M",
+          "gpu_conv1d_generic_16M");
+    ratio("GPU, conv2d 256x192: specialized vs generic", "gpu_conv2d_specialized",
+          "gpu_conv2d_generic");
+    ratio("GPU, conv2d 4096x4096: specialized vs generic", "gpu_conv2d_specialized_4096",
+          "gpu_conv2d_generic_4096");
     ratio("GPU, per launch: kernel::launch vs cuLaunchKernel", "gpu_launch_kernel",
           "gpu_launch_direct");
   }

@@ -133,22 +133,6 @@ const char* math_name(MathOp op, bool f32) {
   return "";
 }
 
-// CUDA's float → 32/64-bit integer conversions rounding toward zero: PTX
-// cvt.rzi, which saturates at the target's bounds and maps NaN to 0.
-std::string float_to_int_intrinsic(Type from, Type to) {
-  std::string name = from.scalar() == Scalar::F32 ? "__float2" : "__double2";
-  switch (to.scalar()) {
-    case Scalar::I32:
-      return name + "int_rz";
-    case Scalar::U32:
-      return name + "uint_rz";
-    case Scalar::I64:
-      return name + "ll_rz";
-    default:
-      return name + "ull_rz";
-  }
-}
-
 const char* atomic_name(AtomicOp op) {
   switch (op) {
     case AtomicOp::Add:
@@ -382,9 +366,7 @@ CudaExprWriter::Code CudaExprWriter::cast(const ir::Expr& e) {
     return {at(x, kRelational) + " != " + zero_text, kEquality};
   }
   if (from.is_float() && to.is_integer()) {
-    if (is_narrow(to))
-      return helper_call({HelperKind::SaturateF, to.scalar(), from.scalar()}, {&x});
-    return {float_to_int_intrinsic(from, to) + "(" + full(x) + ")", kPrimary};
+    return helper_call({HelperKind::SaturateF, to.scalar(), from.scalar()}, {&x});
   }
   return {c_cast + at(x, kUnary), kUnary};
 }

@@ -42,24 +42,31 @@ std::string_view kind_name(HelperKind kind) {
   return "";
 }
 
-// The saturating conversion of a float to a narrow integer: CUDA's
-// round-toward-zero intrinsic to 32 bits (which saturates and maps NaN to 0,
-// as PTX cvt.rzi does), then a clamp to the narrow type's range.
+// The saturating conversion of a float to an integer: NaN → 0 first (PTX
+// cvt.rzi.s32.f64 turns a NaN into INT_MIN on an H100, whatever the ISA text
+// suggests), then CUDA's round-toward-zero intrinsic, which saturates at 32 or
+// 64 bits, then for narrow types a clamp to the type's range.
 std::string saturate_body(ir::Scalar to, ir::Scalar from) {
   const ir::Type target(to);
   const bool is_signed = target.is_signed();
-  const std::string intrinsic = std::string(from == ir::Scalar::F32 ? "__float2" : "__double2") +
-                                (is_signed ? "int_rz" : "uint_rz");
   const unsigned bits = target.bits();
+  const std::string nan_guard = "if (x != x) return 0; ";
+  std::string intrinsic = from == ir::Scalar::F32 ? "__float2" : "__double2";
+  if (bits == 64) {
+    intrinsic += is_signed ? "ll_rz" : "ull_rz";
+    return nan_guard + "return " + intrinsic + "(x);";
+  }
+  intrinsic += is_signed ? "int_rz" : "uint_rz";
+  if (bits == 32) return nan_guard + "return " + intrinsic + "(x);";
   if (is_signed) {
     const std::string low = "-" + std::to_string(1u << (bits - 1));
     const std::string high = std::to_string((1u << (bits - 1)) - 1);
-    return "i32 v = " + intrinsic + "(x); return (" + type_name(to) + ")(v < " + low + " ? " + low +
-           " : v > " + high + " ? " + high + " : v);";
+    return nan_guard + "i32 v = " + intrinsic + "(x); return (" + type_name(to) + ")(v < " + low +
+           " ? " + low + " : v > " + high + " ? " + high + " : v);";
   }
   const std::string high = std::to_string((1u << bits) - 1) + "u";
-  return "u32 v = " + intrinsic + "(x); return (" + type_name(to) + ")(v > " + high + " ? " + high +
-         " : v);";
+  return nan_guard + "u32 v = " + intrinsic + "(x); return (" + type_name(to) + ")(v > " + high +
+         " ? " + high + " : v);";
 }
 
 // Integers compare in their own type. Floats are IEEE minNum/maxNum (a NaN

@@ -1,7 +1,7 @@
 // The small device functions that generated CUDA C++ calls where a C++
 // operator alone would not have the IR's semantics: wrapping signed and
 // narrow integer arithmetic (signed overflow is undefined in CUDA C++ too),
-// float → narrow integer conversions that saturate at the target's bounds, and
+// float → integer conversions that saturate at the target's bounds and map NaN to 0, and
 // min/max in the operands' own type (floats ordering -0.0 below +0.0). Only the helpers a program
 // uses are emitted, in a fixed order, so the source stays short and deterministic.
 #pragma once
@@ -21,7 +21,7 @@ enum class HelperKind : std::uint8_t {
   Shl,        // a << (b mod width), through the unsigned type
   Min,        // min in the operands' type; floats: minNum with -0.0 < +0.0
   Max,        // max in the operands' type; floats: maxNum with -0.0 < +0.0
-  SaturateF,  // float (the `from` type) → narrow integer, saturating, NaN → 0
+  SaturateF,  // float (the `from` type) → integer, saturating, NaN → 0
 };
 
 struct Helper {

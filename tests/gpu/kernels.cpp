@@ -194,6 +194,27 @@ void float_mix(dyn<const float*> f, dyn<const double*> dd, dyn<std::int8_t*> o8,
   }
 }
 
+// Every float → integer conversion on edge values (NaN, ±inf, out of range,
+// -0.0, tiny): saturating, NaN → 0, whichever float type it starts from.
+template <typename F>
+void conversions(dyn<const F*> x, dyn<std::int8_t*> i8, dyn<std::uint8_t*> u8,
+                 dyn<std::int16_t*> i16, dyn<std::uint16_t*> u16, dyn<std::int32_t*> i32,
+                 dyn<std::uint32_t*> u32, dyn<std::int64_t*> i64, dyn<std::uint64_t*> u64,
+                 dyn<int> n) {
+  dyn<int> i = g::global_id_x();
+  if (i < n) {
+    dyn<F> v = x[i];
+    i8[i] = jit::cast<std::int8_t>(v);
+    u8[i] = jit::cast<std::uint8_t>(v);
+    i16[i] = jit::cast<std::int16_t>(v);
+    u16[i] = jit::cast<std::uint16_t>(v);
+    i32[i] = jit::cast<std::int32_t>(v);
+    u32[i] = jit::cast<std::uint32_t>(v);
+    i64[i] = jit::cast<std::int64_t>(v);
+    u64[i] = jit::cast<std::uint64_t>(v);
+  }
+}
+
 // Every atomic, used so that the result does not depend on the threads' order.
 void atomics(dyn<int*> mins, dyn<std::int64_t*> maxs, dyn<std::uint64_t*> sums, dyn<int*> mine,
              dyn<std::uint64_t*> swapped, dyn<int*> old_values, dyn<int> n) {
@@ -376,6 +397,28 @@ std::vector<KernelCase> kernel_cases() {
                    {f, d, KernelArg::buffer(Type::i8(), 64), KernelArg::buffer(Type::u8(), 64),
                     KernelArg::buffer(Type::i32(), 64), KernelArg::buffer(Type::u64(), 64),
                     floats(64), KernelArg::buffer(Type::f64(), 64), KernelArg::scalar(64)}});
+  const auto conversion_outputs = [](KernelArg input) {
+    return std::vector<KernelArg>{input,
+                                  KernelArg::buffer(Type::i8(), 64),
+                                  KernelArg::buffer(Type::u8(), 64),
+                                  KernelArg::buffer(Type::i16(), 64),
+                                  KernelArg::buffer(Type::u16(), 64),
+                                  KernelArg::buffer(Type::i32(), 64),
+                                  KernelArg::buffer(Type::u32(), 64),
+                                  KernelArg::buffer(Type::i64(), 64),
+                                  KernelArg::buffer(Type::u64(), 64),
+                                  KernelArg::scalar(64)};
+  };
+  cases.push_back({"conversions_f32",
+                   staged("conversions_f32", &conversions<float>),
+                   {2},
+                   {32},
+                   conversion_outputs(f)});
+  cases.push_back({"conversions_f64",
+                   staged("conversions_f64", &conversions<double>),
+                   {2},
+                   {32},
+                   conversion_outputs(d)});
   cases.push_back({"atomics",
                    staged("atomics", &atomics),
                    {4},

@@ -52,8 +52,7 @@ TEST(Nvrtc, CompilesACubinForARealArchitecture) {
 
 TEST(Nvrtc, CompilesEveryCorpusProgramWithoutHostCalls) {
   if (!have_nvrtc()) GTEST_SKIP() << "Augur was built without NVRTC";
-  const std::filesystem::path dir =
-      std::filesystem::path(AUGUR_TEST_DATA) / ".." / "ir" / "programs";
+  const std::filesystem::path dir = test_data_dir() / ".." / "ir" / "programs";
   int compiled = 0;
   int rejected = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

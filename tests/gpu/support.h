@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ namespace augur::gpu::testing {
 
 // Compares `text` with tests/gpu/golden/<name>.cu byte for byte. Run the test
 // with AUGUR_UPDATE_GOLDEN=1 in the environment to write the file instead.
+// tests/gpu in the source tree, or $AUGUR_GPU_TEST_DATA where the tests run
+// from a bundle on another machine (scripts/gpu_bundle.sh).
+std::filesystem::path test_data_dir();
+
 ::testing::AssertionResult matches_golden(const std::string& name, const std::string& text);
 
 // Runs the case's kernel in the interpreter on `inputs` (its buffers change).

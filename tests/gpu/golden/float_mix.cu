@@ -14,8 +14,11 @@ static __device__ __forceinline__ i32 add_i32(i32 a, i32 b) { return (i32)((u32)
 static __device__ __forceinline__ i32 mul_i32(i32 a, i32 b) { return (i32)((u32)a * (u32)b); }
 static __device__ __forceinline__ f32 min_f32(f32 a, f32 b) { return a == b ? (signbit(a) ? a : b) : fminf(a, b); }
 static __device__ __forceinline__ f32 max_f32(f32 a, f32 b) { return a == b ? (signbit(a) ? b : a) : fmaxf(a, b); }
-static __device__ __forceinline__ i8 f32_to_i8(f32 x) { i32 v = __float2int_rz(x); return (i8)(v < -128 ? -128 : v > 127 ? 127 : v); }
-static __device__ __forceinline__ u8 f32_to_u8(f32 x) { u32 v = __float2uint_rz(x); return (u8)(v > 255u ? 255u : v); }
+static __device__ __forceinline__ i8 f32_to_i8(f32 x) { if (x != x) return 0; i32 v = __float2int_rz(x); return (i8)(v < -128 ? -128 : v > 127 ? 127 : v); }
+static __device__ __forceinline__ i32 f64_to_i32(f64 x) { if (x != x) return 0; return __double2int_rz(x); }
+static __device__ __forceinline__ i64 f64_to_i64(f64 x) { if (x != x) return 0; return __double2ll_rz(x); }
+static __device__ __forceinline__ u8 f32_to_u8(f32 x) { if (x != x) return 0; u32 v = __float2uint_rz(x); return (u8)(v > 255u ? 255u : v); }
+static __device__ __forceinline__ u64 f64_to_u64(f64 x) { if (x != x) return 0; return __double2ull_rz(x); }
 
 extern "C" __global__ void float_mix(f32* arg0, f64* arg1, i8* arg2, u8* arg3, i32* arg4, u64* arg5, f32* arg6, f64* arg7, i32 arg8) {
   i32 var0 = add_i32(mul_i32((i32)blockIdx.x, (i32)blockDim.x), (i32)threadIdx.x);
@@ -24,9 +27,9 @@ extern "C" __global__ void float_mix(f32* arg0, f64* arg1, i8* arg2, u8* arg3, i
     f64 var2 = arg1[var0];
     arg2[var0] = f32_to_i8(var1 * 40.0f);
     arg3[var0] = f32_to_u8(var1 * 40.0f);
-    arg4[var0] = __double2int_rz(var2 * 1e+09);
-    arg5[var0] = __double2ull_rz(var2 * 1e+18);
+    arg4[var0] = f64_to_i32(var2 * 1e+09);
+    arg5[var0] = f64_to_u64(var2 * 1e+18);
     arg6[var0] = min_f32(var1, 1.5f) + max_f32(var1, -2.5f) + sqrtf(fabsf(var1)) + floorf(var1) + fmaf(var1, var1, 1.0f);
-    arg7[var0] = (var2 != var2 ? -1.0 : var2 / 3.0) + (f64)var1 + (f64)__double2ll_rz(var2);
+    arg7[var0] = (var2 != var2 ? -1.0 : var2 / 3.0) + (f64)var1 + (f64)f64_to_i64(var2);
   }
 }
