@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "gpu/compile.h"
 #include "gpu/device.h"
@@ -140,6 +143,58 @@ TEST(OnGpuApi, BuffersStreamsAndLaunches) {
   const std::uint64_t loads = jit::gpu::stats().module_loads;
   const auto again = jit::gpu::compile(scale, 2.0f);  // from the memory cache, already loaded
   EXPECT_EQ(jit::gpu::stats().module_loads, loads);
+}
+
+// A JIT serves many threads: each compiles its own specialization (NVRTC,
+// module load) and launches it on its own stream, all at once.
+TEST(OnGpuApi, ThreadsCompileAndLaunchAtOnce) {
+  if (!jit::gpu::available()) GTEST_SKIP() << "no GPU: " << jit::gpu::unavailable_reason();
+  constexpr int kThreads = 8;
+  constexpr int kRounds = 20;
+  constexpr int kSize = 4096;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &failures] {
+      try {
+        const float factor = 3.0f + static_cast<float>(t);  // a specialization per thread
+        const auto k = jit::gpu::compile(scale, factor);
+        jit::gpu::stream s;
+        for (int round = 0; round < kRounds; ++round) {
+          std::vector<float> host(kSize, static_cast<float>(round));
+          jit::gpu::buffer<float> v(host);
+          k.launch({kSize / 128}, {128}, v, kSize, s);
+          s.synchronize();
+          if (v.to_vector() != std::vector<float>(kSize, static_cast<float>(round) * factor)) {
+            failures[t] = "round " + std::to_string(round) + ": wrong values";
+            return;
+          }
+        }
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+}
+
+// A launch the device refuses (a block 128 threads deep: the z extent is at
+// most 64, which Augur leaves to the driver) is a jit::error naming the call,
+// and the device keeps working for the next launch.
+TEST(OnGpuApi, ARefusedLaunchIsAnErrorAndTheDeviceGoesOn) {
+  if (!jit::gpu::available()) GTEST_SKIP() << "no GPU: " << jit::gpu::unavailable_reason();
+  const auto k = jit::gpu::compile(scale, 2.0f);
+  jit::gpu::buffer<float> v(std::vector<float>(4096, 1.0f));
+  try {
+    k.launch({1}, {1, 1, 128}, v, 4096);
+    jit::gpu::synchronize();
+    ADD_FAILURE() << "a block of 1 x 1 x 128 threads was launched";
+  } catch (const jit::error& e) {
+    EXPECT_NE(std::string(e.what()).find("cuLaunchKernel"), std::string::npos) << e.what();
+  }
+  k.launch({32}, {128}, v, 4096);
+  EXPECT_EQ(v.to_vector(), std::vector<float>(4096, 2.0f));
 }
 
 }  // namespace
