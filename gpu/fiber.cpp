@@ -70,6 +70,12 @@ Fiber::~Fiber() {
 }
 
 void Fiber::reset(void (*body)(void*), void* arg) {
+#if AUGUR_FIBER_TSAN
+  // The trampoline never returns, so TSan's shadow stack of this fiber keeps
+  // its frame; a fresh TSan fiber per body keeps it from growing.
+  __tsan_destroy_fiber(tsan_fiber_);
+  tsan_fiber_ = __tsan_create_fiber(0);
+#endif
   body_ = body;
   arg_ = arg;
   finished_ = false;
@@ -105,6 +111,12 @@ void Fiber::yield() {
   Fiber* const self = t_running;
   if (!self) throw jit::error("Fiber::yield outside a fiber");
   self->switch_out(false);
+#if AUGUR_FIBER_TSAN
+  // Here, not in switch_out: TSan's switch must come right before the real
+  // one, with no instrumented return between them (that return would pop a
+  // frame off the caller's shadow stack).
+  __tsan_switch_to_fiber(self->tsan_caller_, 0);
+#endif
   swapcontext(&self->context_, &self->caller_);
   self->switched_in();
 }
@@ -116,9 +128,6 @@ void Fiber::switch_out(bool finishing) {
                                  caller_stack_bytes_);
 #else
   (void)finishing;
-#endif
-#if AUGUR_FIBER_TSAN
-  __tsan_switch_to_fiber(tsan_caller_, 0);
 #endif
 }
 
@@ -135,6 +144,9 @@ void Fiber::trampoline(unsigned high, unsigned low) {
   self->body_(self->arg_);
   self->finished_ = true;
   self->switch_out(true);
+#if AUGUR_FIBER_TSAN
+  __tsan_switch_to_fiber(self->tsan_caller_, 0);  // right before the switch, as in yield()
+#endif
   // Never resumed after this: reset() makes a fresh context.
   swapcontext(&self->context_, &self->caller_);
 }

@@ -17,16 +17,6 @@
 namespace augur::gpu::testing {
 namespace {
 
-// Kernels with barriers run on fibers; under ThreadSanitizer those crash in
-// TSan's runtime (docs/gpu.md, "Known problem"), so TSan builds skip them.
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kFibersUnderTsan = true;
-#else
-constexpr bool kFibersUnderTsan = false;
-#endif
-constexpr const char* kTsanFiberSkip =
-    "fiber kernels crash inside TSan's runtime (docs/gpu.md, known problem)";
-
 jit::gpu::options on_cpu(int opt_level) {
   jit::gpu::options options;
   options.where = jit::gpu::target::cpu;
@@ -55,9 +45,6 @@ class Fallback : public ::testing::TestWithParam<FallbackCase> {};
 TEST_P(Fallback, AgreesWithTheInterpreter) {
   const KernelCase& c = kernel_case(GetParam().kernel);
   const ir::Module module = c.module();
-  if (kFibersUnderTsan && FallbackKernel(module.functions[0], 1, "", "").uses_fibers()) {
-    GTEST_SKIP() << kTsanFiberSkip;
-  }
   const std::shared_ptr<const KernelCode> code =
       compile_kernel(module, on_cpu(GetParam().opt_level));
   EXPECT_EQ(code->where(), jit::gpu::backend::cpu);
@@ -92,7 +79,6 @@ TEST(FallbackKernels, BarriersRunOnFibersTheOthersOnTheCpuBackend) {
 }
 
 TEST(FallbackKernels, BarrierDivergenceIsAnError) {
-  if (kFibersUnderTsan) GTEST_SKIP() << kTsanFiberSkip;
   // Thread 0 leaves before the barrier the others wait at.
   const ir::Module module = ir::parse_module(
       "kernel fn diverge(out: i32*) -> void {\n"
