@@ -110,9 +110,26 @@ std::string Driver::describe(cu::Result result) const {
   return std::string(name) + " (" + std::to_string(result) + "): " + text;
 }
 
+namespace {
+
+// The errors after which CUDA's context stays broken: a kernel faulted.
+bool context_is_lost(cu::Result result) {
+  constexpr cu::Result kIllegalAddress = 700, kAssert = 710, kFirstFault = 714, kLastFault = 719;
+  return result == kIllegalAddress || result == kAssert ||
+         (result >= kFirstFault && result <= kLastFault);
+}
+
+}  // namespace
+
 void Driver::check(cu::Result result, const char* call) const {
-  if (result != cu::kSuccess)
-    throw jit::gpu_error(std::string(call) + " failed: " + describe(result));
+  if (result == cu::kSuccess) return;
+  std::string message = std::string(call) + " failed: " + describe(result);
+  if (context_is_lost(result)) {
+    message +=
+        "; a kernel faulted on the device, which leaves CUDA's context unusable: every later GPU "
+        "call in this process fails (the CPU fallback still works)";
+  }
+  throw jit::gpu_error(message);
 }
 
 }  // namespace augur::gpu

@@ -142,6 +142,18 @@ TEST(FallbackApi, CompileLaunchAndCopyBack) {
   EXPECT_EQ(v.to_vector()[10], 30.0f);
 }
 
+// The forms without options, in a file that includes jit/jit.h too: jit::compile
+// must not be found beside jit::gpu::compile (it once was, by argument-dependent
+// lookup, and no such call compiled). Automatic target: the GPU where there is one.
+TEST(FallbackApi, CompileWithDefaultOptionsBesideJitCompile) {
+  const auto k = jit::gpu::compile(scale, 2.0f);
+  jit::gpu::buffer<float> v(std::vector<float>(256, 1.5f), k.where());
+  k.launch({2}, {128}, v, 256);
+  EXPECT_EQ(v.to_vector(), std::vector<float>(256, 3.0f));
+  std::future<jit::gpu::kernel<float*, int>> pending = jit::gpu::compile_async(scale, 4.0f);
+  EXPECT_EQ(pending.get().where(), k.where());
+}
+
 TEST(FallbackApi, TheSameKernelIsCompiledOnce) {
   jit::gpu::options options;
   options.where = jit::gpu::target::cpu;

@@ -153,7 +153,8 @@ auto compile(const options& opts, F&& fn, S&&... statics) {
 
 template <class F, class... S>
 requires(!std::is_same_v<std::decay_t<F>, options>) auto compile(F&& fn, S&&... statics) {
-  return compile(options{}, std::forward<F>(fn), std::forward<S>(statics)...);
+  // Qualified: unqualified, argument-dependent lookup also finds jit::compile.
+  return gpu::compile(options{}, std::forward<F>(fn), std::forward<S>(statics)...);
 }
 
 // compile() on Augur's TBB task pool; the future holds the kernel or the error.
@@ -178,7 +179,7 @@ auto compile_async(const options& opts, F&& fn, S&&... statics) {
 
 template <class F, class... S>
 requires(!std::is_same_v<std::decay_t<F>, options>) auto compile_async(F&& fn, S&&... statics) {
-  return compile_async(options{}, std::forward<F>(fn), std::forward<S>(statics)...);
+  return gpu::compile_async(options{}, std::forward<F>(fn), std::forward<S>(statics)...);
 }
 
 }  // namespace jit::gpu
