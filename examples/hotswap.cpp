@@ -33,6 +33,20 @@ struct rules {
   int fee = 0;
 };
 
+}  // namespace
+
+// The rules key the compiled versions, as every static argument does.
+template <>
+struct jit::key<rules> {
+  static void encode(jit::key_writer& out, const rules& r) {
+    out.write_value(r.threshold);
+    out.write_value(r.discount);
+    out.write_value(r.fee);
+  }
+};
+
+namespace {
+
 // The staged price: the rules are constants of the compiled code.
 jit::dyn<double> price(jit::dyn<double> amount, rules r) {
   jit::dyn<double> p = amount;

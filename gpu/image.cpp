@@ -2,19 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 
-#include "gpu/disk_cache.h"
 #include "gpu/lru_cache.h"
 #include "gpu/statistics.h"
 #include "jit/error.h"
+#include "runtime/cache/disk_caches.h"
 
 namespace augur::gpu {
 
 namespace {
-
-constexpr std::uint32_t kCubinFlag = 1;
 
 LruCache<CompiledImage>& memory_cache() {
   static auto* cache = new LruCache<CompiledImage>(256);  // never destroyed: see CompiledImage
@@ -26,34 +23,43 @@ const std::string& nvrtc_version_text() {
   return *version;
 }
 
-void warn(const std::string& message) {
-  std::fprintf(stderr, "augur: warning: %s\n", message.c_str());
+// Everything but the source that decides an image, on one line. User options
+// are separated by \x1f so that no two option lists read alike.
+std::string image_toolchain(const ImageRequest& request) {
+  std::string toolchain = "nvrtc " + nvrtc_version_text() + " arch " + request.arch + " options";
+  for (const std::string& option : nvrtc_base_options(request.arch)) toolchain += " " + option;
+  for (const std::string& option : request.options) toolchain += "\x1f" + option;
+  return toolchain;
 }
 
-std::shared_ptr<const CompiledImage> build(const ImageRequest& request, const CacheKey& key,
-                                           ImageOrigin& origin) {
-  std::optional<DiskCache> disk;
-  if (request.disk_dir) disk.emplace(*request.disk_dir);
+// The shared disk cache under the request's root, or null: none asked for, or
+// its directory cannot be made (reported: the image is compiled without it).
+cache::DiskCache* disk_cache_of(const ImageRequest& request) {
+  if (!request.disk_dir) return nullptr;
+  const std::filesystem::path directory = image_disk_directory(*request.disk_dir);
+  try {
+    return cache::disk_cache_for(directory.string());
+  } catch (const jit::error& e) {
+    cache::report_disk_cache(e.message() + "; GPU images are compiled without it");
+    return nullptr;
+  }
+}
+
+std::shared_ptr<const CompiledImage> build(const ImageRequest& request, ImageOrigin& origin) {
+  cache::DiskCache* disk = disk_cache_of(request);
+  const cache::DiskKey disk_key = disk ? image_disk_key(request) : cache::DiskKey{};
   Counters& stats = counters();
   if (disk) {
-    DiskResult found = disk->load(key);
-    switch (found.status) {
-      case DiskLookup::Hit:
-        ++stats.disk_hits;
-        origin = ImageOrigin::Disk;
-        return std::make_shared<const CompiledImage>(
-            request.arch,
-            NvrtcImage{
-                std::move(found.entry->payload), (found.entry->flags & kCubinFlag) != 0, {}});
-      case DiskLookup::Missing:
-        ++stats.disk_misses;
-        break;
-      case DiskLookup::Corrupt:
-      case DiskLookup::Foreign:
-        ++stats.disk_rejected;
-        warn("ignoring GPU cache file " + found.problem + "; rebuilding it");
-        break;
+    bool rejected = false;
+    if (std::optional<std::vector<char>> bytes = disk->load(disk_key, &rejected)) {
+      ++stats.disk_hits;
+      origin = ImageOrigin::Disk;
+      // A real architecture's image is a cubin, a virtual one's PTX (nvrtc.h).
+      const bool cubin = request.arch.starts_with("sm_");
+      return std::make_shared<const CompiledImage>(
+          request.arch, NvrtcImage{std::string(bytes->begin(), bytes->end()), cubin, {}});
     }
+    ++(rejected ? stats.disk_rejected : stats.disk_misses);
   }
   origin = ImageOrigin::Nvrtc;
   const auto start = std::chrono::steady_clock::now();
@@ -63,14 +69,7 @@ std::shared_ptr<const CompiledImage> build(const ImageRequest& request, const Ca
   stats.nvrtc_nanoseconds += static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
           .count());
-  if (disk) {
-    try {
-      disk->store(key, {image.bytes, image.cubin ? kCubinFlag : 0});
-      ++stats.disk_writes;
-    } catch (const jit::error& e) {
-      warn(e.message() + " (the image is used without being cached on disk)");
-    }
-  }
+  if (disk && disk->store(disk_key, image.bytes)) ++stats.disk_writes;
   return std::make_shared<const CompiledImage>(request.arch, std::move(image));
 }
 
@@ -105,11 +104,17 @@ cu::Function CompiledImage::function(const Device& device, const std::string& na
 }
 
 std::string image_key_text(const ImageRequest& request) {
-  std::string key =
-      "augur gpu image 1\nnvrtc " + nvrtc_version_text() + "\narch " + request.arch + "\noptions";
-  for (const std::string& option : nvrtc_base_options(request.arch)) key += " " + option;
-  for (const std::string& option : request.options) key += "\x1f" + option;
-  return key + "\n" + request.source;
+  return image_toolchain(request) + "\n" + request.source;
+}
+
+cache::DiskKey image_disk_key(const ImageRequest& request) {
+  ir::Hasher source;
+  source.add(request.source);
+  return {source.finish(), image_toolchain(request)};
+}
+
+std::filesystem::path image_disk_directory(const std::filesystem::path& root) {
+  return root / "gpu";
 }
 
 std::shared_ptr<const CompiledImage> compile_image(const ImageRequest& request,
@@ -118,7 +123,7 @@ std::shared_ptr<const CompiledImage> compile_image(const ImageRequest& request,
   ImageOrigin from = ImageOrigin::Memory;
   bool hit = false;
   std::shared_ptr<const CompiledImage> image = memory_cache().get(
-      key, [&] { return build(request, key, from); }, &hit);
+      key, [&] { return build(request, from); }, &hit);
   ++(hit ? counters().memory_hits : counters().memory_misses);
   if (origin) *origin = hit ? ImageOrigin::Memory : from;
   return image;

@@ -2,9 +2,9 @@
 //
 // An image is keyed by the CUDA source, the NVRTC version, the architecture
 // and every NVRTC option, in full. A request looks in the in-memory LRU
-// cache, then in the disk cache (when a directory is given), and only then
-// runs NVRTC, storing the result in both. Concurrent requests for one key
-// share one compilation.
+// cache, then in the disk cache (when a directory is given: the shared
+// augur::cache::DiskCache, in <dir>/gpu), and only then runs NVRTC, storing
+// the result in both. Concurrent requests for one key share one compilation.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +17,7 @@
 
 #include "gpu/device.h"
 #include "gpu/nvrtc.h"
+#include "runtime/cache/disk_cache.h"
 
 namespace augur::gpu {
 
@@ -71,5 +72,10 @@ std::string default_arch();
 
 // The memory cache key of a request (exposed for tests and benchmarks).
 std::string image_key_text(const ImageRequest& request);
+// The disk cache key of a request: the hash of its source, and the rest of
+// image_key_text() as the toolchain line.
+cache::DiskKey image_disk_key(const ImageRequest& request);
+// Where the disk cache under `root` keeps images.
+std::filesystem::path image_disk_directory(const std::filesystem::path& root);
 
 }  // namespace augur::gpu

@@ -30,6 +30,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string_view>
@@ -140,6 +141,10 @@ bool find_compiled(std::string_view key, std::uint64_t hash, compiled_entry& out
 compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const generator& gen,
                                  const compile_options& options);
 
+// Runs `job` on the TBB pool, isolated from other jobs; `job` must not throw.
+// compile_async and the hot-swap layer's background compiles run there.
+void run_in_background(std::function<void()> job);
+
 }  // namespace detail
 
 template <class F, class... S>
@@ -174,15 +179,24 @@ requires(!std::is_same_v<std::decay_t<F>, compile_options> &&
   return compile(defaults, std::forward<F>(fn), std::forward<S>(statics)...);
 }
 
-// compile() on a thread of its own; the future holds the function or the
-// error. The generator and static arguments are copied.
+// compile() on the TBB pool; the future holds the function or the error. The
+// generator and static arguments are copied. Dropping the future does not
+// wait: get() or wait() before the process exits.
 template <class F, class... S>
 std::future<function<detail::native_signature<std::decay_t<F>>>> compile_async(
     compile_options options, F fn, S... statics) {
-  return std::async(std::launch::async, [options = std::move(options), fn = std::move(fn),
-                                         ... statics = std::move(statics)] {
-    return compile(options, fn, statics...);
+  using result = function<detail::native_signature<std::decay_t<F>>>;
+  auto promise = std::make_shared<std::promise<result>>();
+  std::future<result> future = promise->get_future();
+  detail::run_in_background([promise, options = std::move(options), fn = std::move(fn),
+                             ... statics = std::move(statics)] {
+    try {
+      promise->set_value(compile(options, fn, statics...));
+    } catch (...) {
+      promise->set_exception(std::current_exception());
+    }
   });
+  return future;
 }
 
 template <class F, class... S>

@@ -11,6 +11,11 @@
 // O0 one when ready. jit::tiered_by(policy) in place of jit::tiered decides
 // when the O2 compile starts instead: after a number of calls, or on
 // handle::promote().
+//
+// Each tier's version comes from jit::compile's specialization cache, as
+// jit::compile(options, fn, statics...) with default options at O0 or O2
+// would give it: handles and plain requests of one specialization share one
+// compiled version. So the statics need a jit::key, as for jit::compile.
 #pragma once
 
 #include <memory>
@@ -20,6 +25,8 @@
 #include <typeinfo>
 #include <utility>
 
+#include "jit/compile_options.h"
+#include "jit/compiler.h"
 #include "jit/detail/tiered_tag.h"
 #include "jit/error.h"
 #include "jit/extract.h"
@@ -29,9 +36,9 @@ namespace jit {
 
 namespace detail {
 
-// Compiles the extracted program at `tier` with the CPU backend; the entry of
-// its function. Throws what augur::cpu::compile throws.
-compiled_version compile_extraction(const extraction& program, jit::tier tier);
+// What a tier compiles with: jit::compile's default options at O0 (quick) or
+// O2 (optimized).
+const compile_options& tier_options(jit::tier tier);
 
 [[noreturn]] void throw_static_types_differ(const std::type_info& expected,
                                             const std::type_info& given);
@@ -62,9 +69,9 @@ class staged_specialization final : public specialization {
       : fn_(std::move(fn)), statics_(std::move(statics)) {}
 
   compiled_version compile(jit::tier tier) const override {
-    const extraction program =
-        std::apply([&](const S&... s) { return jit::extract(fn_, s...); }, statics_);
-    return compile_extraction(program, tier);
+    const auto compiled = std::apply(
+        [&](const S&... s) { return jit::compile(tier_options(tier), fn_, s...); }, statics_);
+    return {reinterpret_cast<erased_entry>(compiled.pointer()), compiled.keep_alive()};
   }
 
   std::shared_ptr<const specialization> with(const void* statics,

@@ -42,7 +42,9 @@ ReporterSlot& reporter_slot() {
   return *slot;
 }
 
-void report(const std::string& message) {
+}  // namespace
+
+void report_disk_cache(const std::string& message) {
   Reporter reporter;
   {
     ReporterSlot& slot = reporter_slot();
@@ -55,6 +57,8 @@ void report(const std::string& message) {
     std::fprintf(stderr, "augur: %s\n", message.c_str());
   }
 }
+
+namespace {
 
 std::string errno_message() {
   return std::error_code(errno, std::generic_category()).message();
@@ -136,7 +140,7 @@ std::optional<DiskCache> DiskCache::from_environment() {
   try {
     return std::optional<DiskCache>(std::in_place, dir);
   } catch (const jit::error& e) {
-    report(e.message() + " (AUGUR_CACHE_DIR); running without it");
+    report_disk_cache(e.message() + " (AUGUR_CACHE_DIR); running without it");
     return std::nullopt;
   }
 }
@@ -149,8 +153,9 @@ std::filesystem::path DiskCache::path_of(const DiskKey& key) const {
   return directory_ / (hasher.finish().hex() + ".aobj");
 }
 
-std::optional<std::vector<char>> DiskCache::load(const DiskKey& key) {
+std::optional<std::vector<char>> DiskCache::load(const DiskKey& key, bool* rejected) {
   const std::filesystem::path path = path_of(key);
+  if (rejected) *rejected = false;
   auto miss = [&] {
     ++counters_->misses;
     return std::nullopt;
@@ -159,20 +164,22 @@ std::optional<std::vector<char>> DiskCache::load(const DiskKey& key) {
   struct stat opened {};
   if (file.get() < 0 || ::fstat(file.get(), &opened) != 0) {
     if (errno != ENOENT)
-      report("disk cache: cannot read " + path.string() + ": " + errno_message());
+      report_disk_cache("disk cache: cannot read " + path.string() + ": " + errno_message());
     return miss();
   }
   std::vector<char> bytes(static_cast<std::size_t>(opened.st_size));
   const ssize_t got = read_all(file.get(), bytes);
   if (got < 0) {
-    report("disk cache: cannot read " + path.string() + ": " + errno_message());
+    report_disk_cache("disk cache: cannot read " + path.string() + ": " + errno_message());
     return miss();
   }
   bytes.resize(static_cast<std::size_t>(got));  // a file cut short meanwhile reads as truncated
   const Decoded decoded = decode(bytes, key);
   if (!decoded.rejection.empty()) {
     ++counters_->rejected;
-    report("disk cache: rejected " + path.string() + ": " + decoded.rejection + "; removed");
+    if (rejected) *rejected = true;
+    report_disk_cache("disk cache: rejected " + path.string() + ": " + decoded.rejection +
+                      "; removed");
     // Remove it unless a writer has already renamed a fresh file into place.
     struct stat current {};
     if (::stat(path.c_str(), &current) == 0 && current.st_dev == opened.st_dev &&
@@ -185,22 +192,33 @@ std::optional<std::vector<char>> DiskCache::load(const DiskKey& key) {
   return std::vector<char>(decoded.payload.begin(), decoded.payload.end());
 }
 
-void DiskCache::store(const DiskKey& key, std::span<const char> object) {
+bool DiskCache::store(const DiskKey& key, std::span<const char> payload) {
   const std::filesystem::path path = path_of(key);
   const std::filesystem::path temp = temp_path_for(path);
-  const std::vector<char> header = encode_header(key, object);
-  FileDescriptor file(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  const std::vector<char> header = encode_header(key, payload);
+  const auto create = [&] {
+    return ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  };
+  int fd = create();
+  if (fd < 0 && errno == ENOENT) {
+    // The directory was removed while the process ran (a cleanup): make it again.
+    std::error_code ignored;
+    std::filesystem::create_directories(directory_, ignored);
+    fd = create();
+  }
+  FileDescriptor file(fd);
   const bool written = file.get() >= 0 && write_all(file.get(), header) &&
-                       write_all(file.get(), object) && file.close() &&
+                       write_all(file.get(), payload) && file.close() &&
                        ::rename(temp.c_str(), path.c_str()) == 0;
   if (!written) {
     const std::string why = errno_message();
     ::unlink(temp.c_str());
     ++counters_->write_failures;
-    report("disk cache: cannot write " + path.string() + ": " + why);
-    return;
+    report_disk_cache("disk cache: cannot write " + path.string() + ": " + why);
+    return false;
   }
   ++counters_->stores;
+  return true;
 }
 
 DiskCacheStats DiskCache::stats() const {

@@ -1,9 +1,10 @@
-// A store of object files on disk, shared by every process that names the same
-// directory (AUGUR_CACHE_DIR). Each file holds one object behind a header with
-// its full key and a checksum, so a corrupt, truncated or foreign file is
-// detected, reported, removed and never returned. Writes are atomic (a temp
-// file renamed into place): readers see a whole file or none, and the last
-// writer wins. docs/compile.md ("Disk cache") describes the file format.
+// A store of compiled code on disk (CPU object files, GPU cubins and PTX),
+// shared by every process that names the same directory (AUGUR_CACHE_DIR).
+// Each file holds one payload behind a header with its full key and a
+// checksum, so a corrupt, truncated or foreign file is detected, reported,
+// removed and never returned. Writes are atomic (a temp file renamed into
+// place): readers see a whole file or none, and the last writer wins. docs/compile.md ("Disk
+// cache") describes the file format.
 //
 //   augur::cache::DiskCache disk("/var/cache/augur");
 //   const DiskKey key{ir::content_hash(module), cpu::object_key(options)};
@@ -25,11 +26,14 @@
 
 namespace augur::cache {
 
-// Everything that decides the object file.
+// Everything that decides the stored code.
 struct DiskKey {
-  ir::Hash128 ir_hash;  // ir::content_hash of the module
-  // One line naming the rest: LLVM version, triple, CPU name and features, opt
-  // level, options (cpu::object_key). Compared in full on load.
+  // The program's content hash: ir::content_hash of the module for the CPU,
+  // the ir::Hasher hash of the CUDA source for GPU images.
+  ir::Hash128 ir_hash;
+  // One line naming the rest: for the CPU, LLVM version, triple, CPU name and
+  // features, opt level, options (cpu::object_key); for the GPU, the NVRTC
+  // version, architecture and options. Compared in full on load.
   std::string toolchain;
 
   friend bool operator==(const DiskKey&, const DiskKey&) = default;
@@ -56,13 +60,13 @@ class DiskCache {
   // and gives nullopt: the cache is an optimization the program runs without.
   static std::optional<DiskCache> from_environment();
 
-  // The object stored under `key`, or nullopt on a miss or a rejected file
-  // (reported, counted, then removed). Any number of threads and processes may
-  // load and store at once.
-  std::optional<std::vector<char>> load(const DiskKey& key);
-  // Writes `object` under `key`, replacing any earlier file atomically.
-  // Failures are reported and counted, never thrown.
-  void store(const DiskKey& key, std::span<const char> object);
+  // The payload stored under `key`, or nullopt on a miss or a rejected file
+  // (reported, counted, then removed); `rejected`, if given, tells the two
+  // apart. Any number of threads and processes may load and store at once.
+  std::optional<std::vector<char>> load(const DiskKey& key, bool* rejected = nullptr);
+  // Writes `payload` under `key`, replacing any earlier file atomically;
+  // returns whether it did. Failures are reported and counted, never thrown.
+  bool store(const DiskKey& key, std::span<const char> payload);
 
   DiskCacheStats stats() const;
   const std::filesystem::path& directory() const { return directory_; }
@@ -79,5 +83,7 @@ class DiskCache {
 // naming the file and why. Thread-safe. Default (or an empty function): one
 // line on stderr.
 void set_disk_cache_reporter(std::function<void(std::string_view message)> reporter);
+// Reports `message` there: for callers that run on without a disk cache.
+void report_disk_cache(const std::string& message);
 
 }  // namespace augur::cache

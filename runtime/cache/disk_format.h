@@ -1,6 +1,6 @@
 // The bytes of one disk cache file: a header naming the key and checksumming
-// the payload, then the payload (an object file). Little-endian throughout,
-// independent of the host:
+// the payload, then the payload (an object file, a cubin, PTX). Little-endian
+// throughout, independent of the host:
 //
 //   offset  size  field
 //        0     8  magic "AUGURobj"

@@ -1,17 +1,14 @@
-// The CPU backend behind tiered handles: an extracted program compiled at the
-// tier's optimization level, through jit::compile's optimizer step (the PEG
-// optimizer at O2).
+// What tiered handles compile with (their versions come from jit::compile's
+// cache, include/jit/tiered.h), and the error for static arguments of the
+// wrong types.
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <typeinfo>
 
 #include <cxxabi.h>
 
-#include "jit/compile.h"
 #include "jit/tiered.h"
-#include "runtime/cache/pipeline.h"
-#include "runtime/stage/externs.h"
-#include "runtime/stage/extract.h"
 
 namespace jit::detail {
 namespace {
@@ -23,19 +20,18 @@ std::string readable(const std::type_info& type) {
   return status == 0 && name != nullptr ? std::string(name.get()) : std::string(type.name());
 }
 
+compile_options at_level(int opt_level) {
+  compile_options options;
+  options.opt_level = opt_level;
+  return options;
+}
+
 }  // namespace
 
-compiled_version compile_extraction(const extraction& program, jit::tier tier) {
-  jit::compile_options level;
-  level.opt_level = tier == jit::tier::quick ? 0 : 2;
-  augur::ir::Module module = program.result().extracted.module;
-  const augur::ir::ExternTable externs = augur::stage::registered_externs();
-  augur::cache::optimize(module, level, externs);
-  augur::cpu::Options options;
-  options.opt_level = level.opt_level;
-  options.invokers = false;  // handles call the C ABI entry only
-  const auto code = augur::cpu::compile(module, externs, options);
-  return {reinterpret_cast<erased_entry>(code->address(program.name())), code};
+const compile_options& tier_options(jit::tier tier) {
+  static const compile_options quick = at_level(0);
+  static const compile_options optimized = at_level(2);
+  return tier == jit::tier::quick ? quick : optimized;
 }
 
 void throw_static_types_differ(const std::type_info& expected, const std::type_info& given) {

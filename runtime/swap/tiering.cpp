@@ -5,9 +5,9 @@
 #include <mutex>
 #include <utility>
 
+#include "jit/compiler.h"
 #include "jit/detail/handle_core.h"
 #include "jit/error.h"
-#include "runtime/swap/background.h"
 #include "runtime/swap/handle_control.h"
 #include "runtime/swap/publish.h"
 
@@ -23,7 +23,7 @@ void compile_in_background(const std::shared_ptr<handle_core>& core,
     const std::scoped_lock lock(control.mutex);
     ++control.pending;
   }
-  augur::swap::run_in_background([core, spec = std::move(spec), ticket, tier] {
+  run_in_background([core, spec = std::move(spec), ticket, tier] {
     handle_control& control = core->control();
     std::exception_ptr failure;
     try {

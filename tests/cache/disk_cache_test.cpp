@@ -179,6 +179,15 @@ TEST_F(DiskCacheTest, FailedWritesAreReportedNotThrown) {
   EXPECT_EQ(disk.load(kKey), std::nullopt);
 }
 
+TEST_F(DiskCacheTest, ARemovedDirectoryIsMadeAgainByTheNextStore) {
+  DiskCache disk(dir());
+  std::filesystem::remove_all(dir());
+  EXPECT_TRUE(disk.store(kKey, payload(1)));
+  EXPECT_EQ(disk.load(kKey), payload(1));
+  EXPECT_EQ(disk.stats().write_failures, 0u);
+  EXPECT_TRUE(reports().empty());
+}
+
 TEST_F(DiskCacheTest, UnusableDirectoryThrowsNamingIt) {
   std::filesystem::create_directories(dir().parent_path());
   write_file(dir(), {'x'});

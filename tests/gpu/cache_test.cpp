@@ -1,23 +1,18 @@
 // The in-memory cache (one computation per key however many threads ask,
-// least recently used out first, failures not kept) and the image pipeline
-// through it and the disk cache: NVRTC, then memory hits, then disk hits.
+// least recently used out first, failures not kept) and the image keys.
+// disk_cache_test.cpp tests images on disk.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
-#include <filesystem>
-#include <fstream>
-#include <random>
+#include <string>
 #include <thread>
+#include <vector>
 
-#include <unistd.h>
-
-#include "gpu/cuda_emitter.h"
-#include "gpu/disk_cache.h"
 #include "gpu/image.h"
 #include "gpu/lru_cache.h"
-#include "gpu/statistics.h"
+#include "gpu/nvrtc.h"
 #include "jit/error.h"
-#include "support.h"
 
 namespace augur::gpu::testing {
 namespace {
@@ -95,53 +90,6 @@ TEST(LruCache, KeysCompareInFull) {
   EXPECT_TRUE(a == CacheKey("same hash?"));
 }
 
-// A fresh directory for one test.
-std::filesystem::path scratch_dir(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("augur_gpu_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-ImageRequest request_for(const std::string& kernel, const std::filesystem::path& dir) {
-  ImageRequest r;
-  r.source = emit_cuda(kernel_case(kernel).module()).text;
-  r.name = kernel;
-  r.arch = "compute_90";
-  r.disk_dir = dir;
-  return r;
-}
-
-TEST(ImageCache, NvrtcThenMemoryThenDisk) {
-  if (!have_nvrtc()) GTEST_SKIP() << "Augur was built without NVRTC";
-  const std::filesystem::path dir = scratch_dir("pipeline");
-  const ImageRequest request = request_for("histogram", dir);
-  Counters& c = counters();
-  const std::uint64_t nvrtc = c.nvrtc_compiles;
-  const std::uint64_t writes = c.disk_writes;
-  const std::uint64_t disk_hits = c.disk_hits;
-
-  ImageOrigin origin{};
-  const auto first = compile_image(request, &origin);
-  EXPECT_EQ(origin, ImageOrigin::Nvrtc);
-  EXPECT_EQ(c.nvrtc_compiles, nvrtc + 1);
-  EXPECT_EQ(c.disk_writes, writes + 1);
-
-  const auto second = compile_image(request, &origin);
-  EXPECT_EQ(origin, ImageOrigin::Memory);
-  EXPECT_EQ(second.get(), first.get());
-
-  clear_image_cache();
-  const auto third = compile_image(request, &origin);
-  EXPECT_EQ(origin, ImageOrigin::Disk);
-  EXPECT_EQ(c.disk_hits, disk_hits + 1);
-  EXPECT_EQ(c.nvrtc_compiles, nvrtc + 1);  // no NVRTC for a disk hit
-  EXPECT_EQ(third->image().bytes, first->image().bytes);
-  EXPECT_EQ(third->image().cubin, first->image().cubin);
-  std::filesystem::remove_all(dir);
-}
-
 TEST(ImageCache, EveryOptionIsPartOfTheKey) {
   ImageRequest a;
   a.source = "x";
@@ -157,35 +105,12 @@ TEST(ImageCache, EveryOptionIsPartOfTheKey) {
   EXPECT_NE(image_key_text(a), image_key_text(d));
   EXPECT_NE(image_key_text(a).find(nvrtc_version()), std::string::npos);
   EXPECT_NE(image_key_text(a).find("--fmad=false"), std::string::npos);
-}
-
-TEST(ImageCache, ACorruptFileIsRebuiltNotUsed) {
-  if (!have_nvrtc()) GTEST_SKIP() << "Augur was built without NVRTC";
-  const std::filesystem::path dir = scratch_dir("corrupt");
-  const ImageRequest request = request_for("scan", dir);
-  const auto original = compile_image(request);
-  const std::filesystem::path file = DiskCache(dir).file_for(CacheKey(image_key_text(request)));
-  ASSERT_TRUE(std::filesystem::exists(file));
-  {
-    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(file) / 2));
-    f.put('#');
-  }
-  clear_image_cache();
-  Counters& c = counters();
-  const std::uint64_t rejected = c.disk_rejected;
-  const std::uint64_t nvrtc = c.nvrtc_compiles;
-  ImageOrigin origin{};
-  const auto rebuilt = compile_image(request, &origin);
-  EXPECT_EQ(origin, ImageOrigin::Nvrtc);
-  EXPECT_EQ(c.disk_rejected, rejected + 1);
-  EXPECT_EQ(c.nvrtc_compiles, nvrtc + 1);
-  EXPECT_EQ(rebuilt->image().bytes, original->image().bytes);
-  // The file was rewritten: the next process (here: an empty memory cache) reads it.
-  clear_image_cache();
-  compile_image(request, &origin);
-  EXPECT_EQ(origin, ImageOrigin::Disk);
-  std::filesystem::remove_all(dir);
+  // The disk key: the source's hash, and every other part in the toolchain line.
+  EXPECT_NE(image_disk_key(a).ir_hash, image_disk_key(d).ir_hash);
+  EXPECT_EQ(image_disk_key(a).ir_hash, image_disk_key(b).ir_hash);
+  EXPECT_NE(image_disk_key(a).toolchain, image_disk_key(b).toolchain);
+  EXPECT_NE(image_disk_key(a).toolchain, image_disk_key(c).toolchain);
+  EXPECT_EQ(image_disk_key(a).toolchain, image_disk_key(d).toolchain);
 }
 
 }  // namespace

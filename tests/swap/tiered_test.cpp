@@ -1,6 +1,6 @@
 // Tiered handles: served at O0 at once, O2 swapped in from the background;
-// promotion policies; respecialization. Every result is checked against the
-// IR interpreter running the same extracted program.
+// promotion policies; respecialization; versions shared with jit::compile. Every result is checked
+// against the IR interpreter running the same extracted program.
 #include "jit/tiered.h"
 
 #include <cstdint>
@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "jit/cache.h"
+#include "jit/compiler.h"
 #include "jit/dyn.h"
 #include "jit/error.h"
 #include "jit/extract.h"
@@ -119,6 +121,52 @@ TEST(Tiered, FailedBackgroundCompileLeavesTheLiveVersion) {
   EXPECT_EQ(h.statistics().failed, 1u);
   expect_power(h, 4);
   h.wait();  // the error was reported once
+}
+
+// A tier's version is jit::compile's cache entry for the same generator and
+// statics at that level: neither side compiles what the other did.
+TEST(Tiered, BothTiersShareTheCacheWithJitCompile) {
+  jit::clear_cache();
+  auto h = jit::compile(power, 21, jit::tiered);
+  h.wait();
+  ASSERT_EQ(h.statistics().tier, jit::tier::optimized);
+
+  const jit::cache_statistics before = jit::cache_stats();
+  const jit::function<double(double)> optimized = jit::compile(power, 21);
+  jit::compile_options quick;
+  quick.opt_level = 0;
+  const jit::function<double(double)> unoptimized = jit::compile(quick, power, 21);
+  const jit::cache_statistics after = jit::cache_stats();
+  EXPECT_EQ(after.compiles, before.compiles);
+  EXPECT_EQ(after.hits, before.hits + 2);
+  EXPECT_NE(optimized.pointer(), unoptimized.pointer());  // two levels, two entries
+  EXPECT_EQ(optimized(1.5), interpreted_power(1.5, 21));
+  EXPECT_EQ(unoptimized(1.5), interpreted_power(1.5, 21));
+}
+
+TEST(Tiered, HandlesServeWhatJitCompileCompiled) {
+  jit::clear_cache();
+  jit::compile_options quick;
+  quick.opt_level = 0;
+  const jit::function<double(double)> unoptimized = jit::compile(quick, power, 23);
+  const jit::function<double(double)> optimized = jit::compile(power, 23);
+  const jit::function<double(double)> respecialized = jit::compile(power, 24);
+
+  const jit::cache_statistics before = jit::cache_stats();
+  auto h = jit::compile(power, 23, jit::tiered_by({.explicit_only = true}));
+  EXPECT_EQ(h.statistics().tier, jit::tier::quick);
+  expect_power(h, 23);
+  h.promote();
+  h.wait();
+  EXPECT_EQ(h.statistics().tier, jit::tier::optimized);
+  expect_power(h, 23);
+  h.respecialize(24);
+  h.wait();
+  expect_power(h, 24);
+  const jit::cache_statistics after = jit::cache_stats();
+  EXPECT_EQ(after.compiles, before.compiles);
+  EXPECT_EQ(after.requests - before.requests, 3u);
+  EXPECT_EQ(after.hits - before.hits, 3u);
 }
 
 }  // namespace
