@@ -240,8 +240,6 @@ TEST(PegCases, C07_LoopPeeling) {
 // The peeled form itself, φ(first test, x at iteration 0, the rest of the
 // loop), in the saturated E-PEG.
 TEST(PegCases, C07_PeeledFormInEPeg) {
-  GTEST_SKIP() << "no peel axiom yet (S and peel_l are in the operator set, no rule makes them); "
-                  "reversion peels loops for safe code motion instead";
   const ir::Module m = parse_case(kPeelable);
   auto g = make_peg_egraph();
   const PegFunction f = to_peg(m.functions.front(), *g);
