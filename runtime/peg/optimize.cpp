@@ -160,13 +160,32 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   for (eqsat::Id c : peg.defined) defined.insert(eqsat::index(g->find(c)));
   std::unordered_set<std::uint32_t> banned;
   std::optional<ir::Function> out;
+  const std::size_t extract_budget =
+      options.extract_work_base + options.extract_work_per_node * report.ir_nodes;
+  const auto past_extract_budget = [&] {
+    report.fallback = "extraction ran past its work budget (" +
+                      std::to_string(report.extract_work) + " of " +
+                      std::to_string(extract_budget) + " steps)";
+  };
   for (unsigned attempt = 0; attempt < options.extraction_attempts && !out; ++attempt) {
     ++report.extractions;
     t = Clock::now();
     const eqsat::Extractor extractor(*g, peg_cost(&banned), peg_cycle_edges());
-    const Choices choices = improve_choices(*g, extractor, peg.result, peg.state, &banned);
+    report.extract_work += extractor.work();
+    if (report.extract_work > extract_budget) {
+      past_extract_budget();
+      return std::nullopt;
+    }
+    const ImprovedChoices improved = improve_choices(*g, extractor, peg.result, peg.state, &banned,
+                                                     extract_budget - report.extract_work);
+    report.extract_work += improved.work;
+    if (improved.out_of_budget) {
+      past_extract_budget();
+      return std::nullopt;
+    }
     std::optional<eqsat::Id> blame;
-    const std::optional<PegGraph> graph = extract_graph(*g, choices, peg.result, peg.state, &blame);
+    const std::optional<PegGraph> graph =
+        extract_graph(*g, improved.choices, peg.result, peg.state, &blame);
     report.extract += Clock::now() - t;
     if (!graph) {
       report.fallback =
@@ -235,7 +254,8 @@ std::string PegReport::summary() const {
         << " after " << f.iterations << " iterations ("
         << (f.stop.empty() ? "no saturation" : f.stop) << "), " << f.extractions
         << " extraction(s); to PEG " << us(f.to_peg) << ", saturate " << us(f.saturate)
-        << ", extract " << us(f.extract) << ", revert " << us(f.revert);
+        << ", extract " << us(f.extract) << " (" << f.extract_work << " steps), revert "
+        << us(f.revert);
     if (f.validated)
       out << "; validation " << (*f.validated ? "proved" : "not proved") << " (" << us(f.validate)
           << ")";

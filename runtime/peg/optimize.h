@@ -40,6 +40,11 @@ struct PegOptions {
   // (RevertInput::max_work); past it the function is kept.
   std::size_t revert_work_base = 20'000;
   std::size_t revert_work_per_node = 200;
+  // Extraction's work budget, over all attempts: base + per_node × the
+  // function's IR nodes, in steps (e-nodes the greedy pass costs and settles,
+  // node visits of the DAG search, dag_extract.h); past it the function is kept.
+  std::size_t extract_work_base = 200'000;
+  std::size_t extract_work_per_node = 2'000;
   // Translation validation: put the result back into the e-graph and check
   // that it lands in the original's e-classes (value and σ).
   bool validate = false;
@@ -61,6 +66,7 @@ struct PegFunctionReport {
   std::size_t iterations = 0;
   std::string stop;                  // why saturation stopped
   unsigned extractions = 0;          // extraction + reversion attempts
+  std::size_t extract_work = 0;      // steps, all attempts (PegOptions::extract_work_base)
   bool optimized = false;            // the output is the reverted PEG
   std::string fallback;              // why the input was kept (empty if optimized)
   std::vector<std::string> retries;  // why each extraction before the last was rejected

@@ -1,5 +1,6 @@
 // The optimizer's options and safety net: translation validation, the dump,
-// and falling back to the input when reversion runs past its budget.
+// and falling back to the input when extraction or reversion runs past its
+// budget.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -89,6 +90,34 @@ TEST(PegOptions, DefaultBudgetAgreesWithTheInterpreter) {
   const ir::ExternTable none;
   EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 1, 32),
             "");
+}
+
+// Past extraction's budget, the function is kept, and the report says why.
+TEST(PegOptions, KeepsTheInputPastTheExtractionBudget) {
+  const ir::Module m = ir::parse_module(kLoop);
+  PegOptions options = unhurried();
+  options.extract_work_base = 10;
+  options.extract_work_per_node = 0;
+  const PegResult r = optimize(m, options);
+  const PegFunctionReport& f = r.report.functions.front();
+  EXPECT_FALSE(f.optimized);
+  EXPECT_NE(f.fallback.find("extraction ran past its work budget"), std::string::npos)
+      << r.report.summary();
+  EXPECT_GT(f.extract_work, 10u);
+  EXPECT_EQ(ir::print(r.module), ir::print(m));
+}
+
+// The default budget leaves room: the same function is optimized, and the
+// report counts the steps it took.
+TEST(PegOptions, DefaultExtractionBudgetOptimizes) {
+  const ir::Module m = ir::parse_module(kLoop);
+  const PegOptions defaults;
+  const PegResult r = optimize(m, unhurried());
+  const PegFunctionReport& f = r.report.functions.front();
+  EXPECT_TRUE(f.optimized) << r.report.summary();
+  EXPECT_GT(f.extract_work, 0u);
+  EXPECT_LT(f.extract_work, defaults.extract_work_base) << r.report.summary();
+  EXPECT_NE(r.report.summary().find(std::to_string(f.extract_work) + " steps"), std::string::npos);
 }
 
 }  // namespace
