@@ -30,7 +30,9 @@ namespace augur::peg {
 
 struct PegOptions {
   // Saturation budget (eqsat::Limits::jit(): 8 iterations, 6,000 e-nodes,
-  // 10 ms); the time applies to each reversion attempt too.
+  // and 100 ms of wall clock as a safety net the other budgets stop well
+  // before, so the output does not depend on the machine's load); the time
+  // is also each reversion attempt's safety net (its work budget stops it).
   eqsat::Limits limits = eqsat::Limits::jit();
   bool saturate = true;    // false: IR → PEG → IR only
   bool user_rules = true;  // apply the rules registered with jit::register_rule
