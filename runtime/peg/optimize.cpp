@@ -60,6 +60,15 @@ void declare_externs_in(ir::Module& module, const ir::Block& block) {
   }
 }
 
+// Loop statements in a block, nested ones included.
+std::size_t block_loops(const ir::Block& block) {
+  std::size_t n = 0;
+  for (const ir::Stmt& s : block)
+    n += (s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For ? 1 : 0) +
+         block_loops(s.body) + block_loops(s.orelse) + block_loops(s.init) + block_loops(s.step);
+  return n;
+}
+
 // Declares in `module` every extern `f` calls that it lacks (those user rules introduced).
 void declare_called_externs(ir::Module& module, const ir::Function& f) {
   declare_externs_in(module, f.body);
@@ -193,9 +202,11 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
       continue;
     }
-    if (std::string error = check_well_formed(*graph); !error.empty()) {
+    if (std::string error = check_well_formed(*graph, &blame); !error.empty()) {
       report.fallback = "extraction chose an ill-formed PEG: " + error;
-      return std::nullopt;
+      report.retries.push_back(report.fallback);
+      if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
+      continue;
     }
     t = Clock::now();
     RevertInput input{&*graph,
@@ -217,6 +228,14 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       return std::nullopt;
   }
   if (!out) return std::nullopt;
+  // Reversion computes a loop's value once per φ context that uses it; more
+  // loops than the input means some loop would run more often (nested_loops:
+  // the inner loop twice per outer iteration, 1.67× slower).
+  if (const std::size_t in = block_loops(f.body), emitted = block_loops(out->body); emitted > in) {
+    report.fallback = "reversion duplicated loops (" + std::to_string(emitted) + " for " +
+                      std::to_string(in) + ")";
+    return std::nullopt;
+  }
 
   ir::Module check;
   check.externs = module.externs;

@@ -3,10 +3,12 @@
 // Per function: IR → PEG (to_peg.h), equality saturation with the built-in
 // axioms and the registered user rules under a JIT budget, extraction by
 // Tate's cost model, reversion to structured IR (revert.h). It never makes a
-// program wrong: whenever a step cannot finish (an unsupported shape, a
-// budget hit mid-way is fine, a PEG that cannot be reverted even after
-// banning the e-nodes to blame, a result the verifier rejects) the function
-// is kept as it was, and the report says why. The output passes the verifier.
+// program wrong: whenever a step cannot finish (an unsupported shape, an
+// extraction or reversion past its work budget, a PEG that is ill-formed or
+// cannot be reverted even after banning the e-nodes to blame, a reverted
+// function with more loops than the input, a result the verifier rejects)
+// the function is kept as it was, and the report says why. A saturation
+// budget hit mid-way is fine. The output passes the verifier.
 //
 // AUGUR_DUMP=peg (or PegOptions::dump) prints each function's PEG, the
 // saturation summary and the result to stderr.
