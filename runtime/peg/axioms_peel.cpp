@@ -6,13 +6,14 @@
 // extractable e-nodes; the peeled condition's class also gets a peel_ℓ(c)
 // e-node (never extracted: cost +∞) that marks it as peeled.
 //
-// Trigger, restrictive so that saturation stays bounded: a value loop
-// variable (a's class holds θ_ℓ with a constant initial value, so the first
-// iteration folds) evaluated on a pass whose condition was not itself made
-// by peeling (each source loop is peeled once), and both copies built from
-// at most kMaxPeeledClasses classes of pure operators and φ (no σ, no other
-// loop). The rule only adds equalities: the extractor's cost decides whether
-// the peeled form is used.
+// Trigger, restrictive so that saturation stays bounded and peeling happens
+// only where it enables folding (Tate's Fig. 4.3): a value loop variable
+// a = θ_ℓ(k, a ⊕ k') with k, k' constants (the first iteration folds, and the
+// peeled loop starts from constants again), evaluated on a pass whose
+// condition was not itself made by peeling (each source loop is peeled
+// once), and both copies built from at most kMaxPeeledClasses classes of
+// pure operators and φ (no σ, no other loop). The rule only adds
+// equalities: the extractor's cost decides whether the peeled form is used.
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -89,12 +90,26 @@ class Shifter {
   std::size_t visited_ = 0;
 };
 
-// a's class holds θ_ℓ(k, ·) with k a constant.
-bool starts_constant(const EGraph& g, Id cls, unsigned loop) {
+// The class holds an operator whose operands are each `self` or a constant.
+bool constant_step(const EGraph& g, Id cls, Id self) {
   for (Id n : g.nodes_of(cls)) {
     const eqsat::ENodeView v = g.node(n);
+    if (!is_pure_value_op(kind_of(v.label.op))) continue;
+    bool steps = !v.children.empty();
+    for (Id c : v.children) steps = steps && (g.find(c) == self || constants(g).constant(c));
+    if (steps) return true;
+  }
+  return false;
+}
+
+// a's class holds θ_ℓ(k, a ⊕ k') with k, k' constants: the peeled loop starts
+// from k ⊕ k', a constant again.
+bool constant_start_and_step(const EGraph& g, Id cls, unsigned loop) {
+  const Id self = g.find(cls);
+  for (Id n : g.nodes_of(self)) {
+    const eqsat::ENodeView v = g.node(n);
     if (kind_of(v.label.op) == Kind::Theta && v.label.payload == loop &&
-        constants(g).constant(v.children[0]))
+        constants(g).constant(v.children[0]) && constant_step(g, v.children[1], self))
       return true;
   }
   return false;
@@ -124,7 +139,7 @@ void add_peel_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang) {
     const std::uint32_t a = peel.var("?a"), l = axioms::payload_var(peel, "?l");
     peel.when(axioms::lacks(peel, "?c", Kind::Peel))
         .when([a, l](const EGraph& g, Id, const eqsat::Subst& s) {
-          return starts_constant(g, s[a], static_cast<unsigned>(s.payloads[l]));
+          return constant_start_and_step(g, s[a], static_cast<unsigned>(s.payloads[l]));
         });
   }
 }
