@@ -172,6 +172,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   const std::size_t extract_budget =
       options.extract_work_base + options.extract_work_per_node * report.ir_nodes;
   const auto past_extract_budget = [&] {
+    report.extract += Clock::now() - t;
     report.fallback = "extraction ran past its work budget (" +
                       std::to_string(report.extract_work) + " of " +
                       std::to_string(extract_budget) + " steps)";
