@@ -8,6 +8,7 @@ std::span<const eqsat::Rewrite> builtin_rules() {
     auto* r = new std::vector<eqsat::Rewrite>;
     PegLanguage language;
     add_loop_axioms(*r, language);
+    add_peel_axioms(*r, language);
     add_phi_axioms(*r, language);
     add_arith_axioms(*r, language);
     add_heap_axioms(*r, language);

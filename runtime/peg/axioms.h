@@ -1,5 +1,5 @@
 // The built-in rewrite rules of the PEG optimizer (Tate, §6.3 and appendix A),
-// one file per family: loops (axioms_loop.cpp), φ (axioms_phi.cpp),
+// one file per family: loops (axioms_loop.cpp, peeling in axioms_peel.cpp), φ (axioms_phi.cpp),
 // arithmetic (axioms_arith.cpp), heap and calls (axioms_heap.cpp). Every rule
 // holds for the IR's semantics: wrapping integers, IEEE floats, σ.
 #pragma once
@@ -18,6 +18,7 @@ std::span<const eqsat::Rewrite> builtin_rules();
 
 // The families, for tests and benchmarks.
 void add_loop_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& language);
+void add_peel_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& language);
 void add_phi_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& language);
 void add_arith_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& language);
 void add_heap_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& language);

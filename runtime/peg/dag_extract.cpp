@@ -27,9 +27,10 @@ class Search {
         state_(g.id_count(), 0),
         node_costs_(g.id_count(), std::numeric_limits<double>::quiet_NaN()) {}
 
-  void run() {
+  // Whether the search ended before the budget.
+  bool run() {
     std::optional<double> best = evaluate();
-    if (!best) return;
+    if (!best) return visits_ <= budget_;
     std::vector<Id> candidates;
     for (Id c : reached_)
       if (g_.nodes_of(c).size() > 1) candidates.push_back(c);
@@ -37,7 +38,7 @@ class Search {
       bool improved = false;
       for (Id c : candidates) {
         for (Id m : g_.nodes_of(c)) {
-          if (visits_ > budget_) return;
+          if (visits_ > budget_) return false;
           Id& chosen = choice_.at(eqsat::index(c));
           if (m == chosen || !usable(m)) continue;
           const Id before = chosen;
@@ -51,9 +52,12 @@ class Search {
           }
         }
       }
-      if (!improved) return;
+      if (!improved) break;
     }
+    return visits_ <= budget_;
   }
+
+  std::size_t visits() const { return visits_; }
 
  private:
   double cost_of(Id n) {
@@ -132,18 +136,21 @@ class Search {
 
 }  // namespace
 
-Choices improve_choices(const EGraph& egraph, const eqsat::Extractor& greedy,
-                        std::optional<Id> result, Id state,
-                        const std::unordered_set<std::uint32_t>* banned, std::size_t budget) {
-  Choices choice;
+ImprovedChoices improve_choices(const EGraph& egraph, const eqsat::Extractor& greedy,
+                                std::optional<Id> result, Id state,
+                                const std::unordered_set<std::uint32_t>* banned,
+                                std::size_t budget) {
+  ImprovedChoices out;
   for (Id c : egraph.classes())
-    if (greedy.cost(c)) choice.emplace(eqsat::index(c), greedy.choice(c));
+    if (greedy.cost(c)) out.choices.emplace(eqsat::index(c), greedy.choice(c));
   std::vector<Id> roots{state};
   if (result) roots.push_back(*result);
   for (Id r : roots)
-    if (!choice.contains(eqsat::index(egraph.find(r)))) return choice;
-  Search(egraph, choice, std::move(roots), banned, budget).run();
-  return choice;
+    if (!out.choices.contains(eqsat::index(egraph.find(r)))) return out;
+  Search search(egraph, out.choices, std::move(roots), banned, budget);
+  out.out_of_budget = !search.run();
+  out.work = search.visits();
+  return out;
 }
 
 }  // namespace augur::peg

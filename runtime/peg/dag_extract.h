@@ -5,7 +5,8 @@
 // Starting from its choice, this local search switches e-classes to other
 // e-nodes whenever the program as a DAG (each chosen e-class paid once, cost
 // per e-node as peg_cost has it) gets cheaper and keeps cycles through θ's
-// second child only. Bounded by a budget of node visits.
+// second child only. Bounded by a budget of node visits; a search that
+// reaches it stops and says so.
 #pragma once
 
 #include <cstddef>
@@ -21,9 +22,15 @@ namespace augur::peg {
 // The chosen e-node of every class reachable from the roots, by class id.
 using Choices = std::unordered_map<std::uint32_t, eqsat::Id>;
 
-Choices improve_choices(const eqsat::EGraph& egraph, const eqsat::Extractor& greedy,
-                        std::optional<eqsat::Id> result, eqsat::Id state,
-                        const std::unordered_set<std::uint32_t>* banned,
-                        std::size_t budget = 2'000'000);
+struct ImprovedChoices {
+  Choices choices;
+  std::size_t work = 0;        // node visits
+  bool out_of_budget = false;  // stopped at the budget, before the search ended
+};
+
+ImprovedChoices improve_choices(const eqsat::EGraph& egraph, const eqsat::Extractor& greedy,
+                                std::optional<eqsat::Id> result, eqsat::Id state,
+                                const std::unordered_set<std::uint32_t>* banned,
+                                std::size_t budget);
 
 }  // namespace augur::peg

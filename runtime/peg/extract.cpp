@@ -80,6 +80,7 @@ Extractor::Extractor(const EGraph& egraph, CostFunction cost_of, CycleEdges cycl
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
   std::vector<double> child_costs;
   const auto evaluate = [&](std::uint32_t k) {
+    ++work_;
     const ENodeView v = egraph.node(nodes[k]);
     child_costs.clear();
     for (std::uint32_t i = 0; i < v.children.size(); ++i)
@@ -101,6 +102,7 @@ Extractor::Extractor(const EGraph& egraph, CostFunction cost_of, CycleEdges cycl
   while (!ready.empty()) {
     const auto [c, cls, node, k] = ready.top();
     ready.pop();
+    ++work_;
     if (cost_[index(cls)] < kInfinity) continue;  // settled
     cost_[index(cls)] = c;
     choice_[index(cls)] = node;

@@ -12,6 +12,7 @@
 // The e-graph must be clean, and stay unchanged while the Extractor is used.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -68,11 +69,16 @@ class Extractor {
   Term extract(std::span<const Id> roots) const;
   Term extract(Id root) const { return extract(std::span<const Id>(&root, 1)); }
 
+  // The steps the choice took: e-nodes costed plus classes settled (linear
+  // in the e-graph's size, up to the priority queue's logarithm).
+  std::size_t work() const { return work_; }
+
  private:
   const EGraph& egraph_;
   CycleEdges cycles_;
   std::vector<double> cost_;  // by class id
   std::vector<Id> choice_;    // by class id
+  std::size_t work_ = 0;
 };
 
 }  // namespace augur::eqsat

@@ -60,6 +60,15 @@ void declare_externs_in(ir::Module& module, const ir::Block& block) {
   }
 }
 
+// Loop statements in a block, nested ones included.
+std::size_t block_loops(const ir::Block& block) {
+  std::size_t n = 0;
+  for (const ir::Stmt& s : block)
+    n += (s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For ? 1 : 0) +
+         block_loops(s.body) + block_loops(s.orelse) + block_loops(s.init) + block_loops(s.step);
+  return n;
+}
+
 // Declares in `module` every extern `f` calls that it lacks (those user rules introduced).
 void declare_called_externs(ir::Module& module, const ir::Function& f) {
   declare_externs_in(module, f.body);
@@ -160,13 +169,33 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   for (eqsat::Id c : peg.defined) defined.insert(eqsat::index(g->find(c)));
   std::unordered_set<std::uint32_t> banned;
   std::optional<ir::Function> out;
+  const std::size_t extract_budget =
+      options.extract_work_base + options.extract_work_per_node * report.ir_nodes;
+  const auto past_extract_budget = [&] {
+    report.extract += Clock::now() - t;
+    report.fallback = "extraction ran past its work budget (" +
+                      std::to_string(report.extract_work) + " of " +
+                      std::to_string(extract_budget) + " steps)";
+  };
   for (unsigned attempt = 0; attempt < options.extraction_attempts && !out; ++attempt) {
     ++report.extractions;
     t = Clock::now();
     const eqsat::Extractor extractor(*g, peg_cost(&banned), peg_cycle_edges());
-    const Choices choices = improve_choices(*g, extractor, peg.result, peg.state, &banned);
+    report.extract_work += extractor.work();
+    if (report.extract_work > extract_budget) {
+      past_extract_budget();
+      return std::nullopt;
+    }
+    const ImprovedChoices improved = improve_choices(*g, extractor, peg.result, peg.state, &banned,
+                                                     extract_budget - report.extract_work);
+    report.extract_work += improved.work;
+    if (improved.out_of_budget) {
+      past_extract_budget();
+      return std::nullopt;
+    }
     std::optional<eqsat::Id> blame;
-    const std::optional<PegGraph> graph = extract_graph(*g, choices, peg.result, peg.state, &blame);
+    const std::optional<PegGraph> graph =
+        extract_graph(*g, improved.choices, peg.result, peg.state, &blame);
     report.extract += Clock::now() - t;
     if (!graph) {
       report.fallback =
@@ -174,9 +203,11 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
       continue;
     }
-    if (std::string error = check_well_formed(*graph); !error.empty()) {
+    if (std::string error = check_well_formed(*graph, &blame); !error.empty()) {
       report.fallback = "extraction chose an ill-formed PEG: " + error;
-      return std::nullopt;
+      report.retries.push_back(report.fallback);
+      if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
+      continue;
     }
     t = Clock::now();
     RevertInput input{&*graph,
@@ -198,6 +229,14 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       return std::nullopt;
   }
   if (!out) return std::nullopt;
+  // Reversion computes a loop's value once per φ context that uses it; more
+  // loops than the input means some loop would run more often (nested_loops:
+  // the inner loop twice per outer iteration, 1.67× slower).
+  if (const std::size_t in = block_loops(f.body), emitted = block_loops(out->body); emitted > in) {
+    report.fallback = "reversion duplicated loops (" + std::to_string(emitted) + " for " +
+                      std::to_string(in) + ")";
+    return std::nullopt;
+  }
 
   ir::Module check;
   check.externs = module.externs;
@@ -235,7 +274,8 @@ std::string PegReport::summary() const {
         << " after " << f.iterations << " iterations ("
         << (f.stop.empty() ? "no saturation" : f.stop) << "), " << f.extractions
         << " extraction(s); to PEG " << us(f.to_peg) << ", saturate " << us(f.saturate)
-        << ", extract " << us(f.extract) << ", revert " << us(f.revert);
+        << ", extract " << us(f.extract) << " (" << f.extract_work << " steps), revert "
+        << us(f.revert);
     if (f.validated)
       out << "; validation " << (*f.validated ? "proved" : "not proved") << " (" << us(f.validate)
           << ")";

@@ -3,10 +3,12 @@
 // Per function: IR → PEG (to_peg.h), equality saturation with the built-in
 // axioms and the registered user rules under a JIT budget, extraction by
 // Tate's cost model, reversion to structured IR (revert.h). It never makes a
-// program wrong: whenever a step cannot finish (an unsupported shape, a
-// budget hit mid-way is fine, a PEG that cannot be reverted even after
-// banning the e-nodes to blame, a result the verifier rejects) the function
-// is kept as it was, and the report says why. The output passes the verifier.
+// program wrong: whenever a step cannot finish (an unsupported shape, an
+// extraction or reversion past its work budget, a PEG that is ill-formed or
+// cannot be reverted even after banning the e-nodes to blame, a reverted
+// function with more loops than the input, a result the verifier rejects)
+// the function is kept as it was, and the report says why. A saturation
+// budget hit mid-way is fine. The output passes the verifier.
 //
 // AUGUR_DUMP=peg (or PegOptions::dump) prints each function's PEG, the
 // saturation summary and the result to stderr.
@@ -30,7 +32,9 @@ namespace augur::peg {
 
 struct PegOptions {
   // Saturation budget (eqsat::Limits::jit(): 8 iterations, 6,000 e-nodes,
-  // 10 ms); the time applies to each reversion attempt too.
+  // and 100 ms of wall clock as a safety net the other budgets stop well
+  // before, so the output does not depend on the machine's load); the time
+  // is also each reversion attempt's safety net (its work budget stops it).
   eqsat::Limits limits = eqsat::Limits::jit();
   bool saturate = true;    // false: IR → PEG → IR only
   bool user_rules = true;  // apply the rules registered with jit::register_rule
@@ -40,6 +44,11 @@ struct PegOptions {
   // (RevertInput::max_work); past it the function is kept.
   std::size_t revert_work_base = 20'000;
   std::size_t revert_work_per_node = 200;
+  // Extraction's work budget, over all attempts: base + per_node × the
+  // function's IR nodes, in steps (e-nodes the greedy pass costs and settles,
+  // node visits of the DAG search, dag_extract.h); past it the function is kept.
+  std::size_t extract_work_base = 200'000;
+  std::size_t extract_work_per_node = 2'000;
   // Translation validation: put the result back into the e-graph and check
   // that it lands in the original's e-classes (value and σ).
   bool validate = false;
@@ -61,6 +70,7 @@ struct PegFunctionReport {
   std::size_t iterations = 0;
   std::string stop;                  // why saturation stopped
   unsigned extractions = 0;          // extraction + reversion attempts
+  std::size_t extract_work = 0;      // steps, all attempts (PegOptions::extract_work_base)
   bool optimized = false;            // the output is the reverted PEG
   std::string fallback;              // why the input was kept (empty if optimized)
   std::vector<std::string> retries;  // why each extraction before the last was rejected

@@ -15,8 +15,16 @@ bool loop_node(Kind k) {
   return k == Kind::Theta || k == Kind::Eval || k == Kind::Pass;
 }
 
+// Each check returns the first violation and the node to blame: the one whose
+// edge breaks the rule, so that banning its e-node makes the extractor choose
+// differently.
+struct Violation {
+  std::string what;
+  std::uint32_t node = 0;
+};
+
 // 1: no cycle avoids θ's second child.
-std::string check_cycles(const PegGraph& g) {
+std::optional<Violation> check_cycles(const PegGraph& g) {
   enum : char { kWhite, kGrey, kBlack };
   std::vector<char> color(g.nodes.size(), kWhite);
   for (std::uint32_t start = 0; start < g.nodes.size(); ++start) {
@@ -34,51 +42,55 @@ std::string check_cycles(const PegGraph& g) {
       const std::size_t i = next++;
       if (p.kind() == Kind::Theta && i == 1) continue;
       const std::uint32_t c = p.children[i];
-      if (color[c] == kGrey) return "a cycle avoids every θ's second child at " + node_name(g, c);
+      if (color[c] == kGrey)
+        return Violation{"a cycle avoids every θ's second child at " + node_name(g, c), n};
       if (color[c] == kWhite) {
         color[c] = kGrey;
         stack.emplace_back(c, 0);
       }
     }
   }
-  return {};
+  return std::nullopt;
 }
 
-// 2: inner θs only through the first child of their eval or pass.
-std::string check_nesting(const PegGraph& g) {
+// 2: inner θs only through the first child of their eval or pass. Blames the
+// node whose edge reaches the inner θ.
+std::optional<Violation> check_nesting(const PegGraph& g) {
   for (std::uint32_t x = 0; x < g.nodes.size(); ++x) {
     if (!loop_node(g.nodes[x].kind())) continue;
     const unsigned l = g.nodes[x].loop();
     std::vector<bool> seen(g.nodes.size(), false);
-    std::vector<std::uint32_t> todo(g.nodes[x].children.begin(), g.nodes[x].children.end());
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> todo;  // node, parent
+    for (std::uint32_t c : g.nodes[x].children) todo.emplace_back(c, x);
     while (!todo.empty()) {
-      const std::uint32_t n = todo.back();
+      const auto [n, parent] = todo.back();
       todo.pop_back();
-      if (seen[n]) continue;
-      seen[n] = true;
       const PegNode& p = g.nodes[n];
       if (p.kind() == Kind::Theta && p.loop() > l)
-        return "the loop node " + node_name(g, x) + " reaches the inner θ " + node_name(g, n);
+        return Violation{
+            "the loop node " + node_name(g, x) + " reaches the inner θ " + node_name(g, n), parent};
+      if (seen[n]) continue;
+      seen[n] = true;
       for (std::size_t i = 0; i < p.children.size(); ++i) {
         if ((p.kind() == Kind::Eval || p.kind() == Kind::Pass) && p.loop() > l && i == 0) continue;
-        todo.push_back(p.children[i]);
+        todo.emplace_back(p.children[i], n);
       }
     }
   }
-  return {};
+  return std::nullopt;
 }
 
 // 3: a cycle through eval_ℓ or pass_ℓ contains a θ of an enclosing loop
 // (checked per strongly connected component).
-std::string check_loop_cycles(const PegGraph& g) {
+std::optional<Violation> check_loop_cycles(const PegGraph& g) {
   const std::size_t n = g.nodes.size();
   std::vector<int> index(n, -1), low(n, 0);
   std::vector<bool> on_stack(n, false);
   std::vector<std::uint32_t> stack;
   int counter = 0;
-  std::string error;
+  std::optional<Violation> error;
   // Iterative Tarjan.
-  for (std::uint32_t root = 0; root < n && error.empty(); ++root) {
+  for (std::uint32_t root = 0; root < n && !error; ++root) {
     if (index[root] != -1) continue;
     std::vector<std::pair<std::uint32_t, std::size_t>> frames{{root, 0}};
     index[root] = low[root] = counter++;
@@ -114,9 +126,9 @@ std::string check_loop_cycles(const PegGraph& g) {
               min_theta = std::min(min_theta, g.nodes[m].loop());
           for (std::uint32_t m : scc) {
             const Kind k = g.nodes[m].kind();
-            if ((k == Kind::Eval || k == Kind::Pass) && !(min_theta < g.nodes[m].loop()) &&
-                error.empty())
-              error = "a cycle through " + node_name(g, m) + " has no θ of an enclosing loop";
+            if ((k == Kind::Eval || k == Kind::Pass) && !(min_theta < g.nodes[m].loop()) && !error)
+              error = Violation{
+                  "a cycle through " + node_name(g, m) + " has no θ of an enclosing loop", m};
           }
         }
       }
@@ -130,17 +142,20 @@ std::string check_loop_cycles(const PegGraph& g) {
 
 }  // namespace
 
-std::string check_well_formed(const PegGraph& g) {
-  for (std::uint32_t n = 0; n < g.nodes.size(); ++n) {
+std::string check_well_formed(const PegGraph& g, std::optional<eqsat::Id>* blame) {
+  std::optional<Violation> violation;
+  for (std::uint32_t n = 0; n < g.nodes.size() && !violation; ++n) {
     const PegNode& p = g.nodes[n];
     if (p.kind() != Kind::Eval) continue;
     const PegNode& index = g.nodes[p.children[1]];
     if (index.kind() != Kind::Pass || index.loop() != p.loop())
-      return "the eval " + node_name(g, n) + " is not over a pass of its loop";
+      violation = Violation{"the eval " + node_name(g, n) + " is not over a pass of its loop", n};
   }
   for (const auto& check : {check_cycles, check_nesting, check_loop_cycles})
-    if (std::string error = check(g); !error.empty()) return error;
-  return {};
+    if (!violation) violation = check(g);
+  if (!violation) return {};
+  if (blame) *blame = g.nodes[violation->node].enode;
+  return violation->what;
 }
 
 }  // namespace augur::peg

@@ -10,13 +10,16 @@
 // σ's order and fails on a σ that is not the current one, revert.h.)
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "runtime/peg/peg_graph.h"
 
 namespace augur::peg {
 
-// Empty when `graph` is well-formed; otherwise the first violation found.
-std::string check_well_formed(const PegGraph& graph);
+// Empty when `graph` is well-formed; otherwise the first violation found,
+// and in `blame` (if given) the e-node whose edge breaks the rule, for the
+// caller to ban before extracting again.
+std::string check_well_formed(const PegGraph& graph, std::optional<eqsat::Id>* blame = nullptr);
 
 }  // namespace augur::peg

@@ -1,13 +1,18 @@
 // The optimizer's options and safety net: translation validation, the dump,
-// and falling back to the input when reversion runs past its budget.
+// and falling back to the input when extraction or reversion runs past its
+// budget.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "runtime/ir/parser.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/peg/optimize.h"
+#include "runtime/peg/wellformed.h"
 #include "tests/peg/peg_check.h"
 
 namespace augur::peg::test {
@@ -89,6 +94,92 @@ TEST(PegOptions, DefaultBudgetAgreesWithTheInterpreter) {
   const ir::ExternTable none;
   EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 1, 32),
             "");
+}
+
+// Past extraction's budget, the function is kept, and the report says why.
+TEST(PegOptions, KeepsTheInputPastTheExtractionBudget) {
+  const ir::Module m = ir::parse_module(kLoop);
+  PegOptions options = unhurried();
+  options.extract_work_base = 10;
+  options.extract_work_per_node = 0;
+  const PegResult r = optimize(m, options);
+  const PegFunctionReport& f = r.report.functions.front();
+  EXPECT_FALSE(f.optimized);
+  EXPECT_NE(f.fallback.find("extraction ran past its work budget"), std::string::npos)
+      << r.report.summary();
+  EXPECT_GT(f.extract_work, 10u);
+  EXPECT_EQ(ir::print(r.module), ir::print(m));
+}
+
+// The default budget leaves room: the same function is optimized, and the
+// report counts the steps it took.
+TEST(PegOptions, DefaultExtractionBudgetOptimizes) {
+  const ir::Module m = ir::parse_module(kLoop);
+  const PegOptions defaults;
+  const PegResult r = optimize(m, unhurried());
+  const PegFunctionReport& f = r.report.functions.front();
+  EXPECT_TRUE(f.optimized) << r.report.summary();
+  EXPECT_GT(f.extract_work, 0u);
+  EXPECT_LT(f.extract_work, defaults.extract_work_base) << r.report.summary();
+  EXPECT_NE(r.report.summary().find(std::to_string(f.extract_work) + " steps"), std::string::npos);
+}
+
+// An ill-formed extraction names the e-node to ban: here the outer θ reaches
+// the inner θ through the + (not through an eval or pass of the inner loop).
+TEST(PegOptions, WellFormednessBlamesTheOffendingENode) {
+  const PegType i32(ir::Type::i32());
+  PegGraph graph;
+  const auto node = [&](Kind kind, std::vector<std::uint32_t> children, std::uint64_t payload) {
+    const auto i = static_cast<std::uint32_t>(graph.nodes.size());
+    graph.nodes.push_back(PegNode{label(kind, i32, payload), std::move(children),
+                                  eqsat::make_id(100 + i), eqsat::make_id(200 + i)});
+  };
+  node(Kind::Theta, {1, 2}, 1);  // %0 = θ_1(0, %0 + %3)
+  node(Kind::Const, {}, 0);
+  node(Kind::Add, {0, 3}, 0);
+  node(Kind::Theta, {1, 3}, 2);  // %3 = θ_2(0, %3)
+  graph.result = 0;
+  std::optional<eqsat::Id> blame;
+  const std::string error = check_well_formed(graph, &blame);
+  EXPECT_NE(error.find("reaches the inner θ"), std::string::npos) << error;
+  ASSERT_TRUE(blame.has_value());
+  EXPECT_EQ(*blame, eqsat::make_id(202));
+}
+
+ir::Module golden(const std::string& name) {
+  std::ifstream stream(std::filesystem::path(AUGUR_TEST_DATA) / "../stage/golden" / (name + ".ir"));
+  const std::string text((std::istreambuf_iterator<char>(stream)),
+                         std::istreambuf_iterator<char>());
+  return ir::parse_module(text, name);
+}
+
+std::size_t loops_in(const ir::Block& block) {
+  std::size_t n = 0;
+  for (const ir::Stmt& s : block)
+    n += (s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For ? 1 : 0) + loops_in(s.body) +
+         loops_in(s.orelse) + loops_in(s.init) + loops_in(s.step);
+  return n;
+}
+
+// nested_loops: extraction first picks ill-formed PEGs, which are retried
+// with the blamed e-node banned; reversion then computes the inner loop in
+// three places (even without saturation), which would run it twice per outer
+// iteration, so the function is kept. Either way no loop is duplicated and
+// the result agrees with the interpreter.
+TEST(PegOptions, NoLoopIsDuplicated) {
+  const ir::Module m = golden("nested_loops");
+  const ir::ExternTable none;
+  for (const bool saturate : {false, true}) {
+    PegOptions options = unhurried();
+    options.saturate = saturate;
+    const PegResult r = optimize(m, options);
+    ASSERT_NO_THROW(ir::verify(r.module));
+    EXPECT_LE(loops_in(r.module.functions.front().body), loops_in(m.functions.front().body))
+        << r.report.summary() << ir::print(r.module);
+    EXPECT_EQ(compare_on_random_inputs(m, r.module, "nested_loops", params_of(m.functions.front()),
+                                       none, 3, 16),
+              "");
+  }
 }
 
 }  // namespace
