@@ -10,14 +10,20 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "jit/compile.h"
+#include "jit/invoke.h"
+#include "jit/rules.h"
 #include "runtime/ir/parser.h"
 #include "runtime/peg/optimize.h"
+#include "tests/peg/peg_cases.h"
 #include "tests/support/random_program.h"
 
 namespace {
@@ -93,51 +99,15 @@ void phases_golden(benchmark::State& state, const ir::Module& module) {
   counters.publish(state);
 }
 
-// Programs of the 22 cases (tests/peg/cases_test.cpp) whose speed the
-// optimizer changes, with arguments that make them loop.
-constexpr const char* kCases = R"(
-fn safe_licm(x: i32) -> i32 {
-  var f: i32 = 1i32;
-  var i: i32 = 1i32;
-  while (i <= x) {
-    f = f * (99i32 / x);
-    i = 1i32 + i;
-  }
-  return f;
-}
-fn entire_loop_sr(b: i32, c: i32, d: i32) -> i32 {
-  var x: i32 = b;
-  for (var i: i32 = 0i32; i < d; i = i + 1i32) {
-    x = x + c;
-  }
-  return x;
-}
-fn loop_op_factoring(a: i32*, n: i32) -> i32 {
-  var s: i32 = 0i32;
-  for (var i: i32 = 0i32; i < n; i = i + 1i32) {
-    s = s + a[i] * 7i32;
-  }
-  return s;
-}
-fn array_index_sr(img: i32*, h: i32, w: i32) -> void {
-  for (var i: i32 = 0i32; i < h; i = i + 1i32) {
-    for (var j: i32 = 0i32; j < w; j = j + 1i32) {
-      img[i * w + j] = img[i * w + j] / 2i32;
-    }
-  }
-}
-)";
-
 struct Compiled {
   std::shared_ptr<cpu::CompiledCode> off, on;
 };
 
-Compiled compile_both(const ir::Module& module) {
+Compiled compile_both(const ir::Module& module, const ir::ExternTable& externs = {}) {
   cpu::Options options;
   options.opt_level = 2;
-  const ir::ExternTable none;
-  return {cpu::compile(module, none, options),
-          cpu::compile(peg::optimize(module).module, none, options)};
+  return {cpu::compile(module, externs, options),
+          cpu::compile(peg::optimize(module).module, externs, options)};
 }
 
 template <class Fn, class... A>
@@ -155,6 +125,123 @@ void register_speed(
         (std::string("speed/") + name + (on ? "/peg_on" : "/peg_off")).c_str(),
         [body, code = on ? c.on : c.off](benchmark::State& s) { body(s, code); })
         ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+// The 22 cases' programs (tests/peg/cases/*.ir, the ones tests/peg/cases_test.cpp
+// checks), each called with arguments that make it work. Calls go through the
+// generic invoker (IR values in, one indirect call), the same with the
+// optimizer on and off; for the smallest programs that call is most of the time.
+std::vector<std::int32_t>& scratch() {
+  static std::vector<std::int32_t> memory(1 << 16, 3);
+  return memory;
+}
+
+struct CaseRun {
+  std::string program;   // tests/peg/cases/<program>.ir
+  std::string function;  // the function timed
+  int more = 0;          // how many times @more() answers true per call
+  std::function<std::vector<ir::Value>()> arguments = [] { return std::vector<ir::Value>{}; };
+  std::pair<std::string, std::string> rule{};  // a user rule the case needs, while optimizing
+};
+
+std::vector<ir::Value> ints(std::initializer_list<std::int32_t> values) {
+  std::vector<ir::Value> out;
+  for (std::int32_t v : values) out.push_back(ir::Value::of(v));
+  return out;
+}
+
+std::vector<CaseRun> case_runs() {
+  using ir::Value;
+  const auto memory = [] { return Value::of(scratch().data()); };
+  const auto text = [] {
+    auto* bytes = reinterpret_cast<std::uint8_t*>(scratch().data() + 1024);
+    for (int i = 0; i < 16; ++i) bytes[i] = static_cast<std::uint8_t>(i < 10 ? 'a' + i : 0);
+    return Value::of(bytes);
+  };
+  const auto set_and_element = [] {
+    return std::vector<Value>{Value::of<std::int64_t>(0x5a5a0f0f12345678), Value::of(27)};
+  };
+  return {
+      {"c01_livsr", "f", 10000},
+      {"c03_loop_semantics", "f"},
+      {"c03_loop_semantics", "g"},
+      {"c04_inter_loop_sr", "f", 0, [] { return ints({1000}); }},
+      {"c05_loop_code_motion", "f"},
+      {"c06_cfg_restructuring", "f", 0,
+       [] {
+         return std::vector<Value>{Value::of(true), Value::of(false)};
+       }},
+      {"c07_peelable", "f", 0, [] { return ints({10000}); }},
+      {"c08_branch_hoisting", "f", 0,
+       [] {
+         return ints({1, 10000});
+       }},
+      {"c09_one_loop", "f", 0, [] { return ints({30}); }},
+      {"c09_two_loops", "g", 0, [] { return ints({10000}); }},
+      {"c10_branch_fusion", "f", 0, [] { return ints({50}); }},
+      {"c11_safe_licm", "f", 0, [] { return ints({10000}); }},
+      {"c12_break", "f", 0,
+       [] {
+         return ints({0, 1000});
+       }},
+      {"c13_factorial", "f"},
+      {"c15_store_forwarding", "f", 0,
+       [memory] {
+         return std::vector<Value>{memory(), Value::of(12345)};
+       }},
+      {"c16_readonly_call", "f", 0,
+       [memory, text] {
+         return std::vector<Value>{memory(), text(), Value::of<std::int32_t>('e')};
+       }},
+      {"c17_licm_identity", "inside", 10000,
+       [] {
+         return ints({3, 4});
+       }},
+      {"c17_licm_identity", "outside", 10000,
+       [] {
+         return ints({3, 4});
+       }},
+      {"c18_contains_index_of",
+       "f",
+       0,
+       set_and_element,
+       {"has-position", "(has ?l ?e) => (ne.i32 (position ?l ?e) -1i32)"}},
+      {"c18_has_alone", "g", 0, set_and_element},
+      {"c19_entire_loop_sr", "f", 0,
+       [] {
+         return ints({1, 3, 10000});
+       }},
+      {"c20_array_index_sr", "f", 0,
+       [memory] {
+         return std::vector<Value>{memory(), Value::of(256), Value::of(256)};
+       }},
+      {"c21_loop_op_factoring", "f", 0,
+       [memory] {
+         return std::vector<Value>{memory(), Value::of(1 << 16)};
+       }},
+      {"c22_extraction_validity", "f", 0,
+       [memory] {
+         return std::vector<Value>{memory(), Value::of(10000)};
+       }},
+  };
+}
+
+void register_case_speeds() {
+  for (const CaseRun& run : case_runs()) {
+    const ir::Module module = peg::test::parse_case(peg::test::case_program(run.program));
+    if (!run.rule.first.empty()) jit::register_rule(run.rule.first, run.rule.second);
+    const Compiled compiled = compile_both(module, peg::test::case_externs());
+    if (!run.rule.first.empty()) jit::unregister_rule(run.rule.first);
+    register_speed(run.program + "/" + run.function, compiled,
+                   [run](benchmark::State& s, std::shared_ptr<cpu::CompiledCode> code) {
+                     const std::vector<ir::Value> args = run.arguments();
+                     for (auto _ : s) {
+                       peg::test::reset_case_externs(run.more, 1);
+                       benchmark::DoNotOptimize(cpu::invoke(*code, run.function, args));
+                       benchmark::ClobberMemory();
+                     }
+                   });
   }
 }
 
@@ -196,33 +283,7 @@ int main(int argc, char** argv) {
       phases_golden(s, m);
     })->Unit(benchmark::kMillisecond);
 
-  static const ir::Module cases = ir::parse_module(kCases, "peg_bench_cases.ir");
-  static std::vector<std::int32_t> array(1 << 16, 3);
-  const auto one = [](const std::string& f) {
-    ir::Module m;
-    for (const ir::Function& fn : cases.functions)
-      if (fn.name == f) m.functions.push_back(fn);
-    return compile_both(m);
-  };
-  register_speed("safe_licm", one("safe_licm"), [](benchmark::State& s, auto code) {
-    run_code<std::int32_t(std::int32_t)>(s, code, "safe_licm", 10000);
-  });
-  register_speed("entire_loop_sr", one("entire_loop_sr"), [](benchmark::State& s, auto code) {
-    run_code<std::int32_t(std::int32_t, std::int32_t, std::int32_t)>(s, code, "entire_loop_sr", 1,
-                                                                     3, 10000);
-  });
-  register_speed("loop_op_factoring", one("loop_op_factoring"), [](benchmark::State& s, auto code) {
-    run_code<std::int32_t(std::int32_t*, std::int32_t)>(s, code, "loop_op_factoring", array.data(),
-                                                        1 << 16);
-  });
-  register_speed("array_index_sr", one("array_index_sr"), [](benchmark::State& s, auto code) {
-    const auto fn = reinterpret_cast<void (*)(std::int32_t*, std::int32_t, std::int32_t)>(
-        code->address("array_index_sr"));
-    for (auto _ : s) {
-      fn(array.data(), 256, 256);
-      benchmark::ClobberMemory();
-    }
-  });
+  register_case_speeds();
   const Compiled nested = compile_both(golden.at("nested_loops"));
   register_speed("golden/nested_loops", nested, [](benchmark::State& s, auto code) {
     run_code<std::int32_t(std::int32_t, std::int32_t)>(s, code, "nested_loops", 300, 300);

@@ -79,21 +79,9 @@ std::int64_t run_i32(const ir::Module& m, const std::string& f, std::vector<Valu
 }
 
 // 1. Loop-induction-variable strength reduction.
-const char* kLivsr = R"(
-fn f() -> void {
-  var i: i32 = 0i32;
-  while (@more()) {
-    @use(i * 5i32);
-    i = i + 1i32;
-    if (@coin()) {
-      i = i + 3i32;
-    }
-  }
-}
-)";
 
 TEST(PegCases, C01_InductionVariableStrengthReduction) {
-  const Optimized o = optimize_case(kLivsr);
+  const Optimized o = optimize_case(case_program("c01_livsr"));
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Mul), true), 0) << o.text();
   EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
   EXPECT_EQ(agree(o.original, o.module, "f", 40, small_ints(0, 0, 0)), "");
@@ -102,7 +90,7 @@ TEST(PegCases, C01_InductionVariableStrengthReduction) {
 // 2. Phase ordering: with the rule i*5 = (i<<2)+i registered, LIVSR still wins.
 TEST(PegCases, C02_PhaseOrderingDoesNotMatter) {
   jit::register_rule("times-five", "(mul.i32 ?i 5i32) => (add.i32 (shl.i32 ?i 2i32) ?i)");
-  const Optimized o = optimize_case(kLivsr);
+  const Optimized o = optimize_case(case_program("c01_livsr"));
   jit::unregister_rule("times-five");
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Mul), true), 0) << o.text();
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Shl), true), 0) << o.text();
@@ -112,24 +100,7 @@ TEST(PegCases, C02_PhaseOrderingDoesNotMatter) {
 // 3. Loop semantics: the PEG's pass counts 15 iterations and the loop yields
 // 30; the nested loops' θs sit at depths 1 and 2 and the sum is 100.
 TEST(PegCases, C03_LoopSemantics) {
-  const std::string text = R"(
-fn f() -> i32 {
-  var i: i32 = 0i32;
-  while (i < 29i32) {
-    i = i + 2i32;
-  }
-  return i;
-}
-fn g() -> i32 {
-  var sum: i32 = 0i32;
-  for (var i: i32 = 0i32; i < 10i32; i = i + 1i32) {
-    for (var j: i32 = 0i32; j < 10i32; j = j + 1i32) {
-      sum = sum + 1i32;
-    }
-  }
-  return sum;
-}
-)";
+  const std::string text = case_program("c03_loop_semantics");
   const ir::Module m = parse_case(text);
   {
     auto g = make_peg_egraph();
@@ -171,15 +142,7 @@ fn g() -> i32 {
 
 // 4. Inter-loop strength reduction: i*10+j without a multiplication.
 TEST(PegCases, C04_InterLoopStrengthReduction) {
-  const Optimized o = optimize_case(R"(
-fn f(n: i32) -> void {
-  for (var i: i32 = 0i32; i < n; i = i + 1i32) {
-    for (var j: i32 = 0i32; j < 10i32; j = j + 1i32) {
-      @use(i * 10i32 + j);
-    }
-  }
-}
-)");
+  const Optimized o = optimize_case(case_program("c04_inter_loop_sr"));
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Mul), true), 0) << o.text();
   EXPECT_EQ(count_loops(o.fn()), 2) << o.text();
   EXPECT_EQ(agree(o.original, o.module, "f", 20, small_ints(1, -2, 6)), "");
@@ -187,28 +150,14 @@ fn f(n: i32) -> void {
 
 // 5. Loop-based code motion: x*5 after `while (x < 3) x += 1` needs no multiplication.
 TEST(PegCases, C05_LoopCodeMotion) {
-  const Optimized o = optimize_case(R"(
-fn f() -> i32 {
-  var x: i32 = 0i32;
-  while (x < 3i32) {
-    x = x + 1i32;
-  }
-  return x * 5i32;
-}
-)");
+  const Optimized o = optimize_case(case_program("c05_loop_code_motion"));
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Mul)), 0) << o.text();
   EXPECT_EQ(run_i32(o.module, "f"), run_i32(o.original, "f"));
 }
 
 // 6. CFG restructuring: x*y of two φs of constants becomes φs of products.
 TEST(PegCases, C06_CfgRestructuring) {
-  const Optimized o = optimize_case(R"(
-fn f(c1: bool, c2: bool) -> i32 {
-  var x: i32 = c1 ? 2i32 : 3i32;
-  var y: i32 = c2 ? 4i32 : 5i32;
-  return x * y;
-}
-)");
+  const Optimized o = optimize_case(case_program("c06_cfg_restructuring"));
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Mul)), 0) << o.text();
   for (bool a : {false, true})
     for (bool b : {false, true}) {
@@ -221,20 +170,9 @@ fn f(c1: bool, c2: bool) -> i32 {
 
 // 7. Loop peeling: the peeled form (the first iteration's test before the
 // loop) is in the E-PEG; here saturation goes further and removes the loop.
-const char* kPeelable = R"(
-fn f(n: i32) -> i32 {
-  var x: i32 = 0i32;
-  var i: i32 = 0i32;
-  while (i < n) {
-    x = x + 5i32;
-    i = i + 1i32;
-  }
-  return x;
-}
-)";
 
 TEST(PegCases, C07_LoopPeeling) {
-  const Optimized o = optimize_case(kPeelable);
+  const Optimized o = optimize_case(case_program("c07_peelable"));
   EXPECT_EQ(count_loops(o.fn()), 0) << o.text();
   EXPECT_EQ(agree(o.original, o.module, "f", 30, small_ints(1, -5, 20)), "");
 }
@@ -242,7 +180,7 @@ TEST(PegCases, C07_LoopPeeling) {
 // The peeled form itself, φ(first test, x at iteration 0, the rest of the
 // loop), in the saturated E-PEG.
 TEST(PegCases, C07_PeeledFormInEPeg) {
-  const ir::Module m = parse_case(kPeelable);
+  const ir::Module m = parse_case(case_program("c07_peelable"));
   auto g = make_peg_egraph();
   const PegFunction f = to_peg(m.functions.front(), *g);
   eqsat::RunOptions run;
@@ -264,7 +202,7 @@ TEST(PegCases, C07_PeeledFormInEPeg) {
 // (the peeled one, reading its θs one iteration ahead) behind the first test,
 // and it agrees with the interpreter.
 TEST(PegCases, C07_PeeledFormReverts) {
-  const ir::Module m = parse_case(kPeelable);
+  const ir::Module m = parse_case(case_program("c07_peelable"));
   auto g = make_peg_egraph();
   const PegFunction f = to_peg(m.functions.front(), *g);
   std::vector<eqsat::Rewrite> peel;
@@ -301,21 +239,7 @@ TEST(PegCases, C07_PeeledFormReverts) {
 
 // 8. Branch hoisting: x is computed once after the loop, not in it.
 TEST(PegCases, C08_BranchHoisting) {
-  const Optimized o = optimize_case(R"(
-fn f(n: i32, m: i32) -> i32 {
-  var x: i32 = 0i32;
-  var y: i32 = 0i32;
-  while (y < m) {
-    y = y + 1i32;
-    if (n == 0i32) {
-      x = y * 2i32;
-    } else {
-      x = y * 3i32;
-    }
-  }
-  return x;
-}
-)");
+  const Optimized o = optimize_case(case_program("c08_branch_hoisting"));
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Mul), true), 0) << o.text();
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Eq), true), 0) << o.text();
   EXPECT_EQ(agree(o.original, o.module, "f", 40, small_ints(2, -1, 9)), "");
@@ -324,47 +248,17 @@ fn f(n: i32, m: i32) -> i32 {
 // 9. Loop fusion: one source loop stays one loop; two loops with the same
 // bounds become one.
 TEST(PegCases, C09_LoopFusion) {
-  const Optimized one = optimize_case(R"(
-fn f(x: i32) -> i32 {
-  var s: i32 = 0i32;
-  var f: i32 = 1i32;
-  var i: i32 = 1i32;
-  while (i <= x) {
-    s = s + i;
-    f = f * i;
-    i = 1i32 + i;
-  }
-  return s / f;
-}
-)");
+  const Optimized one = optimize_case(case_program("c09_one_loop"));
   EXPECT_EQ(count_loops(one.fn()), 1) << one.text();
   EXPECT_EQ(agree(one.original, one.module, "f", 30, small_ints(1, -3, 12)), "");
-  const Optimized two = optimize_case(R"(
-fn g(n: i32) -> i32 {
-  var s: i32 = 0i32;
-  for (var i: i32 = 0i32; i < n; i = i + 1i32) {
-    s = s + i * i;
-  }
-  var p: i32 = 1i32;
-  for (var j: i32 = 0i32; j < n; j = j + 1i32) {
-    p = p * (j + 2i32);
-  }
-  return s - p;
-}
-)");
+  const Optimized two = optimize_case(case_program("c09_two_loops"));
   EXPECT_EQ(count_loops(two.fn()), 1) << two.text();
   EXPECT_EQ(agree(two.original, two.module, "g", 30, small_ints(1, -3, 12)), "");
 }
 
 // 10. Branch fusion and hoisting: x*x once, one branch for p and q.
 TEST(PegCases, C10_BranchFusion) {
-  const Optimized o = optimize_case(R"(
-fn f(x: i32) -> i32 {
-  var p: i32 = x * x < 10i32 ? 0i32 : x * x * x;
-  var q: i32 = x * x < 10i32 ? 1i32 : x * x * x * x;
-  return p + q;
-}
-)");
+  const Optimized o = optimize_case(case_program("c10_branch_fusion"));
   EXPECT_LE(count_exprs(o.fn(), binary(BinaryOp::Mul)), 3) << o.text();
   EXPECT_LE(
       count_stmts(o.fn(), ir::StmtKind::If) +
@@ -377,17 +271,7 @@ fn f(x: i32) -> i32 {
 // 11. Safe loop-invariant code motion: 99/x is computed once, before the
 // loop's remaining iterations, and never when the loop does not run (x <= 0).
 TEST(PegCases, C11_SafeLicm) {
-  const Optimized o = optimize_case(R"(
-fn f(x: i32) -> i32 {
-  var f: i32 = 1i32;
-  var i: i32 = 1i32;
-  while (i <= x) {
-    f = f * (99i32 / x);
-    i = 1i32 + i;
-  }
-  return f;
-}
-)");
+  const Optimized o = optimize_case(case_program("c11_safe_licm"));
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Div), true), 0) << o.text();
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Div)), 1) << o.text();
   EXPECT_EQ(agree(o.original, o.module, "f", 60, small_ints(1, -10, 20)), "");
@@ -395,18 +279,7 @@ fn f(x: i32) -> i32 {
 
 // 12. Breaks: a loop with a break becomes a loop with two exits.
 TEST(PegCases, C12_Break) {
-  const Optimized o = optimize_case(R"(
-fn f(n: i32, x: i32) -> i32 {
-  while (n < x) {
-    x = x - 8i32;
-    if (x <= 0i32) {
-      break;
-    }
-    x = x * 2i32;
-  }
-  return x;
-}
-)");
+  const Optimized o = optimize_case(case_program("c12_break"));
   EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
   EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Break), 2) << o.text();
   EXPECT_EQ(agree(o.original, o.module, "f", 60, small_ints(2, -20, 40)), "");
@@ -414,45 +287,19 @@ fn f(n: i32, x: i32) -> i32 {
 
 // 13. Factorial round trip: 10! = 3628800, with at most one loop.
 TEST(PegCases, C13_Factorial) {
-  const Optimized o = optimize_case(R"(
-fn f() -> i32 {
-  var x: i32 = 1i32;
-  var y: i32 = 1i32;
-  while (y <= 10i32) {
-    x = y * x;
-    y = 1i32 + y;
-  }
-  return x;
-}
-)");
+  const Optimized o = optimize_case(case_program("c13_factorial"));
   EXPECT_LE(count_loops(o.fn()), 1) << o.text();
   EXPECT_EQ(run_i32(o.module, "f"), 3628800);
   PegOptions round_trip;
   round_trip.saturate = false;
-  const Optimized r = optimize_case(R"(
-fn f() -> i32 {
-  var x: i32 = 1i32;
-  var y: i32 = 1i32;
-  while (y <= 10i32) {
-    x = y * x;
-    y = 1i32 + y;
-  }
-  return x;
-}
-)",
-                                    round_trip);
+  const Optimized r = optimize_case(case_program("c13_factorial"), round_trip);
   EXPECT_EQ(count_loops(r.fn()), 1) << r.text();
   EXPECT_EQ(run_i32(r.module, "f"), 3628800);
 }
 
 // 14. Effects are kept: a division by zero whose result is unused still traps.
 TEST(PegCases, C14_EffectsKept) {
-  const Optimized o = optimize_case(R"(
-fn f(a: i32) -> i32 {
-  var t: i32 = a / 0i32;
-  return 13i32;
-}
-)");
+  const Optimized o = optimize_case(case_program("c14_effects_kept"));
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Div)), 1) << o.text();
   const std::vector<Value> args = {Value::of<std::int32_t>(7)};
   EXPECT_THROW(ir::Interpreter(o.module, "f").run(args), jit::trap_error);
@@ -460,13 +307,7 @@ fn f(a: i32) -> i32 {
 
 // 15. Store forwarding: *p = t; *p = *p & 4 is one store of t & 4 and no load.
 TEST(PegCases, C15_StoreForwarding) {
-  const Optimized o = optimize_case(R"(
-fn f(p: i32*, t: i32) -> i32 {
-  p[0i32] = t;
-  p[0i32] = p[0i32] & 4i32;
-  return 0i32;
-}
-)");
+  const Optimized o = optimize_case(case_program("c15_store_forwarding"));
   EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 1) << o.text();
   EXPECT_EQ(count_exprs(o.fn(), [](const ir::Expr& e) { return e.kind == ir::ExprKind::Load; }), 0)
       << o.text();
@@ -480,14 +321,7 @@ fn f(p: i32*, t: i32) -> i32 {
 
 // 16. A readonly call between two loads of *p: the second load is the first.
 TEST(PegCases, C16_ReadOnlyCall) {
-  const Optimized o = optimize_case(R"(
-fn f(p: i32*, s: u8*, c: i32) -> i32 {
-  var a: i32 = p[0i32];
-  var r: u8* = @find(s, c);
-  var b: i32 = p[0i32];
-  return a + b + i32(r[0i32]);
-}
-)");
+  const Optimized o = optimize_case(case_program("c16_readonly_call"));
   EXPECT_EQ(count_exprs(o.fn(),
                         [](const ir::Expr& e) {
                           return e.kind == ir::ExprKind::Load && e.type == ir::Type::i32();
@@ -508,20 +342,7 @@ fn f(p: i32*, s: u8*, c: i32) -> i32 {
 
 // 17. Loop-invariant code is not located in a PEG: both placements are one PEG.
 TEST(PegCases, C17_LicmIdentity) {
-  const ir::Module m = parse_case(R"(
-fn inside(x: i32, y: i32) -> void {
-  while (@more()) {
-    var z: i32 = x * y;
-    @use(z);
-  }
-}
-fn outside(x: i32, y: i32) -> void {
-  var z: i32 = x * y;
-  while (@more()) {
-    @use(z);
-  }
-}
-)");
+  const ir::Module m = parse_case(case_program("c17_licm_identity"));
   auto g = make_peg_egraph();
   const PegFunction a = to_peg(*m.find_function("inside"), *g);
   const PegFunction b = to_peg(*m.find_function("outside"), *g);
@@ -534,18 +355,8 @@ fn outside(x: i32, y: i32) -> void {
 // 18. contains/indexOf (user rules): one call to `position` answers both.
 TEST(PegCases, C18_ContainsIndexOf) {
   jit::register_rule("has-position", "(has ?l ?e) => (ne.i32 (position ?l ?e) -1i32)");
-  const Optimized o = optimize_case(R"(
-fn f(l: i64, e: i32) -> void {
-  if (@has(l, e)) {
-    @use(@position(l, e));
-  }
-}
-)");
-  const Optimized alone = optimize_case(R"(
-fn g(l: i64, e: i32) -> bool {
-  return @has(l, e);
-}
-)");
+  const Optimized o = optimize_case(case_program("c18_contains_index_of"));
+  const Optimized alone = optimize_case(case_program("c18_has_alone"));
   jit::unregister_rule("has-position");
   EXPECT_EQ(count_exprs(o.fn(), [](const ir::Expr& e) { return calls(e, "has"); }), 0) << o.text();
   EXPECT_EQ(count_exprs(o.fn(), [](const ir::Expr& e) { return calls(e, "position"); }), 1)
@@ -565,15 +376,7 @@ fn g(l: i64, e: i32) -> bool {
 
 // 19. Entire-loop strength reduction: x += C, D times, is x += C*D.
 TEST(PegCases, C19_EntireLoopStrengthReduction) {
-  const Optimized o = optimize_case(R"(
-fn f(b: i32, c: i32, d: i32) -> i32 {
-  var x: i32 = b;
-  for (var i: i32 = 0i32; i < d; i = i + 1i32) {
-    x = x + c;
-  }
-  return x;
-}
-)");
+  const Optimized o = optimize_case(case_program("c19_entire_loop_sr"));
   EXPECT_EQ(count_loops(o.fn()), 0) << o.text();
   EXPECT_EQ(agree(o.original, o.module, "f", 60, small_ints(3, -50, 50)), "");
 }
@@ -581,15 +384,7 @@ fn f(b: i32, c: i32, d: i32) -> i32 {
 // 20. Inter-loop strength reduction of array indices: img[i*w+j] without a
 // multiplication in the loops.
 TEST(PegCases, C20_ArrayIndexStrengthReduction) {
-  const Optimized o = optimize_case(R"(
-fn f(img: i32*, h: i32, w: i32) -> void {
-  for (var i: i32 = 0i32; i < h; i = i + 1i32) {
-    for (var j: i32 = 0i32; j < w; j = j + 1i32) {
-      img[i * w + j] = img[i * w + j] / 2i32;
-    }
-  }
-}
-)");
+  const Optimized o = optimize_case(case_program("c20_array_index_sr"));
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Mul), true), 0) << o.text();
   EXPECT_EQ(agree(o.original, o.module, "f", 40,
                   [](int k, std::span<std::int32_t> memory) {
@@ -604,15 +399,7 @@ fn f(img: i32*, h: i32, w: i32) -> void {
 
 // 21. Loop-operation factoring: s += a[i]*7 becomes s += a[i], then s *= 7.
 TEST(PegCases, C21_LoopOpFactoring) {
-  const Optimized o = optimize_case(R"(
-fn f(a: i32*, n: i32) -> i32 {
-  var s: i32 = 0i32;
-  for (var i: i32 = 0i32; i < n; i = i + 1i32) {
-    s = s + a[i] * 7i32;
-  }
-  return s;
-}
-)");
+  const Optimized o = optimize_case(case_program("c21_loop_op_factoring"));
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Mul), true), 0) << o.text();
   EXPECT_EQ(count_exprs(o.fn(), binary(BinaryOp::Mul)), 1) << o.text();
   EXPECT_EQ(agree(o.original, o.module, "f", 40,
@@ -628,19 +415,7 @@ fn f(a: i32*, n: i32) -> i32 {
 // 22. Extraction validity: no θ-free cycle (x = x + 0 is a cycle through +),
 // σ used once, every eval over a pass, whatever saturation found.
 TEST(PegCases, C22_ExtractionValidity) {
-  const std::string text = R"(
-fn f(p: i32*, n: i32) -> i32 {
-  var x: i32 = n;
-  var i: i32 = 0i32;
-  while (i < n) {
-    x = x + 0i32;
-    p[i & 7i32] = x;
-    p[i & 7i32] = p[i & 7i32] + 1i32;
-    i = i + 1i32;
-  }
-  return x + p[0i32];
-}
-)";
+  const std::string text = case_program("c22_extraction_validity");
   const ir::Module m = parse_case(text);
   auto g = make_peg_egraph();
   const PegFunction f = to_peg(m.functions.front(), *g);

@@ -2,6 +2,8 @@
 
 #include <bit>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "jit/error.h"
 #include "runtime/ir/interp.h"
@@ -73,6 +75,15 @@ void reset_case_externs(int budget, std::uint64_t seed) {
   g_log.clear();
   g_budget = budget;
   g_coin = seed;
+}
+
+std::string case_program(const std::string& name) {
+  const std::string path = std::string(AUGUR_PEG_CASES_DIR) + "/" + name + ".ir";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw jit::error("no PEG case program " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 ir::Module parse_case(const std::string& text) {

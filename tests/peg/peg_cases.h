@@ -28,6 +28,9 @@ std::vector<std::int64_t>& case_log();
 // Resets the externs' state: `more` answers true `budget` times, `coin` starts from `seed`.
 void reset_case_externs(int budget, std::uint64_t seed);
 
+// The text of tests/peg/cases/<name>.ir, a case's program (externs above not included).
+std::string case_program(const std::string& name);
+
 ir::Module parse_case(const std::string& text);
 
 // Counts the expressions of `f` that `pred` accepts; `in_loops`: only inside
