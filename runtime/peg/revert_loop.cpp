@@ -275,6 +275,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     }
   };
   // One iteration: the exit test with its exits, then the next values.
+  // Returns false when every path through it exits.
   const auto iteration_body = [&] {
     // What the rest of the iteration certainly evaluates while the exit test
     // `test` is pending: the test, and what both leaving and going on need.
@@ -299,7 +300,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     bundles_.emplace_back();
     const bool continues = exit_test(cond, exit, iteration);
     bundles_.pop_back();
-    if (!continues) return;
+    if (!continues) return false;
     std::vector<ir::ExprPtr> next = bundle(next_roots);
     // All loop variables change at once: through temporaries where needed.
     std::vector<std::pair<ir::VarId, ir::ExprPtr>> assigns;
@@ -315,6 +316,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
       assigns.emplace_back(vars[i], read(t));
     }
     for (auto& [v, e] : assigns) emit(ir::Stmt::assign(v, std::move(e)));
+    return true;
   };
 
   // Loop-invariant work the iterations certainly do but that may trap (a
@@ -339,8 +341,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   ir::Block body;
   in_scope(body, [&] {
     enter_iteration();
-    iteration_body();
-    if (!peel) return;
+    // A first iteration that always exits is the whole loop: nothing
+    // follows its break (variables declared after it would be lost).
+    if (!iteration_body() || !peel) return;
     ir::Block rest;
     in_scope(rest, [&] {
       enter_iteration();
