@@ -56,6 +56,9 @@ class Emitter {
     // In the body of a loop without a σ θ: no effect may happen here (it
     // would repeat with every iteration and be lost to σ's chain outside).
     bool pure_loop = false;
+    // A loop's exit, which ends in `break`: what happens here happens once,
+    // as the loop ends (the σ the loop leaves), whatever the loop is.
+    bool leaves_loop = false;
   };
   struct Bundle {
     NodeSet must;

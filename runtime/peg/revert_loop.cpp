@@ -245,6 +245,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     const std::uint32_t here = cur_;
     in_scope(b, [&] {
       scopes_.back().known[guard] = guard_value;
+      scopes_.back().leaves_loop = true;
       std::vector<std::uint32_t> exit_roots;
       for (std::uint32_t e : outputs) exit_roots.push_back(node(e).children[0]);
       if (state_out) exit_roots.push_back(node(*state_out).children[0]);

@@ -111,6 +111,7 @@ void Emitter::produce(std::uint32_t p) {
   const std::uint32_t input = resolve(*input_of(p));
   if (input != cur_) fail(p, "an effect on a σ that is not the current one");
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+    if (s->leaves_loop) break;
     if (s->barrier == 0) continue;
     if (s->pure_loop) fail(p, "an effect inside a loop that has none");
     break;
