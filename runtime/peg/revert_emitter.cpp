@@ -169,7 +169,7 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
     case Kind::CallRead: {
       std::vector<ir::ExprPtr> args;
       for (std::size_t i = 1; i < p.children.size(); ++i) args.push_back(value(p.children[i]));
-      reach(p.children[0]);
+      read_at(p.children[0]);
       ir::ExprPtr e =
           p.kind() == Kind::Load ? ir::load(args[0], args[1]) : ir::call(callee(p), args);
       e = temp(std::move(e));
@@ -370,7 +370,7 @@ NodeSet Emitter::lazy_reads(std::uint32_t n,
   }
   if (!p.type().is_state()) {
     const std::size_t first = reads_state(p.kind()) ? 1 : 0;
-    if (first == 1 && g_.depth(p.children[0]) <= depth_) out.push_back(p.children[0]);
+    if (first == 1 && g_.depth(p.children[0]) <= depth_) out.push_back(memory_of(p.children[0]));
     for (std::size_t i = first; i < p.children.size(); ++i) {
       const NodeSet c = lazy_reads(p.children[i], memo);
       NodeSet merged;

@@ -135,6 +135,11 @@ class Emitter {
   // ---------------------------------------------------------- σ (revert_state.cpp)
   // Emits the effects from cur_ up to `state`; fails if `state` is behind.
   void reach(std::uint32_t state);
+  // cur_ if memory holds what it held at `state` (only Demands, which read
+  // and write no memory, lie between them); otherwise `state`.
+  std::uint32_t memory_of(std::uint32_t state) const;
+  // Memory as it was at `state`, for a read: there already, or reached.
+  void read_at(std::uint32_t state);
   // A σ φ whose condition is known is the σ it selects.
   std::uint32_t resolve(std::uint32_t state) const;
   void produce(std::uint32_t producer);
@@ -148,6 +153,11 @@ class Emitter {
   template <class Exit, class Iteration>
   bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
   std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
+  // Before a loop that moves memory: computes what it reads of the memory it
+  // starts from (cur_), does not vary in it and is defined on every call;
+  // inside, that memory is gone.
+  void read_invariants_before(unsigned loop, std::span<const std::uint32_t> roots,
+                              std::span<const std::uint32_t> thetas);
   bool bound_here(std::uint32_t root, unsigned loop) const;
 
   // ---------------------------------------------------------- MustEval (revert_must.cpp)

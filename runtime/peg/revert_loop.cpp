@@ -111,6 +111,33 @@ bool Emitter::bound_here(std::uint32_t root, unsigned loop) const {
   return true;
 }
 
+void Emitter::read_invariants_before(unsigned loop, std::span<const std::uint32_t> roots,
+                                     std::span<const std::uint32_t> thetas) {
+  const std::uint64_t bit = std::uint64_t{1} << (loop - 1);
+  std::vector<std::uint32_t> todo(roots.begin(), roots.end());
+  for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
+  std::unordered_set<std::uint32_t> seen;
+  std::unordered_map<std::uint32_t, NodeSet> memo;
+  while (!todo.empty()) {
+    const std::uint32_t n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
+    spend(1);
+    const PegNode& q = node(n);
+    if ((g_.variant[n] & bit) == 0 && g_.depth(n) < loop && q.type().is_ir() && defined(n) &&
+        !in_progress_.contains(n)) {
+      const NodeSet r = lazy_reads(n, memo);
+      if (r.size() == 1 && r.front() == cur_) {
+        ir::ExprPtr v = value(n);
+        if (!lookup(n)) cache(n, temp(std::move(v)));
+        memo.clear();
+        continue;
+      }
+    }
+    for (std::uint32_t c : q.children) todo.push_back(c);
+  }
+}
+
 void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   const PegNode& pass_node = node(pass);
   const unsigned l = pass_node.loop();
@@ -221,7 +248,10 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     if (!safe) fail(t, "a loop variable whose initial value would be speculated");
     inits.push_back(value(init));
   }
-  if (state_theta) reach(node(*state_theta).children[0]);
+  if (state_theta) {
+    reach(node(*state_theta).children[0]);
+    read_invariants_before(l, roots, thetas);
+  }
   flush_readers();
   if (state_theta && cur_ != node(*state_theta).children[0])
     fail(*state_theta, "a loop entered with another σ than its θ's");

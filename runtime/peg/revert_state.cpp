@@ -91,6 +91,18 @@ std::uint32_t Emitter::resolve(std::uint32_t state) const {
   return state;
 }
 
+std::uint32_t Emitter::memory_of(std::uint32_t state) const {
+  const std::uint32_t target = resolve(state);
+  for (std::uint32_t x = cur_;; x = resolve(node(x).children[0])) {
+    if (x == target) return cur_;
+    if (node(x).kind() != Kind::Demand) return state;
+  }
+}
+
+void Emitter::read_at(std::uint32_t state) {
+  if (memory_of(state) != cur_) reach(state);
+}
+
 void Emitter::reach(std::uint32_t target) {
   const std::uint32_t state = resolve(target);
   if (state == cur_) return;
