@@ -136,7 +136,8 @@ class Emitter {
   // Emits the effects from cur_ up to `state`; fails if `state` is behind.
   void reach(std::uint32_t state);
   // cur_ if memory holds what it held at `state` (only Demands, which read
-  // and write no memory, lie between them); otherwise `state`.
+  // and write no memory, lie between them, and σ θs in their loop's peeled
+  // first iteration, where they are their initial σ); otherwise `state`.
   std::uint32_t memory_of(std::uint32_t state) const;
   // Memory as it was at `state`, for a read: there already, or reached.
   void read_at(std::uint32_t state);
@@ -180,6 +181,7 @@ class Emitter {
   std::unordered_set<std::uint32_t> in_progress_;   // values being computed (not to flush)
   std::vector<std::uint32_t> wanted_;               // loop values whose loop σ's chain must reach
   std::unordered_set<std::uint32_t> reaching_for_;  // pure loops (passes) waiting for their σ
+  std::vector<std::uint32_t> peeled_states_;  // σ θs in the peeled first iteration of their loop
   std::uint32_t cur_ = 0;
   unsigned depth_ = 0;  // loops open around the insertion point
   std::size_t work_ = 0;

@@ -372,9 +372,14 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   ir::Block body;
   in_scope(body, [&] {
     enter_iteration();
+    // In a peeled first iteration the σ θ is its initial σ.
+    const bool first_state = peel && state_theta;
+    if (first_state) peeled_states_.push_back(*state_theta);
+    const bool continues = iteration_body();
+    if (first_state) peeled_states_.pop_back();
     // A first iteration that always exits is the whole loop: nothing
     // follows its break (variables declared after it would be lost).
-    if (!iteration_body() || !peel) return;
+    if (!continues || !peel) return;
     ir::Block rest;
     in_scope(rest, [&] {
       enter_iteration();

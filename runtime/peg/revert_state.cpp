@@ -95,7 +95,9 @@ std::uint32_t Emitter::memory_of(std::uint32_t state) const {
   const std::uint32_t target = resolve(state);
   for (std::uint32_t x = cur_;; x = resolve(node(x).children[0])) {
     if (x == target) return cur_;
-    if (node(x).kind() != Kind::Demand) return state;
+    const bool first_iteration =
+        std::find(peeled_states_.begin(), peeled_states_.end(), x) != peeled_states_.end();
+    if (node(x).kind() != Kind::Demand && !first_iteration) return state;
   }
 }
 

@@ -219,6 +219,29 @@ fn f(p: i32*, n: i32) -> void {
 )");
 }
 
+// An invariant load the iterations need after an effect, in a loop that may
+// not run (inside a branch, so not defined on every call): the first
+// iteration is peeled, and there the σ θ is the memory before the loop.
+TEST(PegDifferential, InvariantReadInAPeeledIteration) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(p: i32*, n: i32, c: bool) -> i32 {
+  var s: i32 = 0i32;
+  if (c) {
+    var m: i32 = p[1i32];
+    var i: i32 = 0i32;
+    while (i < (n & 7i32)) {
+      @t_log(i64(i));
+      s = s + m;
+      i = i + 1i32;
+    }
+  }
+  return s;
+}
+)");
+}
+
 // A load moved past a Demand (load-past-demand) reads the σ before it; the
 // Demand changes no memory, so the load may be emitted after it.
 TEST(PegDifferential, LoadPastADemand) {
