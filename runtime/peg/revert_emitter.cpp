@@ -250,6 +250,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
   // Value φs only: `?:` when neither branch needs a statement. A σ the
   // branches read that is certainly reached anyway is reached first.
   const ir::ExprPtr c = value(cond);
+  compute_common(members);
   if (!bundles_.empty()) {
     std::unordered_map<std::uint32_t, NodeSet> memo;
     NodeSet needs;
@@ -330,6 +331,42 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   }
   cur_ = start;
   emit(ir::Stmt::if_(t, std::move(blocks[0]), std::move(blocks[1])));
+}
+
+void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
+  // What a side certainly evaluates, shallowly: through pure operators and
+  // φ conditions, not into φ branches or anything else (a cheap MustEval:
+  // each φ of a chain looks at its own operands only).
+  const auto evaluated = [&](int side) {
+    NodeSet out;
+    std::vector<std::uint32_t> todo;
+    for (std::uint32_t m : members) todo.push_back(node(m).children[1 + side]);
+    while (!todo.empty()) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      if (lookup(n) || std::find(out.begin(), out.end(), n) != out.end()) continue;
+      spend(1);
+      out.push_back(n);
+      const PegNode& q = node(n);
+      if (q.kind() == Kind::Phi) {
+        todo.push_back(q.children[0]);
+      } else if (is_pure_value_op(q.kind())) {
+        for (std::uint32_t c : q.children) todo.push_back(c);
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const NodeSet common = intersect(evaluated(0), evaluated(1));
+  std::unordered_map<std::uint32_t, NodeSet> memo;
+  for (std::uint32_t n : common) {
+    const PegNode& q = node(n);
+    if (uses_[n] < 2 || !q.type().is_ir() || lookup(n) || in_progress_.contains(n)) continue;
+    if (!is_pure_value_op(q.kind()) && q.kind() != Kind::Phi) continue;
+    if (!lazy_reads(n, memo).empty()) continue;
+    ir::ExprPtr v = value(n);
+    if (!lookup(n)) cache(n, temp(std::move(v)));
+  }
 }
 
 std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {

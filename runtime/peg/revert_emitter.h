@@ -113,6 +113,10 @@ class Emitter {
   void phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& members,
                 std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars);
   bool splits(std::uint32_t cond) const;
+  // Before the branches of value φs: computes once what both branches
+  // evaluate (MustEval), is shared and reads no memory, so that a chain of
+  // φs each reusing the last stays linear instead of doubling per φ.
+  void compute_common(const std::vector<std::uint32_t>& members);
   // Computes the value roots and reaches the state root (at most one) in the
   // current scope; returns the values' expressions.
   std::vector<ir::ExprPtr> bundle(std::span<const std::uint32_t> roots);

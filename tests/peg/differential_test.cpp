@@ -161,6 +161,8 @@ void expect_reverted(const std::string& text) {
   for (const bool saturate : {false, true}) {
     PegOptions options;
     options.saturate = saturate;
+    // The iteration, node and work budgets bound the run, not the machine's load.
+    options.limits.time = std::chrono::hours(1);
     const PegResult r = optimize(m, options);
     const PegFunctionReport& report = r.report.functions.front();
     EXPECT_TRUE(report.optimized) << "saturate " << saturate << ": " << report.fallback;
@@ -240,6 +242,20 @@ fn f(p: i32*, n: i32, c: bool) -> i32 {
   return s;
 }
 )");
+}
+
+// 40 ifs, each φ's branches using the last φ (reverse_bits' shape): what
+// both branches need is computed once before them, so reversion's work stays
+// linear (it doubled with every if and ran past its budget).
+TEST(PegDifferential, ChainedIfsRevertInLinearWork) {
+  std::string text = "fn f(x: u64) -> u64 {\n  var r: u64 = 0u64;\n";
+  for (int bit = 0; bit < 40; ++bit) {
+    const std::string k = std::to_string(bit) + "u64";
+    text += "  if ((x >> " + k + " & 1u64) == 1u64) {\n    r = r | " +
+            std::to_string(std::uint64_t{1} << (63 - bit)) + "u64;\n  }\n";
+  }
+  text += "  return r;\n}\n";
+  expect_reverted(text);
 }
 
 // A load moved past a Demand (load-past-demand) reads the σ before it; the
