@@ -161,6 +161,7 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
       return phi(n);
     case Kind::Eval: {
       if (invariant_eval(n)) return value(p.children[0]);
+      if (ir::ExprPtr v = zero_trip(n)) return v;
       loop(p.children[1], n);
       if (ir::ExprPtr v = lookup(n)) return v;
       fail(n, "a loop value the loop did not compute");
@@ -198,6 +199,35 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
     cache(n, e);
   }
   return e;
+}
+
+ir::ExprPtr Emitter::zero_trip(std::uint32_t n) {
+  const PegNode& p = node(n);
+  const PegNode& pass = node(p.children[1]);
+  if (pass.kind() != Kind::Pass || known(pass.children[0]) != true) return nullptr;
+  const unsigned l = p.loop();
+  const std::uint32_t root[] = {p.children[0]};
+  const std::vector<std::uint32_t> thetas = loop_thetas(l, root);
+  std::vector<ir::ExprPtr> inits;
+  for (std::uint32_t t : thetas) {
+    const std::uint32_t init = node(t).children[0];
+    if (!node(t).type().is_ir() || g_.depth(init) >= l) return nullptr;
+    if (!lookup(init) && !speculatable_[init] && !in_.total(node(t).eclass, pass.eclass))
+      return nullptr;
+  }
+  for (std::uint32_t t : thetas) inits.push_back(value(node(t).children[0]));
+  // The θs are their initial values; what varies in the loop is computed
+  // anew in this scope (its statements go where the current scope's go).
+  ir::Block* out = scopes_.back().out;
+  scopes_.push_back(Scope{});
+  scopes_.back().out = out;
+  scopes_.back().barrier = std::uint64_t{1} << (l - 1);
+  for (std::size_t i = 0; i < thetas.size(); ++i) cache(thetas[i], inits[i]);
+  ir::ExprPtr v = value(p.children[0]);
+  scopes_.pop_back();
+  v = temp(std::move(v));
+  cache(n, v);
+  return v;
 }
 
 ir::ExprPtr Emitter::compute(std::uint32_t n) {

@@ -103,6 +103,11 @@ class Emitter {
   // ---------------------------------------------------------- values (revert_emitter.cpp)
   ir::ExprPtr value(std::uint32_t n);
   ir::ExprPtr compute(std::uint32_t n);  // a pure operator's expression
+  // eval_ℓ(x, pass_ℓ(true)), a loop that exits before its first iteration:
+  // x with the θs it reads at their initial values, without the loop (whose
+  // effects, if any, are no part of this value); null where that does not
+  // apply (a σ θ, an initial value that would be speculated).
+  ir::ExprPtr zero_trip(std::uint32_t n);
   ir::ExprPtr phi(std::uint32_t n);
   // The φs with condition `cond` emitted in one `if`: `members` are value φs
   // (cached afterwards), `state` an optional state φ (then cur_ = state).

@@ -258,6 +258,30 @@ TEST(PegDifferential, ChainedIfsRevertInLinearWork) {
   expect_reverted(text);
 }
 
+// A loop that exits before its first iteration (`while (false)`) has
+// effects it never makes; its value, needed in a branch, is the θs' initial
+// values, without emitting the loop there.
+TEST(PegDifferential, ZeroTripLoopValueInABranch) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a: i32, b: i32, n: u32) -> u32 {
+  var i: u32 = n;
+  if (a > 0i32) {
+    while (false) {
+      @t_log(1i64);
+      i = i + 1u32;
+    }
+  }
+  var r: u32 = 7u32;
+  if (b > 0i32) {
+    r = i;
+  }
+  return r;
+}
+)");
+}
+
 // A load moved past a Demand (load-past-demand) reads the σ before it; the
 // Demand changes no memory, so the load may be emitted after it.
 TEST(PegDifferential, LoadPastADemand) {
