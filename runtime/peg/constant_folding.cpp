@@ -33,7 +33,7 @@ bool ConstantFolding::join(std::optional<Label>& into, const std::optional<Label
     into = from;
     return true;
   }
-  if (*into != *from)
+  if (*into != *from && !(options_.same && options_.same(*into, *from)))
     throw jit::error("constant folding: one e-class equals two constants (op " +
                      std::to_string(into->op) + " payload " + std::to_string(into->payload) +
                      ", op " + std::to_string(from->op) + " payload " +

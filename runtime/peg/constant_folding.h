@@ -10,6 +10,8 @@
 //
 // Two different constants meeting in one class mean the rules or the fold are
 // unsound: that throws jit::error, and the e-graph must then be discarded.
+// Two spellings of one value (Options::same) are no conflict: the class keeps
+// the one it had.
 #pragma once
 
 #include <functional>
@@ -29,8 +31,13 @@ class ConstantFolding : public ClassAnalysis<std::optional<Label>> {
   // a symbol to nullopt). Called only when every child is a known constant.
   using Fold = std::function<std::optional<Label>(Label node, std::span<const Label> children)>;
 
+  // Whether two constant labels denote one value, when a value has several
+  // spellings (every NaN, for IEEE floats); null: only equal labels.
+  using Same = std::function<bool(Label a, Label b)>;
+
   struct Options {
     bool prune = true;  // keep only leaves in a class once it is constant
+    Same same = nullptr;
   };
 
   explicit ConstantFolding(Fold fold) : ConstantFolding(std::move(fold), Options{}) {}

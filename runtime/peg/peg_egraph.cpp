@@ -21,7 +21,8 @@ eqsat::LoopRole loop_role(const eqsat::EGraph&, const eqsat::ENodeView& node) {
 
 std::unique_ptr<eqsat::EGraph> make_peg_egraph(eqsat::EGraphOptions options) {
   auto g = std::make_unique<eqsat::EGraph>(options);
-  g->add_analysis<eqsat::ConstantFolding>(&fold);
+  g->add_analysis<eqsat::ConstantFolding>(&fold,
+                                          eqsat::ConstantFolding::Options{.same = &same_constant});
   g->add_analysis<eqsat::LoopInvariance>(&loop_role);
   return g;
 }

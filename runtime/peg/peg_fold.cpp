@@ -220,7 +220,19 @@ std::optional<Label> fold_cast(ir::Type to, ir::Type from, u64 bits) {
   return constant(to, sign ? static_cast<u64>(s) : bits);
 }
 
+bool is_nan(PegType type, u64 bits) {
+  if (!type.is_ir()) return false;
+  if (type.ir() == ir::Type::f32()) return std::isnan(as_float<float>(bits));
+  return type.ir() == ir::Type::f64() && std::isnan(as_float<double>(bits));
+}
+
 }  // namespace
+
+bool same_constant(Label a, Label b) {
+  if (a == b) return true;
+  return a.op == b.op && kind_of(a.op) == Kind::Const && is_nan(type_slot(a.op), a.payload) &&
+         is_nan(type_slot(b.op), b.payload);
+}
 
 std::optional<Label> fold(Label node, std::span<const Label> children) {
   const Kind k = kind_of(node.op);

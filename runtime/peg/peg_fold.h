@@ -17,4 +17,10 @@ namespace augur::peg {
 // to itself.
 std::optional<eqsat::Label> fold(eqsat::Label node, std::span<const eqsat::Label> children);
 
+// Whether two constants are one value: equal, or two NaNs of one type. IEEE
+// leaves the sign and payload of an operation's NaN open (x * -1.0 and -x,
+// a + b and b + a, may differ in them), so rules that hold put NaNs that
+// differ so in one class (ConstantFolding::Options::same).
+bool same_constant(eqsat::Label a, eqsat::Label b);
+
 }  // namespace augur::peg

@@ -161,6 +161,7 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
       return phi(n);
     case Kind::Eval: {
       if (invariant_eval(n)) return value(p.children[0]);
+      if (ir::ExprPtr v = zero_trip(n)) return v;
       loop(p.children[1], n);
       if (ir::ExprPtr v = lookup(n)) return v;
       fail(n, "a loop value the loop did not compute");
@@ -169,7 +170,7 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
     case Kind::CallRead: {
       std::vector<ir::ExprPtr> args;
       for (std::size_t i = 1; i < p.children.size(); ++i) args.push_back(value(p.children[i]));
-      reach(p.children[0]);
+      read_at(p.children[0]);
       ir::ExprPtr e =
           p.kind() == Kind::Load ? ir::load(args[0], args[1]) : ir::call(callee(p), args);
       e = temp(std::move(e));
@@ -198,6 +199,35 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
     cache(n, e);
   }
   return e;
+}
+
+ir::ExprPtr Emitter::zero_trip(std::uint32_t n) {
+  const PegNode& p = node(n);
+  const PegNode& pass = node(p.children[1]);
+  if (pass.kind() != Kind::Pass || known(pass.children[0]) != true) return nullptr;
+  const unsigned l = p.loop();
+  const std::uint32_t root[] = {p.children[0]};
+  const std::vector<std::uint32_t> thetas = loop_thetas(l, root);
+  std::vector<ir::ExprPtr> inits;
+  for (std::uint32_t t : thetas) {
+    const std::uint32_t init = node(t).children[0];
+    if (!node(t).type().is_ir() || g_.depth(init) >= l) return nullptr;
+    if (!lookup(init) && !speculatable_[init] && !in_.total(node(t).eclass, pass.eclass))
+      return nullptr;
+  }
+  for (std::uint32_t t : thetas) inits.push_back(value(node(t).children[0]));
+  // The θs are their initial values; what varies in the loop is computed
+  // anew in this scope (its statements go where the current scope's go).
+  ir::Block* out = scopes_.back().out;
+  scopes_.push_back(Scope{});
+  scopes_.back().out = out;
+  scopes_.back().barrier = std::uint64_t{1} << (l - 1);
+  for (std::size_t i = 0; i < thetas.size(); ++i) cache(thetas[i], inits[i]);
+  ir::ExprPtr v = value(p.children[0]);
+  scopes_.pop_back();
+  v = temp(std::move(v));
+  cache(n, v);
+  return v;
 }
 
 ir::ExprPtr Emitter::compute(std::uint32_t n) {
@@ -250,6 +280,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
   // Value φs only: `?:` when neither branch needs a statement. A σ the
   // branches read that is certainly reached anyway is reached first.
   const ir::ExprPtr c = value(cond);
+  compute_common(members);
   if (!bundles_.empty()) {
     std::unordered_map<std::uint32_t, NodeSet> memo;
     NodeSet needs;
@@ -332,6 +363,42 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   emit(ir::Stmt::if_(t, std::move(blocks[0]), std::move(blocks[1])));
 }
 
+void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
+  // What a side certainly evaluates, shallowly: through pure operators and
+  // φ conditions, not into φ branches or anything else (a cheap MustEval:
+  // each φ of a chain looks at its own operands only).
+  const auto evaluated = [&](int side) {
+    NodeSet out;
+    std::vector<std::uint32_t> todo;
+    for (std::uint32_t m : members) todo.push_back(node(m).children[1 + side]);
+    while (!todo.empty()) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      if (lookup(n) || std::find(out.begin(), out.end(), n) != out.end()) continue;
+      spend(1);
+      out.push_back(n);
+      const PegNode& q = node(n);
+      if (q.kind() == Kind::Phi) {
+        todo.push_back(q.children[0]);
+      } else if (is_pure_value_op(q.kind())) {
+        for (std::uint32_t c : q.children) todo.push_back(c);
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const NodeSet common = intersect(evaluated(0), evaluated(1));
+  std::unordered_map<std::uint32_t, NodeSet> memo;
+  for (std::uint32_t n : common) {
+    const PegNode& q = node(n);
+    if (uses_[n] < 2 || !q.type().is_ir() || lookup(n) || in_progress_.contains(n)) continue;
+    if (!is_pure_value_op(q.kind()) && q.kind() != Kind::Phi) continue;
+    if (!lazy_reads(n, memo).empty()) continue;
+    ir::ExprPtr v = value(n);
+    if (!lookup(n)) cache(n, temp(std::move(v)));
+  }
+}
+
 std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
   bundles_.push_back(Bundle{must(roots), {roots.begin(), roots.end()}});
   std::vector<ir::ExprPtr> out(roots.size());
@@ -370,7 +437,7 @@ NodeSet Emitter::lazy_reads(std::uint32_t n,
   }
   if (!p.type().is_state()) {
     const std::size_t first = reads_state(p.kind()) ? 1 : 0;
-    if (first == 1 && g_.depth(p.children[0]) <= depth_) out.push_back(p.children[0]);
+    if (first == 1 && g_.depth(p.children[0]) <= depth_) out.push_back(memory_of(p.children[0]));
     for (std::size_t i = first; i < p.children.size(); ++i) {
       const NodeSet c = lazy_reads(p.children[i], memo);
       NodeSet merged;

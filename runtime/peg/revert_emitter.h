@@ -56,6 +56,9 @@ class Emitter {
     // In the body of a loop without a σ θ: no effect may happen here (it
     // would repeat with every iteration and be lost to σ's chain outside).
     bool pure_loop = false;
+    // A loop's exit, which ends in `break`: what happens here happens once,
+    // as the loop ends (the σ the loop leaves), whatever the loop is.
+    bool leaves_loop = false;
   };
   struct Bundle {
     NodeSet must;
@@ -100,6 +103,11 @@ class Emitter {
   // ---------------------------------------------------------- values (revert_emitter.cpp)
   ir::ExprPtr value(std::uint32_t n);
   ir::ExprPtr compute(std::uint32_t n);  // a pure operator's expression
+  // eval_ℓ(x, pass_ℓ(true)), a loop that exits before its first iteration:
+  // x with the θs it reads at their initial values, without the loop (whose
+  // effects, if any, are no part of this value); null where that does not
+  // apply (a σ θ, an initial value that would be speculated).
+  ir::ExprPtr zero_trip(std::uint32_t n);
   ir::ExprPtr phi(std::uint32_t n);
   // The φs with condition `cond` emitted in one `if`: `members` are value φs
   // (cached afterwards), `state` an optional state φ (then cur_ = state).
@@ -110,6 +118,10 @@ class Emitter {
   void phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& members,
                 std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars);
   bool splits(std::uint32_t cond) const;
+  // Before the branches of value φs: computes once what both branches
+  // evaluate (MustEval), is shared and reads no memory, so that a chain of
+  // φs each reusing the last stays linear instead of doubling per φ.
+  void compute_common(const std::vector<std::uint32_t>& members);
   // Computes the value roots and reaches the state root (at most one) in the
   // current scope; returns the values' expressions.
   std::vector<ir::ExprPtr> bundle(std::span<const std::uint32_t> roots);
@@ -132,6 +144,12 @@ class Emitter {
   // ---------------------------------------------------------- σ (revert_state.cpp)
   // Emits the effects from cur_ up to `state`; fails if `state` is behind.
   void reach(std::uint32_t state);
+  // cur_ if memory holds what it held at `state` (only Demands, which read
+  // and write no memory, lie between them, and σ θs in their loop's peeled
+  // first iteration, where they are their initial σ); otherwise `state`.
+  std::uint32_t memory_of(std::uint32_t state) const;
+  // Memory as it was at `state`, for a read: there already, or reached.
+  void read_at(std::uint32_t state);
   // A σ φ whose condition is known is the σ it selects.
   std::uint32_t resolve(std::uint32_t state) const;
   void produce(std::uint32_t producer);
@@ -145,6 +163,11 @@ class Emitter {
   template <class Exit, class Iteration>
   bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
   std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
+  // Before a loop that moves memory: computes what it reads of the memory it
+  // starts from (cur_), does not vary in it and is defined on every call;
+  // inside, that memory is gone.
+  void read_invariants_before(unsigned loop, std::span<const std::uint32_t> roots,
+                              std::span<const std::uint32_t> thetas);
   bool bound_here(std::uint32_t root, unsigned loop) const;
 
   // ---------------------------------------------------------- MustEval (revert_must.cpp)
@@ -167,6 +190,7 @@ class Emitter {
   std::unordered_set<std::uint32_t> in_progress_;   // values being computed (not to flush)
   std::vector<std::uint32_t> wanted_;               // loop values whose loop σ's chain must reach
   std::unordered_set<std::uint32_t> reaching_for_;  // pure loops (passes) waiting for their σ
+  std::vector<std::uint32_t> peeled_states_;  // σ θs in the peeled first iteration of their loop
   std::uint32_t cur_ = 0;
   unsigned depth_ = 0;  // loops open around the insertion point
   std::size_t work_ = 0;

@@ -111,6 +111,33 @@ bool Emitter::bound_here(std::uint32_t root, unsigned loop) const {
   return true;
 }
 
+void Emitter::read_invariants_before(unsigned loop, std::span<const std::uint32_t> roots,
+                                     std::span<const std::uint32_t> thetas) {
+  const std::uint64_t bit = std::uint64_t{1} << (loop - 1);
+  std::vector<std::uint32_t> todo(roots.begin(), roots.end());
+  for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
+  std::unordered_set<std::uint32_t> seen;
+  std::unordered_map<std::uint32_t, NodeSet> memo;
+  while (!todo.empty()) {
+    const std::uint32_t n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
+    spend(1);
+    const PegNode& q = node(n);
+    if ((g_.variant[n] & bit) == 0 && g_.depth(n) < loop && q.type().is_ir() && defined(n) &&
+        !in_progress_.contains(n)) {
+      const NodeSet r = lazy_reads(n, memo);
+      if (r.size() == 1 && r.front() == cur_) {
+        ir::ExprPtr v = value(n);
+        if (!lookup(n)) cache(n, temp(std::move(v)));
+        memo.clear();
+        continue;
+      }
+    }
+    for (std::uint32_t c : q.children) todo.push_back(c);
+  }
+}
+
 void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   const PegNode& pass_node = node(pass);
   const unsigned l = pass_node.loop();
@@ -221,7 +248,10 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     if (!safe) fail(t, "a loop variable whose initial value would be speculated");
     inits.push_back(value(init));
   }
-  if (state_theta) reach(node(*state_theta).children[0]);
+  if (state_theta) {
+    reach(node(*state_theta).children[0]);
+    read_invariants_before(l, roots, thetas);
+  }
   flush_readers();
   if (state_theta && cur_ != node(*state_theta).children[0])
     fail(*state_theta, "a loop entered with another σ than its θ's");
@@ -245,6 +275,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     const std::uint32_t here = cur_;
     in_scope(b, [&] {
       scopes_.back().known[guard] = guard_value;
+      scopes_.back().leaves_loop = true;
       std::vector<std::uint32_t> exit_roots;
       for (std::uint32_t e : outputs) exit_roots.push_back(node(e).children[0]);
       if (state_out) exit_roots.push_back(node(*state_out).children[0]);
@@ -275,6 +306,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     }
   };
   // One iteration: the exit test with its exits, then the next values.
+  // Returns false when every path through it exits.
   const auto iteration_body = [&] {
     // What the rest of the iteration certainly evaluates while the exit test
     // `test` is pending: the test, and what both leaving and going on need.
@@ -299,7 +331,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     bundles_.emplace_back();
     const bool continues = exit_test(cond, exit, iteration);
     bundles_.pop_back();
-    if (!continues) return;
+    if (!continues) return false;
     std::vector<ir::ExprPtr> next = bundle(next_roots);
     // All loop variables change at once: through temporaries where needed.
     std::vector<std::pair<ir::VarId, ir::ExprPtr>> assigns;
@@ -315,6 +347,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
       assigns.emplace_back(vars[i], read(t));
     }
     for (auto& [v, e] : assigns) emit(ir::Stmt::assign(v, std::move(e)));
+    return true;
   };
 
   // Loop-invariant work the iterations certainly do but that may trap (a
@@ -339,8 +372,14 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   ir::Block body;
   in_scope(body, [&] {
     enter_iteration();
-    iteration_body();
-    if (!peel) return;
+    // In a peeled first iteration the σ θ is its initial σ.
+    const bool first_state = peel && state_theta;
+    if (first_state) peeled_states_.push_back(*state_theta);
+    const bool continues = iteration_body();
+    if (first_state) peeled_states_.pop_back();
+    // A first iteration that always exits is the whole loop: nothing
+    // follows its break (variables declared after it would be lost).
+    if (!continues || !peel) return;
     ir::Block rest;
     in_scope(rest, [&] {
       enter_iteration();

@@ -91,6 +91,20 @@ std::uint32_t Emitter::resolve(std::uint32_t state) const {
   return state;
 }
 
+std::uint32_t Emitter::memory_of(std::uint32_t state) const {
+  const std::uint32_t target = resolve(state);
+  for (std::uint32_t x = cur_;; x = resolve(node(x).children[0])) {
+    if (x == target) return cur_;
+    const bool first_iteration =
+        std::find(peeled_states_.begin(), peeled_states_.end(), x) != peeled_states_.end();
+    if (node(x).kind() != Kind::Demand && !first_iteration) return state;
+  }
+}
+
+void Emitter::read_at(std::uint32_t state) {
+  if (memory_of(state) != cur_) reach(state);
+}
+
 void Emitter::reach(std::uint32_t target) {
   const std::uint32_t state = resolve(target);
   if (state == cur_) return;
@@ -111,6 +125,7 @@ void Emitter::produce(std::uint32_t p) {
   const std::uint32_t input = resolve(*input_of(p));
   if (input != cur_) fail(p, "an effect on a σ that is not the current one");
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+    if (s->leaves_loop) break;
     if (s->barrier == 0) continue;
     if (s->pure_loop) fail(p, "an effect inside a loop that has none");
     break;
