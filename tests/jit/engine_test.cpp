@@ -112,6 +112,9 @@ TEST(Engine, MemoryDoesNotGrowOverCompileUnloadCycles) {
 #ifdef __SANITIZE_ADDRESS__
   GTEST_SKIP() << "ASan's quarantine keeps freed memory resident";
 #endif
+#ifdef __SANITIZE_THREAD__
+  GTEST_SKIP() << "TSan's shadow memory and access history grow with the work done";
+#endif
   if (resident_kib() == 0) GTEST_SKIP() << "no /proc/self/status";
   Options options;
   options.opt_level = 0;
