@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "runtime/ir/interp_run.h"
+#include "runtime/ir/saturate.h"
 
 #define AUGUR_INTERP_INLINE [[gnu::always_inline]] inline
 
@@ -321,18 +322,6 @@ struct IntToF64Op : Unary<IntToF64Op<I>> {
   static u64 apply(u64 a) { return bits_of(static_cast<double>(val<I>(a))); }
 };
 
-// Truncation toward zero, saturating at I's bounds, NaN to 0. A bound that F
-// cannot represent rounds up to the next power of two, which is exactly where
-// the conversion starts to overflow.
-template <class I, class F>
-AUGUR_INTERP_INLINE I saturate(F x) {
-  constexpr F lo = static_cast<F>(std::numeric_limits<I>::min());
-  constexpr F hi = static_cast<F>(std::numeric_limits<I>::max());
-  if (x != x) return 0;
-  if (x <= lo) return std::numeric_limits<I>::min();
-  if (x >= hi) return std::numeric_limits<I>::max();
-  return static_cast<I>(x);
-}
 template <class I>
 struct F32ToIntOp : Unary<F32ToIntOp<I>> {
   static u64 apply(u64 a) { return bits_of(saturate<I>(val<float>(a))); }

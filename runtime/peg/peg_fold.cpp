@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "runtime/ir/saturate.h"
 #include "runtime/ir/value.h"
 #include "runtime/peg/peg_ops.h"
 
@@ -42,35 +43,25 @@ u64 float_bits(F value) {
   }
 }
 
-template <class I, class F>
-I saturate(F x) {
-  constexpr F lo = static_cast<F>(std::numeric_limits<I>::min());
-  constexpr F hi = static_cast<F>(std::numeric_limits<I>::max());
-  if (x != x) return 0;
-  if (x <= lo) return std::numeric_limits<I>::min();
-  if (x >= hi) return std::numeric_limits<I>::max();
-  return static_cast<I>(x);
-}
-
 template <class F>
 u64 float_to_int(ir::Type to, F x) {
   switch (to.scalar()) {
     case ir::Scalar::I8:
-      return static_cast<u64>(saturate<std::int8_t>(x));
+      return static_cast<u64>(ir::saturate<std::int8_t>(x));
     case ir::Scalar::I16:
-      return static_cast<u64>(saturate<std::int16_t>(x));
+      return static_cast<u64>(ir::saturate<std::int16_t>(x));
     case ir::Scalar::I32:
-      return static_cast<u64>(saturate<std::int32_t>(x));
+      return static_cast<u64>(ir::saturate<std::int32_t>(x));
     case ir::Scalar::I64:
-      return static_cast<u64>(saturate<std::int64_t>(x));
+      return static_cast<u64>(ir::saturate<std::int64_t>(x));
     case ir::Scalar::U8:
-      return saturate<std::uint8_t>(x);
+      return ir::saturate<std::uint8_t>(x);
     case ir::Scalar::U16:
-      return saturate<std::uint16_t>(x);
+      return ir::saturate<std::uint16_t>(x);
     case ir::Scalar::U32:
-      return saturate<std::uint32_t>(x);
+      return ir::saturate<std::uint32_t>(x);
     default:
-      return saturate<std::uint64_t>(x);
+      return ir::saturate<std::uint64_t>(x);
   }
 }
 
