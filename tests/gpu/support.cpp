@@ -8,6 +8,7 @@
 
 #include "runtime/ir/interp.h"
 #include "runtime/ir/value.h"
+#include "tests/support/golden.h"
 
 namespace augur::gpu::testing {
 
@@ -17,23 +18,8 @@ std::filesystem::path test_data_dir() {
 }
 
 ::testing::AssertionResult matches_golden(const std::string& name, const std::string& text) {
-  const std::string path = (test_data_dir() / "golden" / (name + ".cu")).string();
-  if (const char* update = std::getenv("AUGUR_UPDATE_GOLDEN"); update && *update == '1') {
-    std::ofstream(path, std::ios::binary) << text;
-    return ::testing::AssertionSuccess() << "wrote " << path;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return ::testing::AssertionFailure()
-           << "no golden file " << path << " (run with AUGUR_UPDATE_GOLDEN=1 to write it); got:\n"
-           << text;
-  }
-  std::stringstream expected;
-  expected << in.rdbuf();
-  if (expected.str() == text) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << path << " differs (AUGUR_UPDATE_GOLDEN=1 rewrites it); got:\n"
-         << text;
+  return augur::testing::matches_golden_file((test_data_dir() / "golden" / (name + ".cu")).string(),
+                                             text);
 }
 
 void interpret(const ir::Module& module, const KernelCase& c, KernelInputs& inputs) {
