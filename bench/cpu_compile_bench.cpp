@@ -18,8 +18,8 @@
 #include <map>
 #include <string>
 
-#include "jit/compile.h"
-#include "jit/statistics.h"
+#include "jit/cpu/compile.h"
+#include "jit/cpu/statistics.h"
 #include "runtime/ir/builder.h"
 
 namespace {

@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "jit/compile.h"
-#include "jit/invoke.h"
+#include "jit/cpu/compile.h"
+#include "jit/cpu/invoke.h"
 #include "jit/rules.h"
 #include "runtime/ir/parser.h"
 #include "runtime/peg/optimize.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-#include "jit/compile.h"
+#include "jit/cpu/compile.h"
 #include "jit/jit.h"
 #include "runtime/ir/interp.h"
 #include "runtime/ir/parser.h"

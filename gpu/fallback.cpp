@@ -10,8 +10,8 @@
 #include "gpu/fiber_block.h"
 #include "gpu/statistics.h"
 #include "gpu/thread_function.h"
-#include "jit/compile.h"
-#include "jit/invoke.h"
+#include "jit/cpu/compile.h"
+#include "jit/cpu/invoke.h"
 
 namespace augur::gpu {
 

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "gpu/kernel_code.h"
-#include "jit/abi.h"
-#include "jit/compiled_code.h"
+#include "jit/cpu/abi.h"
+#include "jit/cpu/compiled_code.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::gpu {

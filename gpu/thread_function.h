@@ -16,7 +16,7 @@
 
 #include <string>
 
-#include "jit/abi.h"
+#include "jit/cpu/abi.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::gpu {

@@ -41,9 +41,9 @@
 #include "bench/compile/native.h"
 #include "bench/compile/programs.h"
 #include "bf.h"
-#include "jit/compile.h"
+#include "jit/cpu/compile.h"
+#include "jit/cpu/statistics.h"
 #include "jit/jit.h"
-#include "jit/statistics.h"
 #include "runtime/stage/extract.h"
 
 namespace augur::bench {

@@ -1,4 +1,4 @@
-// Benchmarks of the e-graph engine (runtime/peg). docs/performance.md, section
+// Benchmarks of the e-graph engine (runtime/eqsat). docs/performance.md, section
 // "E-graph engine", has the figures and how to reproduce them.
 //
 //   BM_AddNodes            e-nodes added per second (fresh e-graph, distinct e-nodes)
@@ -20,11 +20,11 @@
 #include <vector>
 
 #include "bench/egraph/math.h"
-#include "runtime/peg/egraph.h"
-#include "runtime/peg/extract.h"
-#include "runtime/peg/rule_file.h"
-#include "runtime/peg/runner.h"
-#include "runtime/peg/term.h"
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/extract.h"
+#include "runtime/eqsat/rule_file.h"
+#include "runtime/eqsat/runner.h"
+#include "runtime/eqsat/term.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // augur_eqsat: runs equality saturation over the rules and terms in two files
 // and prints, per term, why saturation stopped, the best term extracted
 // (egg's AstSize) and whether each goal was reached. The files are plain egg
-// syntax (runtime/peg/rule_file.h), so the same workload can go through egg.
+// syntax (runtime/eqsat/rule_file.h), so the same workload can go through egg.
 
 #include <charconv>
 #include <chrono>
@@ -16,12 +16,12 @@
 
 #include "bench/egraph/math.h"
 #include "jit/error.h"
-#include "runtime/peg/egraph.h"
-#include "runtime/peg/explain.h"
-#include "runtime/peg/extract.h"
-#include "runtime/peg/rule_file.h"
-#include "runtime/peg/runner.h"
-#include "runtime/peg/term.h"
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/explain.h"
+#include "runtime/eqsat/extract.h"
+#include "runtime/eqsat/rule_file.h"
+#include "runtime/eqsat/runner.h"
+#include "runtime/eqsat/term.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/peg/constant_folding.h"
+#include "runtime/eqsat/constant_folding.h"
 
 namespace augur::eqsat::math {
 

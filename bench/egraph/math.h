@@ -11,9 +11,9 @@
 #include <optional>
 #include <span>
 
-#include "runtime/peg/egraph.h"
-#include "runtime/peg/language.h"
-#include "runtime/peg/rule_file.h"
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/language.h"
+#include "runtime/eqsat/rule_file.h"
 
 namespace augur::eqsat::math {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "jit/compile.h"
+#include "jit/cpu/compile.h"
 #include "jit/error.h"
 #include "runtime/cache/disk_caches.h"
 #include "runtime/dump_request.h"

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "jit/compile_options.h"
+#include "jit/cpu/options.h"
 #include "jit/detail/staging.h"
-#include "jit/options.h"
 #include "runtime/cache/program_cache.h"
 #include "runtime/cache/version.h"
 #include "runtime/ir/externs.h"

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "jit/compiled_code.h"
+#include "jit/cpu/compiled_code.h"
 #include "runtime/ir/hash.h"
 
 namespace augur::cache {

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "runtime/eqsat/rewrite.h"
 #include "runtime/peg/peg_language.h"
-#include "runtime/peg/rewrite.h"
 
 namespace augur::peg {
 

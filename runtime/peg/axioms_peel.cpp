@@ -18,9 +18,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "runtime/eqsat/loop_invariance.h"
 #include "runtime/peg/axioms.h"
 #include "runtime/peg/axioms_util.h"
-#include "runtime/peg/loop_invariance.h"
 #include "runtime/peg/peg_egraph.h"
 
 namespace augur::peg {

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/peg/guards.h"
+#include "runtime/eqsat/guards.h"
+#include "runtime/eqsat/rewrite.h"
 #include "runtime/peg/peg_language.h"
-#include "runtime/peg/rewrite.h"
 
 namespace augur::peg::axioms {
 

@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <span>
 
-#include "runtime/peg/egraph.h"
+#include "runtime/eqsat/egraph.h"
 
 namespace augur::peg {
 

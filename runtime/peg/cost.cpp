@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "runtime/peg/loop_invariance.h"
+#include "runtime/eqsat/loop_invariance.h"
 
 namespace augur::peg {
 

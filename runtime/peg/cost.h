@@ -10,7 +10,7 @@
 
 #include <unordered_set>
 
-#include "runtime/peg/extract.h"
+#include "runtime/eqsat/extract.h"
 #include "runtime/peg/peg_ops.h"
 
 namespace augur::peg {

@@ -14,8 +14,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "runtime/peg/egraph.h"
-#include "runtime/peg/extract.h"
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/extract.h"
 
 namespace augur::peg {
 

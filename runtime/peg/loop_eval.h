@@ -8,7 +8,7 @@
 
 #include <optional>
 
-#include "runtime/peg/egraph.h"
+#include "runtime/eqsat/egraph.h"
 
 namespace augur::peg {
 

@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "runtime/eqsat/runner.h"
 #include "runtime/ir/externs.h"
 #include "runtime/ir/ir.h"
-#include "runtime/peg/runner.h"
 
 namespace augur::peg {
 

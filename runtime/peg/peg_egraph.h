@@ -4,9 +4,9 @@
 
 #include <memory>
 
-#include "runtime/peg/constant_folding.h"
-#include "runtime/peg/egraph.h"
-#include "runtime/peg/loop_invariance.h"
+#include "runtime/eqsat/constant_folding.h"
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/loop_invariance.h"
 
 namespace augur::peg {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <span>
 
-#include "runtime/peg/id.h"
+#include "runtime/eqsat/id.h"
 
 namespace augur::peg {
 

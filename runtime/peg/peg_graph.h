@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runtime/peg/egraph.h"
-#include "runtime/peg/extract.h"
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/extract.h"
 #include "runtime/peg/peg_ops.h"
 
 namespace augur::peg {

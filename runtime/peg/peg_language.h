@@ -13,9 +13,9 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "runtime/eqsat/language.h"
 #include "runtime/ir/externs.h"
 #include "runtime/ir/ir.h"
-#include "runtime/peg/language.h"
 #include "runtime/peg/peg_ops.h"
 
 namespace augur::peg {

@@ -27,8 +27,8 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/eqsat/id.h"
 #include "runtime/ir/ir.h"
-#include "runtime/peg/id.h"
 
 namespace augur::peg {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/eqsat/loop_invariance.h"
 #include "runtime/peg/extern_names.h"
-#include "runtime/peg/loop_invariance.h"
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_ops.h"
 

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "jit/error.h"
+#include "runtime/eqsat/egraph.h"
 #include "runtime/ir/ir.h"
-#include "runtime/peg/egraph.h"
 
 namespace augur::peg {
 

@@ -7,9 +7,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/eqsat/rewrite.h"
 #include "runtime/ir/externs.h"
 #include "runtime/ir/ir.h"
-#include "runtime/peg/rewrite.h"
 
 namespace augur::peg {
 

@@ -5,9 +5,9 @@
 // original's e-classes.
 #pragma once
 
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/runner.h"
 #include "runtime/ir/ir.h"
-#include "runtime/peg/egraph.h"
-#include "runtime/peg/runner.h"
 #include "runtime/peg/to_peg.h"
 
 namespace augur::peg {

@@ -11,8 +11,8 @@
 
 #include <thread>
 
+#include "jit/cpu/statistics.h"
 #include "jit/jit.h"
-#include "jit/statistics.h"
 
 namespace {
 

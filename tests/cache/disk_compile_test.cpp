@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "jit/cpu/statistics.h"
 #include "jit/jit.h"
-#include "jit/statistics.h"
 #include "tests/cache/disk_test_util.h"
 
 namespace augur::cache::test {

@@ -14,8 +14,8 @@
 #include <optional>
 #include <string>
 
-#include "jit/compile.h"
-#include "jit/statistics.h"
+#include "jit/cpu/compile.h"
+#include "jit/cpu/statistics.h"
 #include "runtime/cache/disk_cache.h"
 #include "runtime/ir/builder.h"
 #include "runtime/ir/hash.h"

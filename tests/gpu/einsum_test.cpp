@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "einsum_gpu.h"
-#include "jit/compile.h"
-#include "jit/invoke.h"
+#include "jit/cpu/compile.h"
+#include "jit/cpu/invoke.h"
 #include "runtime/stage/externs.h"
 #include "runtime/stage/extract.h"
 

@@ -10,8 +10,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include "jit/cpu/statistics.h"
 #include "jit/error.h"
-#include "jit/statistics.h"
 #include "tests/jit/jit_test_util.h"
 
 namespace augur::cpu::test {

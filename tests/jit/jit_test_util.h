@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "jit/compile.h"
-#include "jit/invoke.h"
+#include "jit/cpu/compile.h"
+#include "jit/cpu/invoke.h"
 #include "runtime/ir/builder.h"
 
 namespace augur::cpu::test {

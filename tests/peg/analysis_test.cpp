@@ -7,18 +7,18 @@
 
 #include "bench/egraph/math.h"
 #include "jit/error.h"
+#include "runtime/eqsat/constant_folding.h"
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/guards.h"
+#include "runtime/eqsat/language.h"
+#include "runtime/eqsat/loop_invariance.h"
+#include "runtime/eqsat/rewrite.h"
+#include "runtime/eqsat/runner.h"
+#include "runtime/eqsat/term.h"
 #include "runtime/peg/axioms.h"
-#include "runtime/peg/constant_folding.h"
-#include "runtime/peg/egraph.h"
-#include "runtime/peg/guards.h"
-#include "runtime/peg/language.h"
-#include "runtime/peg/loop_invariance.h"
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_fold.h"
 #include "runtime/peg/peg_language.h"
-#include "runtime/peg/rewrite.h"
-#include "runtime/peg/runner.h"
-#include "runtime/peg/term.h"
 
 namespace augur::eqsat {
 namespace {

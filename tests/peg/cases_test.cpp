@@ -9,6 +9,7 @@
 
 #include "jit/error.h"
 #include "jit/rules.h"
+#include "runtime/eqsat/runner.h"
 #include "runtime/ir/interp.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
@@ -21,7 +22,6 @@
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_graph.h"
 #include "runtime/peg/revert.h"
-#include "runtime/peg/runner.h"
 #include "runtime/peg/to_peg.h"
 #include "runtime/peg/wellformed.h"
 #include "tests/peg/peg_cases.h"

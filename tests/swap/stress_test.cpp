@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "jit/cpu/statistics.h"
 #include "jit/handle.h"
-#include "jit/statistics.h"
 #include "swap_test_util.h"
 
 namespace augur::swap::test {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "jit/compile.h"
+#include "jit/cpu/compile.h"
 #include "jit/handle.h"
 #include "runtime/ir/parser.h"
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-// From jit/compile.h, which is not installed: calling it links the CPU
+// From jit/cpu/compile.h, which is not installed: calling it links the CPU
 // backend's objects, and with them LLVM and TBB, into this program.
 namespace augur::cpu {
 bool is_loaded(std::string_view label);

@@ -1,0 +1,13 @@
+// The LLVM functions made for each IR function (see codegen.h): the function
+// and its invoker, or a kernel's thread function and block function.
+#pragma once
+
+#include "jit/cpu/codegen_module.h"
+#include "runtime/ir/ir.h"
+
+namespace augur::cpu {
+
+void emit_function(ModuleEmitter& module, const ir::Function& function, bool invoker);
+void emit_kernel(ModuleEmitter& module, const ir::Function& kernel);
+
+}  // namespace augur::cpu

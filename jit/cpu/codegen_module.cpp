@@ -1,0 +1,49 @@
+#include "jit/cpu/codegen_module.h"
+
+#include "jit/cpu/abi.h"
+#include "jit/cpu/codegen.h"
+#include "jit/cpu/codegen_entries.h"
+#include "jit/cpu/codegen_types.h"
+
+namespace augur::cpu {
+
+llvm::Function* ModuleEmitter::extern_function(const ir::ExternFn& decl) {
+  auto [it, inserted] = externs_.try_emplace(decl.name, nullptr);
+  if (!inserted) return it->second;
+  llvm::LLVMContext& context = module_.getContext();
+  llvm::Function* function =
+      llvm::Function::Create(c_function_type(context, decl.ret, decl.params),
+                             llvm::Function::ExternalLinkage, extern_symbol(decl.name), module_);
+  function->setAttributes(c_abi_attributes(context, decl.ret, decl.params));
+  if (decl.effect != ir::Effect::Effectful) {
+    function->setMemoryEffects(decl.effect == ir::Effect::Pure ? llvm::MemoryEffects::none()
+                                                               : llvm::MemoryEffects::readOnly());
+    function->setDoesNotThrow();
+    function->setWillReturn();
+  }
+  it->second = function;
+  return function;
+}
+
+std::unique_ptr<llvm::Module> generate_llvm(const ir::Module& module, llvm::LLVMContext& context,
+                                            const llvm::DataLayout& layout,
+                                            const llvm::Triple& triple, std::string_view label,
+                                            bool invokers) {
+  auto result = std::make_unique<llvm::Module>(label, context);
+  // The object's file symbol: not the label, so that one module always makes
+  // the same object file.
+  result->setSourceFileName("augur");
+  result->setDataLayout(layout);
+  result->setTargetTriple(triple.str());
+  ModuleEmitter emitter(*result);
+  for (const ir::Function& function : module.functions) {
+    if (function.kernel) {
+      emit_kernel(emitter, function);
+    } else {
+      emit_function(emitter, function, invokers);
+    }
+  }
+  return result;
+}
+
+}  // namespace augur::cpu

@@ -1,0 +1,142 @@
+#include "jit/cpu/compile.h"
+
+#include <llvm/ExecutionEngine/JITLink/JITLink.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "jit/cpu/abi.h"
+#include "jit/cpu/backend.h"
+#include "jit/cpu/codegen.h"
+#include "jit/cpu/compile_job.h"
+#include "jit/cpu/dylib.h"
+#include "jit/cpu/engine.h"
+#include "jit/cpu/llvm_error.h"
+#include "jit/cpu/statistics.h"
+#include "jit/cpu/target.h"
+#include "jit/error.h"
+#include "runtime/ir/verifier.h"
+
+namespace augur::cpu {
+
+namespace {
+
+void collect_callees(const ir::Expr& expr, std::vector<const ir::ExternFn*>& out) {
+  if (expr.kind == ir::ExprKind::Call && expr.callee) out.push_back(expr.callee.get());
+  for (const ir::ExprPtr& arg : expr.args) collect_callees(*arg, out);
+}
+
+void collect_callees(const ir::Block& block, std::vector<const ir::ExternFn*>& out) {
+  for (const ir::Stmt& stmt : block) {
+    for (const ir::ExprPtr* expr : {&stmt.expr, &stmt.ptr, &stmt.index}) {
+      if (*expr) collect_callees(**expr, out);
+    }
+    for (const ir::Block* nested : {&stmt.body, &stmt.orelse, &stmt.init, &stmt.step}) {
+      collect_callees(*nested, out);
+    }
+  }
+}
+
+// The address of each extern the module calls, under its extern_symbol().
+std::vector<SymbolAddress> bind_externs(const ir::Module& module, const ir::ExternTable& externs) {
+  std::vector<const ir::ExternFn*> callees;
+  for (const ir::Function& function : module.functions) collect_callees(function.body, callees);
+  std::vector<SymbolAddress> bound;
+  for (const ir::ExternFn* callee : callees) {
+    std::string symbol = extern_symbol(callee->name);
+    bool seen = false;
+    for (const SymbolAddress& b : bound) seen = seen || b.symbol == symbol;
+    if (seen) continue;
+    bound.push_back({std::move(symbol), externs.resolve(*callee).address_bits()});
+  }
+  return bound;
+}
+
+struct GeneratedModule {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;  // destroyed before its context
+};
+
+GeneratedModule generate(const ir::Module& module, const Options& options, std::string label) {
+  stats::Scope timer(stats::Timer::IrToLlvm);
+  if (verifies(options)) ir::verify(module);
+  GeneratedModule generated;
+  generated.context = make_context(options);
+  Engine& engine = Engine::get();
+  generated.module = generate_llvm(module, *generated.context, engine.data_layout(),
+                                   engine.triple(), label, options.invokers);
+  if (verifies(options)) {
+    std::string report;
+    llvm::raw_string_ostream stream(report);
+    if (llvm::verifyModule(*generated.module, &stream)) {
+      throw jit::compile_error("LLVM verifier rejected the code generated for " + label + ": " +
+                               report);
+    }
+    stats::count(stats::Counter::ModulesVerified);
+  }
+  return generated;
+}
+
+// Parses the object as the JIT linker will, so that a corrupt or foreign file is
+// reported to the caller, not only to the session's error log.
+void check_object(const llvm::MemoryBuffer& object) {
+  auto graph = llvm::jitlink::createLinkGraphFromObject(object.getMemBufferRef());
+  if (!graph) check(graph.takeError(), "not a loadable object file");
+  const llvm::Triple& host = Engine::get().triple();
+  const llvm::Triple& target = (*graph)->getTargetTriple();
+  if (target.getArch() != host.getArch() || target.getObjectFormat() != host.getObjectFormat()) {
+    throw jit::compile_error("object file for " + target.str() + " cannot run on " + host.str());
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::ExternTable& externs,
+                                      const Options& options) {
+  stats::Scope timer(stats::Timer::Total);
+  check_options(options);
+  const std::vector<SymbolAddress> bound = bind_externs(module, externs);
+  auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
+  const std::string label = dylib->label();
+  GeneratedModule generated = generate(module, options, label);
+  const std::shared_ptr<std::string> failure = CompileJob::of(*generated.context)->failure();
+  dylib->define(bound);
+  dylib->add(std::move(generated.module), std::move(generated.context));
+  try {
+    auto code = std::make_shared<CompiledCode>(std::move(dylib), entry_points(module));
+    stats::count(stats::Counter::ModulesCompiled);
+    return code;
+  } catch (const jit::compile_error&) {
+    if (failure->empty()) throw;
+    throw jit::compile_error("cannot compile " + label + ": " + *failure);
+  }
+}
+
+std::vector<char> compile_object(const ir::Module& module, const Options& options) {
+  check_options(options);
+  GeneratedModule generated = generate(module, options, Engine::get().new_label());
+  std::unique_ptr<llvm::MemoryBuffer> object = unwrap(
+      compile_to_object(*generated.module), "cannot compile " + generated.module->getName().str());
+  stats::count(stats::Counter::ObjectsCompiled);
+  return std::vector<char>(object->getBufferStart(), object->getBufferEnd());
+}
+
+std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir::Module& module,
+                                          const ir::ExternTable& externs) {
+  stats::Scope timer(stats::Timer::Total);
+  const std::vector<SymbolAddress> bound = bind_externs(module, externs);
+  auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
+  std::unique_ptr<llvm::MemoryBuffer> buffer = llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(object.data(), object.size()), dylib->label());
+  check_object(*buffer);
+  dylib->define(bound);
+  dylib->add(std::move(buffer));
+  auto code = std::make_shared<CompiledCode>(std::move(dylib), entry_points(module));
+  stats::count(stats::Counter::ObjectsLoaded);
+  return code;
+}
+
+bool is_loaded(std::string_view label) {
+  return Engine::get().has_dylib(label);
+}
+
+}  // namespace augur::cpu

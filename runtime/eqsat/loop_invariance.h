@@ -1,0 +1,73 @@
+// Loop invariance per loop index, for PEGs (Tate's invariant_ℓ, Def. 6.2).
+//
+// The client says which e-nodes are θ_ℓ, eval_ℓ and pass_ℓ (LoopRole). A class
+// varies in loop ℓ unless one of its e-nodes is invariant there:
+//   θ_ℓ           varies in ℓ, and wherever a child varies;
+//   eval_ℓ(s, i)  varies in ℓ only if its index child i does; elsewhere where
+//                 any child varies;
+//   pass_ℓ(c)     never varies in ℓ; elsewhere where c varies;
+//   anything else varies where any child varies.
+// invariant_ℓ is the largest such predicate, so on θ cycles it is
+// optimistic; but an e-class may also hold e-nodes that refer to the class
+// itself without a θ (x = 1*x once a rule has run), and optimism there would
+// make anything invariant. So it is recomputed at every rebuild() by a
+// pessimistic fixpoint (from "varies everywhere") in which a θ's second child
+// counts with an assumed variance, raised from "invariant" until stable. Between rebuilds a
+// class keeps its last value (a merge intersects the two), and a class created
+// since reads as varying in every loop; both are safe.
+//
+// Loops are numbered 1..64 (ℓ = nesting depth in a PEG).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "runtime/eqsat/analysis.h"
+#include "runtime/eqsat/egraph.h"
+
+namespace augur::eqsat {
+
+struct LoopRole {
+  enum class Kind : std::uint8_t { Plain, Theta, Eval, Pass };
+  Kind kind = Kind::Plain;
+  unsigned loop = 0;              // ℓ, 1..64, for Theta, Eval, Pass
+  std::uint32_t index_child = 1;  // Eval: which child is the iteration index
+};
+
+class LoopInvariance : public Analysis {
+ public:
+  static constexpr unsigned kMaxLoop = 64;
+  using Classify = std::function<LoopRole(const EGraph&, const ENodeView&)>;
+
+  explicit LoopInvariance(Classify classify) : classify_(std::move(classify)) {}
+
+  std::string_view name() const override { return "loop-invariance"; }
+
+  // Bit ℓ-1 is set when the class may vary in loop ℓ.
+  std::uint64_t variant_loops(Id cls) const { return variant_[index(graph().find(cls))]; }
+  bool invariant(Id cls, unsigned loop) const;
+  // The deepest loop the class varies in; 0 if it varies in none.
+  unsigned depth(Id cls) const;
+  // The same for one e-node, from its children's classes (extraction costs).
+  std::uint64_t node_variant_loops(const ENodeView& node) const;
+  unsigned node_depth(const ENodeView& node) const;
+
+ private:
+  void on_add(const EGraph& g, Id id, const ENodeView* node) override;
+  MergeResult on_merge(Id root, Id absorbed) override;
+  bool on_update(const EGraph&, Id, const ENodeView&) override { return false; }
+  void on_rebuilt(const EGraph& g) override;
+
+  std::uint64_t loop_bit(unsigned loop) const;
+  // node_variant_loops, reading a θ's second child from `theta_next`.
+  std::uint64_t node_variant(const ENodeView& node,
+                             std::span<const std::uint64_t> theta_next) const;
+
+  Classify classify_;
+  std::vector<std::uint64_t> variant_;
+};
+
+}  // namespace augur::eqsat

@@ -1,0 +1,81 @@
+// Rewrite rules: a query (the left-hand side), guards, and what to add for
+// each match (the right-hand side).
+//
+// The right-hand side is one of
+//  - a pattern, instantiated with the match and merged with the matched class
+//    (`(+ ?a 0) => ?a`);
+//  - a multi-pattern `?x = p, ...` (egg's multi-pattern applier): each pattern
+//    is instantiated and merged with ?x if ?x is bound, or binds ?x;
+//  - a callback that adds whatever it wants and returns a class to merge with
+//    the matched one, or nothing.
+// Guards are conditions on the match (an analysis fact such as "invariant in
+// loop ℓ" or "constant ≠ 0"). They run in the search phase, possibly on
+// several threads at once, on a clean e-graph: they must only read it.
+// Callbacks run in the apply phase, one at a time, on an e-graph that may be
+// dirty (use find() and the analyses; lists may be stale).
+#pragma once
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/language.h"
+#include "runtime/eqsat/pattern.h"
+#include "runtime/eqsat/query.h"
+
+namespace augur::eqsat {
+
+using Guard = std::function<bool(const EGraph&, Id root, const Subst&)>;
+using Builder = std::function<std::optional<Id>(EGraph&, Id root, const Subst&)>;
+
+class Rewrite {
+ public:
+  // rhs's variables are numbered as in lhs.vars().
+  Rewrite(std::string name, Query lhs, Pattern rhs);
+  Rewrite(std::string name, Query lhs, std::vector<Query::Binding> rhs, VarTable rhs_vars);
+  Rewrite(std::string name, Query lhs, Builder rhs);
+
+  // `lhs => rhs` in egg's syntax: each side a pattern or a multi-pattern.
+  // Throws jit::parse_error (an unbound variable on the right, bad syntax).
+  static Rewrite parse(std::string name, std::string_view lhs, std::string_view rhs,
+                       Language& language);
+  // Reads the right-hand side at the cursor for `lhs`.
+  static Rewrite parse(std::string name, Query lhs, TokenCursor& rhs, Language& language);
+
+  // Adds a guard; all guards must hold for a match to apply.
+  Rewrite& when(Guard guard);
+
+  const std::string& name() const { return name_; }
+  const Query& query() const { return lhs_; }
+  // The right-hand side when it is a single pattern, else null.
+  const Pattern* rhs_pattern() const { return std::get_if<Pattern>(&rhs_); }
+  // The class variable named `name` (e.g. "?a"), for writing guards.
+  std::uint32_t var(std::string_view name) const;
+
+  bool guards_hold(const EGraph& egraph, Id root, const Subst& subst) const;
+  // Applies one match; returns whether it merged two distinct classes.
+  bool apply(EGraph& egraph, Id root, const Subst& subst, Reason why) const;
+
+ private:
+  struct MultiRhs {
+    std::vector<Query::Binding> bindings;
+    VarTable vars;
+  };
+
+  std::string name_;
+  Query lhs_;
+  std::variant<Pattern, MultiRhs, Builder> rhs_;
+  std::vector<Guard> guards_;
+};
+
+// `a <=> b`: the rule `name` (a => b) and `name-rev` (b => a). Both sides must
+// be single patterns with the same variables.
+std::array<Rewrite, 2> parse_bidirectional(const std::string& name, std::string_view a,
+                                           std::string_view b, Language& language);
+
+}  // namespace augur::eqsat

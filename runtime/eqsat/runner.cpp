@@ -1,0 +1,235 @@
+#include "runtime/eqsat/runner.h"
+
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+namespace augur::eqsat {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Candidate classes per search task. Fixed, so that how matches are cut into
+// buffers, and hence their order, never depends on the thread count.
+constexpr std::size_t kChunk = 64;
+
+struct RuleState {
+  std::size_t banned_until = 0;
+  std::size_t bans = 0;
+};
+
+struct Task {
+  std::size_t rule;
+  std::span<const Id> classes;
+};
+
+// value × 2^doublings, saturating instead of overflowing.
+std::size_t doubled(std::size_t value, std::size_t doublings) {
+  constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max() / 2;
+  for (std::size_t i = 0; i < doublings && value <= kMax; ++i) value *= 2;
+  return value;
+}
+
+}  // namespace
+
+std::string_view to_string(StopReason reason) {
+  switch (reason) {
+    case StopReason::Saturated:
+      return "saturated";
+    case StopReason::IterationLimit:
+      return "iteration limit";
+    case StopReason::NodeLimit:
+      return "node limit";
+    case StopReason::TimeLimit:
+      return "time limit";
+  }
+  return "?";
+}
+
+std::string Report::summary() const {
+  const auto ms = [](std::chrono::nanoseconds d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+  };
+  std::ostringstream out;
+  out << "stop: " << to_string(stop) << ", iterations: " << iterations << ", e-nodes: " << nodes
+      << ", e-classes: " << classes << ", time: " << ms(total) << " ms (search " << ms(search)
+      << ", apply " << ms(apply) << ", rebuild " << ms(rebuild) << ")";
+  return out.str();
+}
+
+class Runner::Pool {
+ public:
+  explicit Pool(unsigned threads) : arena_(static_cast<int>(threads)) {}
+  template <class F>
+  void for_each(std::size_t n, const F& f) {
+    arena_.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1),
+                        [&](const tbb::blocked_range<std::size_t>& r) {
+                          for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
+                        });
+    });
+  }
+
+ private:
+  tbb::task_arena arena_;
+};
+
+Runner::Runner(RunOptions options) : options_(options) {
+  if (options_.threads == 0) options_.threads = 1;
+  if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
+}
+
+Runner::~Runner() = default;
+
+Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
+  const Clock::time_point start = Clock::now();
+  const Limits& limits = options_.limits;
+  const Backoff& backoff = options_.backoff;
+  const auto out_of_time = [&] { return Clock::now() - start > limits.time; };
+
+  Report report;
+  std::vector<RuleState> state(rules.size());
+  std::vector<Reason> reasons;
+  for (const Rewrite& r : rules) {
+    reasons.push_back(egraph.reason(r.name()));
+    report.rules.push_back(RuleReport{r.name()});
+  }
+  std::vector<Query::Filter> filters;
+  for (const Rewrite& r : rules) {
+    filters.push_back(
+        [&r, &egraph](Id root, const Subst& s) { return r.guards_hold(egraph, root, s); });
+  }
+  egraph.rebuild();
+
+  std::optional<StopReason> stop;
+  for (std::size_t iteration = 0;; ++iteration) {
+    if (iteration >= limits.iterations)
+      stop = StopReason::IterationLimit;
+    else if (egraph.node_count() > limits.nodes)
+      stop = StopReason::NodeLimit;
+    else if (out_of_time())
+      stop = StopReason::TimeLimit;
+    if (stop) break;
+
+    IterationReport it;
+    it.nodes = egraph.node_count();
+    it.classes = egraph.class_count();
+
+    // Search: read-only, chunked, possibly parallel.
+    Clock::time_point t = Clock::now();
+    std::vector<std::size_t> threshold(rules.size(), 0);
+    std::vector<Task> tasks;
+    std::vector<std::size_t> first_task(rules.size() + 1, 0);
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      first_task[r] = tasks.size();
+      if (backoff.enabled && iteration < state[r].banned_until) continue;
+      threshold[r] = backoff.enabled ? doubled(backoff.match_limit, state[r].bans)
+                                     : std::numeric_limits<std::size_t>::max() - 1;
+      const std::span<const Id> candidates = rules[r].query().candidates(egraph);
+      for (std::size_t i = 0; i < candidates.size(); i += kChunk)
+        tasks.push_back({r, candidates.subspan(i, std::min(kChunk, candidates.size() - i))});
+    }
+    first_task[rules.size()] = tasks.size();
+    std::vector<Matches> found;
+    found.reserve(tasks.size());
+    for (const Task& task : tasks) found.push_back(rules[task.rule].query().make_matches());
+    const auto search = [&](std::size_t i) {
+      const Task& task = tasks[i];
+      const std::size_t t = threshold[task.rule];
+      rules[task.rule].query().search_classes(egraph, task.classes, found[i],
+                                              t + (t < std::numeric_limits<std::size_t>::max()),
+                                              filters[task.rule]);
+    };
+    if (pool_ && tasks.size() > 1) {
+      pool_->for_each(tasks.size(), search);
+    } else {
+      for (std::size_t i = 0; i < tasks.size(); ++i) search(i);
+    }
+    // A rule's matches are its tasks' buffers, in task order.
+    std::vector<bool> apply(rules.size(), false);
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      if (first_task[r] == first_task[r + 1]) continue;
+      std::size_t total = 0;
+      for (std::size_t i = first_task[r]; i < first_task[r + 1]; ++i) total += found[i].size();
+      if (backoff.enabled && total > threshold[r]) {
+        state[r].banned_until = iteration + doubled(backoff.ban_length, state[r].bans);
+        ++state[r].bans;
+        ++report.rules[r].bans;
+        continue;
+      }
+      it.matches += total;
+      report.rules[r].matches += total;
+      apply[r] = true;
+    }
+    it.search = Clock::now() - t;
+    if (out_of_time()) stop = StopReason::TimeLimit;
+
+    // Apply, rule by rule in order.
+    t = Clock::now();
+    std::size_t applied_since_check = 0;
+    for (std::size_t r = 0; r < rules.size() && !stop; ++r) {
+      if (!apply[r]) continue;
+      for (std::size_t task = first_task[r]; task < first_task[r + 1] && !stop; ++task) {
+        const Matches& m = found[task];
+        for (std::size_t i = 0; i < m.size(); ++i) {
+          if (rules[r].apply(egraph, m.root(i), m[i], reasons[r])) {
+            ++it.applied;
+            ++report.rules[r].applied;
+          }
+          if (egraph.node_count() > limits.nodes) {
+            stop = StopReason::NodeLimit;
+            break;
+          }
+          if (++applied_since_check == 64) {
+            applied_since_check = 0;
+            if (out_of_time()) {
+              stop = StopReason::TimeLimit;
+              break;
+            }
+          }
+        }
+      }
+      if (!stop && out_of_time()) stop = StopReason::TimeLimit;
+    }
+    it.apply = Clock::now() - t;
+
+    t = Clock::now();
+    it.congruences = egraph.rebuild();
+    it.rebuild = Clock::now() - t;
+    report.search += it.search;
+    report.apply += it.apply;
+    report.rebuild += it.rebuild;
+    report.per_iteration.push_back(it);
+    if (stop) break;
+
+    const bool unchanged =
+        it.applied == 0 && egraph.node_count() == it.nodes && egraph.class_count() == it.classes;
+    if (unchanged) {
+      // Saturated unless a rule was skipped for a ban: then skip ahead to the
+      // iteration where the first ban ends (egg's can_stop).
+      std::size_t next_unban = std::numeric_limits<std::size_t>::max();
+      for (const RuleState& s : state)
+        if (s.banned_until > iteration) next_unban = std::min(next_unban, s.banned_until);
+      if (next_unban == std::numeric_limits<std::size_t>::max()) {
+        stop = StopReason::Saturated;
+        break;
+      }
+      const std::size_t delta = next_unban - std::min(next_unban, iteration + 1);
+      for (RuleState& s : state)
+        if (s.banned_until > iteration) s.banned_until -= delta;
+    }
+  }
+  report.stop = *stop;
+  report.iterations = report.per_iteration.size();
+  report.nodes = egraph.node_count();
+  report.classes = egraph.class_count();
+  report.total = Clock::now() - start;
+  return report;
+}
+
+}  // namespace augur::eqsat

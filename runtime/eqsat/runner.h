@@ -1,0 +1,118 @@
+// The equality-saturation loop: search every rule, apply the matches, rebuild;
+// repeat until nothing changes or a limit is hit (egg's Runner).
+//
+// Each iteration searches a clean e-graph, in parallel on TBB when threads >
+// 1: every rule's candidate classes are cut into fixed-size chunks, each chunk
+// fills its own buffer, and the buffers are joined in chunk order. Matches are
+// then applied one rule at a time in rule order, and the e-graph is rebuilt.
+// So the e-graph after each iteration, and the report's counts, do not depend
+// on the thread count. (A time limit can stop a run at a different iteration
+// on a slower or busier machine; the other limits are exact.)
+//
+// When a limit stops a run mid-iteration the e-graph is still rebuilt, so it is
+// clean and every class still holds only equal terms: extraction gives a
+// correct program, just a less optimized one.
+//
+// The backoff scheduler (egg's BackoffScheduler) keeps explosive rules
+// (associativity, commutativity) from starving the rest: a rule whose matches
+// in one iteration exceed its limit is skipped for a few iterations, and both
+// its limit and its ban grow each time. A run is saturated only when no rule
+// is banned and an iteration changed nothing.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/rewrite.h"
+
+namespace augur::eqsat {
+
+enum class StopReason : std::uint8_t { Saturated, IterationLimit, NodeLimit, TimeLimit };
+std::string_view to_string(StopReason reason);
+
+struct Limits {
+  std::size_t iterations = 30;
+  std::size_t nodes = 10'000;  // live e-nodes (EGraph::node_count)
+  std::chrono::nanoseconds time = std::chrono::seconds(5);
+
+  // egg's Runner defaults: 30 iterations, 10,000 e-nodes, 5 s.
+  static Limits egg() { return {}; }
+  // The default for a JIT (docs/egraph.md says why): rewrite chains of up to
+  // 8 steps and 6,000 e-nodes stop the run, so its result does not depend on
+  // the machine's load; 100 ms of wall clock is only a safety net, well above
+  // what those budgets take (a 1,000-node program: about 10 ms of CPU).
+  static Limits jit() { return {8, 6'000, std::chrono::milliseconds(100)}; }
+};
+
+struct Backoff {
+  bool enabled = true;
+  std::size_t match_limit = 1'000;  // matches a rule may have in one iteration
+  std::size_t ban_length = 5;       // iterations it is then skipped
+};
+
+struct RunOptions {
+  Limits limits = Limits::jit();
+  Backoff backoff;
+  unsigned threads = 1;  // search-phase threads; the results do not depend on it
+};
+
+struct RuleReport {
+  std::string name;
+  std::size_t matches = 0;  // over all iterations, after guards
+  std::size_t applied = 0;  // matches that merged two classes
+  std::size_t bans = 0;
+};
+
+struct IterationReport {
+  std::size_t nodes = 0;  // at the start of the iteration
+  std::size_t classes = 0;
+  std::size_t matches = 0;
+  std::size_t applied = 0;
+  std::size_t congruences = 0;  // merges rebuild() found
+  std::chrono::nanoseconds search{0};
+  std::chrono::nanoseconds apply{0};
+  std::chrono::nanoseconds rebuild{0};
+};
+
+struct Report {
+  StopReason stop = StopReason::Saturated;
+  std::size_t iterations = 0;
+  std::size_t nodes = 0;  // at the end
+  std::size_t classes = 0;
+  std::chrono::nanoseconds search{0};
+  std::chrono::nanoseconds apply{0};
+  std::chrono::nanoseconds rebuild{0};
+  std::chrono::nanoseconds total{0};
+  std::vector<IterationReport> per_iteration;
+  std::vector<RuleReport> rules;
+
+  // A short human-readable summary.
+  std::string summary() const;
+};
+
+class Runner {
+ public:
+  explicit Runner(RunOptions options = {});
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+  ~Runner();
+
+  const RunOptions& options() const { return options_; }
+
+  // Saturates `egraph` with `rules` (names should be distinct: the report and
+  // explanations go by name).
+  Report run(EGraph& egraph, std::span<const Rewrite> rules);
+
+ private:
+  class Pool;
+  RunOptions options_;
+  std::unique_ptr<Pool> pool_;
+};
+
+}  // namespace augur::eqsat

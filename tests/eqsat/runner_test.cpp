@@ -1,0 +1,154 @@
+#include "runtime/eqsat/runner.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "runtime/eqsat/egraph.h"
+#include "runtime/eqsat/language.h"
+#include "runtime/eqsat/rewrite.h"
+#include "runtime/eqsat/term.h"
+#include "tests/eqsat/dump.h"
+
+namespace augur::eqsat {
+namespace {
+
+class RunnerTest : public ::testing::Test {
+ protected:
+  Id add(std::string_view text) { return add_term(g, parse_term(text, lang)); }
+  void rule(const std::string& name, std::string_view lhs, std::string_view rhs) {
+    rules.push_back(Rewrite::parse(name, lhs, rhs, lang));
+  }
+  static RunOptions options(std::size_t iterations, std::size_t nodes) {
+    RunOptions o;
+    o.limits = {iterations, nodes, std::chrono::hours(1)};
+    return o;
+  }
+  SymbolLanguage lang;
+  EGraph g;
+  std::vector<Rewrite> rules;
+};
+
+TEST_F(RunnerTest, StopsWhenSaturated) {
+  add("(* (+ x 0) 1)");
+  rule("zero-add", "(+ ?a 0)", "?a");
+  rule("one-mul", "(* ?a 1)", "?a");
+  const Report r = Runner(options(30, 10'000)).run(g, rules);
+  EXPECT_EQ(r.stop, StopReason::Saturated);
+  EXPECT_EQ(to_string(r.stop), "saturated");
+  EXPECT_EQ(r.iterations, 2u);  // one that merges, one that finds nothing new
+  EXPECT_TRUE(g.equivalent(add("(* (+ x 0) 1)"), add("x")));
+  EXPECT_TRUE(g.clean());
+}
+
+// egg's math_associate_adds: 7 iterations of commutativity and associativity
+// with every match applied give all 127 sums of non-empty subsets of 1..7.
+TEST_F(RunnerTest, AssociativityAndCommutativityReachEggsClassCount) {
+  add("(+ 1 (+ 2 (+ 3 (+ 4 (+ 5 (+ 6 7))))))");
+  rule("comm-add", "(+ ?a ?b)", "(+ ?b ?a)");
+  rule("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)");
+  RunOptions o = options(7, 1'000'000);
+  o.backoff.enabled = false;
+  const Report r = Runner(o).run(g, rules);
+  EXPECT_EQ(r.stop, StopReason::IterationLimit);
+  EXPECT_EQ(r.iterations, 7u);
+  EXPECT_EQ(g.class_count(), 127u);
+  EXPECT_TRUE(g.equivalent(add("(+ 1 (+ 2 (+ 3 (+ 4 (+ 5 (+ 6 7))))))"),
+                           add("(+ 7 (+ 6 (+ 5 (+ 4 (+ 3 (+ 2 1))))))")));
+}
+
+TEST_F(RunnerTest, StopsAtTheNodeLimitWithACleanEGraph) {
+  add("(+ a (+ b (+ c (+ d (+ e f)))))");
+  rule("comm-add", "(+ ?a ?b)", "(+ ?b ?a)");
+  rule("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)");
+  RunOptions o = options(100, 300);
+  o.backoff.enabled = false;
+  const Report r = Runner(o).run(g, rules);
+  EXPECT_EQ(r.stop, StopReason::NodeLimit);
+  EXPECT_GT(g.node_count(), 300u);
+  EXPECT_LT(g.node_count(), 400u);  // stops within the iteration, match by match
+  EXPECT_TRUE(g.clean());
+  EXPECT_EQ(r.nodes, g.node_count());
+}
+
+TEST_F(RunnerTest, StopsAtTheIterationLimit) {
+  // (f x) = (f (g x)) = (f (g (g x))) = ...: a new class every iteration.
+  add("(f x)");
+  rule("grow", "(f ?a)", "(f (g ?a))");
+  const Report r = Runner(options(4, 1'000'000)).run(g, rules);
+  EXPECT_EQ(r.stop, StopReason::IterationLimit);
+  EXPECT_EQ(r.iterations, 4u);
+  EXPECT_EQ(r.per_iteration.size(), 4u);
+  EXPECT_EQ(g.class_count(), 6u);  // x, (g x) ... (g (g (g (g x)))), and the f class
+}
+
+TEST_F(RunnerTest, StopsAtTheTimeLimit) {
+  add("(f x)");
+  rule("grow", "(f ?a)", "(f (g ?a))");
+  RunOptions none = options(1'000'000, 1'000'000'000);
+  none.limits.time = std::chrono::nanoseconds(0);
+  const Report r = Runner(none).run(g, rules);
+  EXPECT_EQ(r.stop, StopReason::TimeLimit);
+  EXPECT_EQ(r.iterations, 0u);
+  // A real deadline on a run that would never end otherwise.
+  add("(+ a (+ b (+ c (+ d (+ e (+ f (+ g h)))))))");
+  rules.push_back(Rewrite::parse("comm-add", "(+ ?a ?b)", "(+ ?b ?a)", lang));
+  rules.push_back(Rewrite::parse("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)", lang));
+  RunOptions short_deadline = options(1'000'000, 1'000'000'000);
+  short_deadline.limits.time = std::chrono::milliseconds(5);
+  const Report t = Runner(short_deadline).run(g, rules);
+  EXPECT_EQ(t.stop, StopReason::TimeLimit);
+  EXPECT_TRUE(g.clean());
+}
+
+TEST_F(RunnerTest, BackoffBansExplosiveRulesAndStillSaturates) {
+  for (int i = 0; i < 5; ++i) add("(f x" + std::to_string(i) + ")");
+  rule("f-to-g", "(f ?a)", "(g ?a)");
+  RunOptions o = options(100, 1'000'000);
+  o.backoff.match_limit = 2;
+  o.backoff.ban_length = 5;
+  const Report r = Runner(o).run(g, rules);
+  // 5 matches > 2: banned; the runner skips ahead to the end of the ban
+  // instead of declaring saturation; 5 > 4 again, then 5 <= 8 applies.
+  EXPECT_EQ(r.rules[0].bans, 2u);
+  EXPECT_EQ(r.stop, StopReason::Saturated);
+  for (int i = 0; i < 5; ++i) {
+    const std::string x = "x" + std::to_string(i);
+    EXPECT_TRUE(g.equivalent(add("(f " + x + ")"), add("(g " + x + ")")));
+  }
+  EXPECT_LT(r.iterations, 8u);
+}
+
+TEST_F(RunnerTest, ResultsDoNotDependOnTheThreadCount) {
+  // Enough classes that each rule's search is cut into several chunks.
+  const std::string term =
+      "(+ (* a (+ b c)) (+ (* d (+ e f)) (+ (* g (+ h i)) (* j (+ k (+ l (+ m n)))))))";
+  const auto run = [&](unsigned threads) {
+    SymbolLanguage language;
+    EGraph graph;
+    add_term(graph, parse_term(term, language));
+    std::vector<Rewrite> rs;
+    rs.push_back(Rewrite::parse("comm-add", "(+ ?a ?b)", "(+ ?b ?a)", language));
+    rs.push_back(Rewrite::parse("comm-mul", "(* ?a ?b)", "(* ?b ?a)", language));
+    rs.push_back(Rewrite::parse("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)", language));
+    rs.push_back(
+        Rewrite::parse("distribute", "(* ?a (+ ?b ?c))", "(+ (* ?a ?b) (* ?a ?c))", language));
+    RunOptions o = options(8, 20'000);
+    o.threads = threads;
+    const Report r = Runner(o).run(graph, rs);
+    std::string summary = std::string(to_string(r.stop)) + " " + std::to_string(r.iterations);
+    for (const IterationReport& it : r.per_iteration)
+      summary += " " + std::to_string(it.matches) + "/" + std::to_string(it.applied) + "/" +
+                 std::to_string(it.congruences);
+    for (const RuleReport& rr : r.rules) summary += " " + std::to_string(rr.bans);
+    return summary + "\n" + dump(graph);
+  };
+  const std::string one = run(1);
+  EXPECT_GT(one.size(), 10'000u);
+  EXPECT_EQ(one, run(2));
+  EXPECT_EQ(one, run(3));
+}
+
+}  // namespace
+}  // namespace augur::eqsat
