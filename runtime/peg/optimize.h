@@ -1,6 +1,7 @@
 // The PEG optimizer's entry point: IR module in, optimized IR module out.
 //
-// Per function: IR → PEG (to_peg.h), equality saturation with the built-in
+// Per function (or, above PegOptions::region_nodes, per region of it:
+// regions.h): IR → PEG (to_peg.h), equality saturation with the built-in
 // axioms and the registered user rules under a JIT budget, extraction by
 // Tate's cost model, reversion to structured IR (revert.h). It never makes a
 // program wrong: whenever a step cannot finish (an unsupported shape, an
@@ -49,6 +50,10 @@ struct PegOptions {
   // node visits of the DAG search, dag_extract.h); past it the function is kept.
   std::size_t extract_work_base = 200'000;
   std::size_t extract_work_per_node = 2'000;
+  // A function of more IR nodes (statements and expression nodes) is
+  // optimized region by region (regions.h), each region under the budgets
+  // above scaled to its own size, so the work stays linear in the function.
+  std::size_t region_nodes = 2'000;
   // Translation validation: put the result back into the e-graph and check
   // that it lands in the original's e-classes (value and σ).
   bool validate = false;
@@ -76,6 +81,14 @@ struct PegFunctionReport {
   std::vector<std::string> retries;  // why each extraction before the last was rejected
   std::optional<bool> validated;     // translation validation, when asked for
   std::chrono::nanoseconds to_peg{0}, saturate{0}, extract{0}, revert{0}, validate{0};
+  // A function above PegOptions::region_nodes: the regions it was cut into
+  // (0: optimized whole), how many were optimized, and their IR nodes. The
+  // other counts and times are the regions' sums (iterations: the most);
+  // `optimized` means some region was, `fallback` is the first kept region's
+  // reason.
+  std::size_t regions = 0;
+  std::size_t regions_optimized = 0;
+  std::size_t optimized_nodes = 0;
 };
 
 struct PegReport {

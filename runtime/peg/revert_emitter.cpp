@@ -521,11 +521,25 @@ ir::Function Emitter::run() {
   scopes_.back().states.insert(*state_in);
   cur_ = *state_in;
 
+  if (g_.outputs.size() != in_.outputs.size()) fail(g_.state, "outputs without variables");
   std::vector<std::uint32_t> roots;
   if (g_.result) roots.push_back(*g_.result);
+  roots.insert(roots.end(), g_.outputs.begin(), g_.outputs.end());
   roots.push_back(g_.state);
   const std::vector<ir::ExprPtr> values = bundle(roots);
   if (g_.result) emit(ir::Stmt::return_(values[0]));
+  // A region's outputs: every value is read before any output parameter is
+  // assigned, since one may read another's entry value (a swap).
+  const std::size_t first_output = g_.result ? 1 : 0;
+  std::vector<std::pair<ir::VarId, ir::ExprPtr>> assignments;
+  for (std::size_t i = 0; i < in_.outputs.size(); ++i) {
+    ir::ExprPtr v = values[first_output + i];
+    const ir::VarId out = in_.outputs[i];
+    if (v->kind == ir::ExprKind::Var && v->var == out) continue;  // unchanged
+    if (v->kind != ir::ExprKind::Const) v = temp(std::move(v));
+    assignments.emplace_back(out, std::move(v));
+  }
+  for (auto& [var, v] : assignments) emit(ir::Stmt::assign(var, std::move(v)));
   scopes_.pop_back();
 
   ir::Block shared;

@@ -92,14 +92,17 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
 
 bool Emitter::bound_here(std::uint32_t root, unsigned loop) const {
   // Every θ reachable from root is a variable of this loop, of a loop open
-  // here, or of a loop an eval on the way encloses (one pass_ℓ can serve
+  // here (so its value or σ is available), or of a loop an eval on the way encloses (one pass_ℓ can serve
   // loops in different places: loops may only be fused where both can be).
   std::unordered_set<std::uint64_t> seen;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> todo{{root, std::uint64_t{1} << (loop - 1)}};
   while (!todo.empty()) {
     const auto [n, bound] = todo.back();
     todo.pop_back();
-    if (lookup(n) || !seen.insert((std::uint64_t{n} << 6) ^ bound).second) continue;
+    // A value computed here, or a σ memory has been in here (an enclosing
+    // loop's σ θ), is available whatever θs it holds.
+    if (lookup(n) || reached(n) || !seen.insert((std::uint64_t{n} << 6) ^ bound).second)
+      continue;
     const PegNode& p = node(n);
     std::uint64_t inner = bound;
     if (p.kind() == Kind::Theta && (bound & (std::uint64_t{1} << (p.loop() - 1))) == 0)

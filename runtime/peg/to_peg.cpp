@@ -51,7 +51,8 @@ void assigned_vars(const ir::Block& block, std::vector<bool>& assigned,
 
 class Translator {
  public:
-  Translator(const ir::Function& f, EGraph& g) : f_(f), g_(g) {}
+  Translator(const ir::Function& f, EGraph& g, std::span<const ir::VarId> outputs)
+      : f_(f), g_(g), outputs_(outputs) {}
 
   PegFunction run() {
     Env env;
@@ -69,6 +70,11 @@ class Translator {
           paths(flow.ret->cond, truth(true), flow.ret->env, flow.fall_cond, flow.fall).state;
     } else {
       out_.state = flow.fall.state;
+    }
+    if (!outputs_.empty()) {
+      if (flow.ret || !f_.ret.is_void())
+        throw unsupported("to_peg: outputs of a function that returns");
+      for (ir::VarId v : outputs_) out_.outputs.push_back(flow.fall.vars.at(v.index));
     }
     return std::move(out_);
   }
@@ -486,6 +492,7 @@ class Translator {
 
   const ir::Function& f_;
   EGraph& g_;
+  std::span<const ir::VarId> outputs_;
   PegFunction out_;
   bool every_run_ = true;  // the statement being translated runs on every call
   unsigned lazy_ = 0;      // inside operands `&&`, `||` or `?:` may skip
@@ -493,8 +500,9 @@ class Translator {
 
 }  // namespace
 
-PegFunction to_peg(const ir::Function& function, eqsat::EGraph& egraph) {
-  return Translator(function, egraph).run();
+PegFunction to_peg(const ir::Function& function, eqsat::EGraph& egraph,
+                   std::span<const ir::VarId> outputs) {
+  return Translator(function, egraph, outputs).run();
 }
 
 }  // namespace augur::peg

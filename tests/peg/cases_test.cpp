@@ -222,13 +222,17 @@ TEST(PegCases, C07_PeeledFormReverts) {
     if (kind_of(g->node(n).label.op) == Kind::Phi) phi = n;
   ASSERT_TRUE(phi.has_value());
   choices[eqsat::index(g->find(*f.result))] = *phi;
-  const std::optional<PegGraph> graph = extract_graph(*g, choices, f.result, f.state);
+  const std::optional<PegGraph> graph = extract_graph(*g, choices, f.roots());
   ASSERT_TRUE(graph.has_value());
   ASSERT_EQ(check_well_formed(*graph), "");
 
-  const RevertResult reverted = revert(RevertInput{&*graph, &m.functions.front(), &f.externs,
-                                                   [](eqsat::Id, eqsat::Id) { return false; },
-                                                   [](eqsat::Id) { return false; }});
+  RevertInput input;
+  input.graph = &*graph;
+  input.original = &m.functions.front();
+  input.externs = &f.externs;
+  input.total = [](eqsat::Id, eqsat::Id) { return false; };
+  input.defined = [](eqsat::Id) { return false; };
+  const RevertResult reverted = revert(input);
   ASSERT_TRUE(reverted.function.has_value()) << reverted.failure;
   ir::Module out;
   out.functions.push_back(*reverted.function);
@@ -422,7 +426,7 @@ TEST(PegCases, C22_ExtractionValidity) {
   eqsat::Runner runner;
   runner.run(*g, builtin_rules());
   const eqsat::Extractor extractor(*g, peg_cost(), peg_cycle_edges());
-  const std::optional<PegGraph> graph = extract_graph(*g, extractor, f.result, f.state);
+  const std::optional<PegGraph> graph = extract_graph(*g, extractor, f.roots());
   ASSERT_TRUE(graph.has_value());
   EXPECT_EQ(check_well_formed(*graph), "");
   // x + 0 = x puts x's θ and x + 0 in one class: the θ must not be chosen
