@@ -1,7 +1,7 @@
 // Runs the PEG optimizer on IR text files and prints its report: a tool for
 // looking at one program's phases (and, with --print, the result).
 //
-//   build/dev/bench/peg_file [--print] [--no-saturate] FILE.ir...
+//   build/dev/bench/peg_file [--print] [--no-saturate] [--region-nodes N] FILE.ir...
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -24,6 +24,10 @@ int main(int argc, char** argv) {
     const std::string_view arg = argv[i];
     if (arg == "--print") {
       print = true;
+      continue;
+    }
+    if (arg == "--region-nodes" && i + 1 < argc) {
+      options.region_nodes = std::stoul(argv[++i]);
       continue;
     }
     if (arg == "--no-saturate") {

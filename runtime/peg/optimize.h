@@ -37,6 +37,11 @@ struct PegOptions {
   // before, so the output does not depend on the machine's load); the time
   // is also each reversion attempt's safety net (its work budget stops it).
   eqsat::Limits limits = eqsat::Limits::jit();
+  // Saturation also stops once the e-graph holds more than growth_base +
+  // growth_per_node × the PEG's e-nodes: work in proportion to the program,
+  // whatever the rules make of it.
+  std::size_t growth_base = 1'000;
+  std::size_t growth_per_node = 4;
   bool saturate = true;    // false: IR → PEG → IR only
   bool user_rules = true;  // apply the rules registered with jit::register_rule
   // Extractions tried, each banning the e-node the previous reversion blamed.
@@ -47,13 +52,15 @@ struct PegOptions {
   std::size_t revert_work_per_node = 200;
   // Extraction's work budget, over all attempts: base + per_node × the
   // function's IR nodes, in steps (e-nodes the greedy pass costs and settles,
-  // node visits of the DAG search, dag_extract.h); past it the function is kept.
-  std::size_t extract_work_base = 200'000;
-  std::size_t extract_work_per_node = 2'000;
+  // node visits of the DAG search, dag_extract.h). The DAG search may spend
+  // half of what is left and keeps the best program it found by then; when
+  // the greedy pass alone runs past the budget the function is kept.
+  std::size_t extract_work_base = 20'000;
+  std::size_t extract_work_per_node = 200;
   // A function of more IR nodes (statements and expression nodes) is
   // optimized region by region (regions.h), each region under the budgets
   // above scaled to its own size, so the work stays linear in the function.
-  std::size_t region_nodes = 2'000;
+  std::size_t region_nodes = 500;
   // Translation validation: put the result back into the e-graph and check
   // that it lands in the original's e-classes (value and σ).
   bool validate = false;

@@ -1,5 +1,6 @@
 #include "runtime/peg/optimize_function.h"
 
+#include <algorithm>
 #include <iostream>
 #include <unordered_map>
 #include <unordered_set>
@@ -99,7 +100,10 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     const std::span<const eqsat::Rewrite> rules =
         user.rules.empty() ? builtin_rules() : std::span<const eqsat::Rewrite>(with_user);
     for (const auto& [id, decl] : user.externs) peg.externs.emplace(id, decl);
-    eqsat::Runner runner(eqsat::RunOptions{options.limits, {}, 1});
+    eqsat::Limits limits = options.limits;
+    limits.nodes =
+        std::min(limits.nodes, options.growth_base + options.growth_per_node * report.peg_nodes);
+    eqsat::Runner runner(eqsat::RunOptions{limits, {}, 1});
     try {
       const eqsat::Report r = runner.run(*g, rules);
       report.iterations = r.iterations;
@@ -135,13 +139,11 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       past_extract_budget();
       return std::nullopt;
     }
-    const ImprovedChoices improved =
-        improve_choices(*g, extractor, peg.roots(), &banned, extract_budget - report.extract_work);
+    // The DAG search may spend half of what is left; stopped by its budget,
+    // it still holds a program: the best it found.
+    const ImprovedChoices improved = improve_choices(*g, extractor, peg.roots(), &banned,
+                                                     (extract_budget - report.extract_work) / 2);
     report.extract_work += improved.work;
-    if (improved.out_of_budget) {
-      past_extract_budget();
-      return std::nullopt;
-    }
     std::optional<eqsat::Id> blame;
     const std::optional<PegGraph> graph = extract_graph(*g, improved.choices, peg.roots(), &blame);
     report.extract += Clock::now() - t;
