@@ -50,11 +50,9 @@ struct PegOptions {
   // (RevertInput::max_work); past it the function is kept.
   std::size_t revert_work_base = 20'000;
   std::size_t revert_work_per_node = 200;
-  // Extraction's work budget, over all attempts: base + per_node × the
-  // function's IR nodes, in steps (e-nodes the greedy pass costs and settles,
-  // node visits of the DAG search, dag_extract.h). The DAG search may spend
-  // half of what is left and keeps the best program it found by then; when
-  // the greedy pass alone runs past the budget the function is kept.
+  // The DAG search's work budget (dag_extract.h: node visits), shared by the
+  // extraction attempts: base + per_node × the function's IR nodes. A search
+  // that reaches its share keeps the best program it found by then.
   std::size_t extract_work_base = 20'000;
   std::size_t extract_work_per_node = 200;
   // A function of more IR nodes (statements and expression nodes) is
@@ -82,7 +80,7 @@ struct PegFunctionReport {
   std::size_t iterations = 0;
   std::string stop;                  // why saturation stopped
   unsigned extractions = 0;          // extraction + reversion attempts
-  std::size_t extract_work = 0;      // steps, all attempts (PegOptions::extract_work_base)
+  std::size_t extract_work = 0;      // greedy and DAG search steps, all attempts
   bool optimized = false;            // the output is the reverted PEG
   std::string fallback;              // why the input was kept (empty if optimized)
   std::vector<std::string> retries;  // why each extraction before the last was rejected

@@ -122,27 +122,20 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   for (eqsat::Id c : peg.defined) defined.insert(eqsat::index(g->find(c)));
   std::unordered_set<std::uint32_t> banned;
   std::optional<ir::Function> out;
-  const std::size_t extract_budget =
-      options.extract_work_base + options.extract_work_per_node * report.ir_nodes;
-  const auto past_extract_budget = [&] {
-    report.extract += Clock::now() - t;
-    report.fallback = "extraction ran past its work budget (" +
-                      std::to_string(report.extract_work) + " of " +
-                      std::to_string(extract_budget) + " steps)";
-  };
+  // Each attempt's DAG search gets its share of the budget; the greedy pass
+  // is linear in the e-graph, which saturation's growth budget bounds.
+  const std::size_t search_budget =
+      (options.extract_work_base + options.extract_work_per_node * report.ir_nodes) /
+      std::max(1u, options.extraction_attempts);
   for (unsigned attempt = 0; attempt < options.extraction_attempts && !out; ++attempt) {
     ++report.extractions;
     t = Clock::now();
     const eqsat::Extractor extractor(*g, peg_cost(&banned), peg_cycle_edges());
     report.extract_work += extractor.work();
-    if (report.extract_work > extract_budget) {
-      past_extract_budget();
-      return std::nullopt;
-    }
-    // The DAG search may spend half of what is left; stopped by its budget,
-    // it still holds a program: the best it found.
-    const ImprovedChoices improved = improve_choices(*g, extractor, peg.roots(), &banned,
-                                                     (extract_budget - report.extract_work) / 2);
+    // Stopped by its budget, the DAG search still holds a program: the best
+    // it found.
+    const ImprovedChoices improved =
+        improve_choices(*g, extractor, peg.roots(), &banned, search_budget);
     report.extract_work += improved.work;
     std::optional<eqsat::Id> blame;
     const std::optional<PegGraph> graph = extract_graph(*g, improved.choices, peg.roots(), &blame);
@@ -176,6 +169,10 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     }
     report.fallback = "reversion: " + reverted.failure;
     report.retries.push_back(report.fallback);
+    if (dump)
+      std::cerr << "== extraction " << attempt + 1 << " of " << f.name << ", " << report.fallback
+                << "\n"
+                << print_graph(*graph);
     if (!reverted.blame || !banned.insert(eqsat::index(*reverted.blame)).second)
       return std::nullopt;
   }

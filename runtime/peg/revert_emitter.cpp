@@ -170,7 +170,7 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
     case Kind::CallRead: {
       std::vector<ir::ExprPtr> args;
       for (std::size_t i = 1; i < p.children.size(); ++i) args.push_back(value(p.children[i]));
-      read_at(p.children[0]);
+      read_at(p.children[0], n);
       ir::ExprPtr e =
           p.kind() == Kind::Load ? ir::load(args[0], args[1]) : ir::call(callee(p), args);
       e = temp(std::move(e));

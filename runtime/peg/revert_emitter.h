@@ -148,8 +148,10 @@ class Emitter {
   // and write no memory, lie between them, and σ θs in their loop's peeled
   // first iteration, where they are their initial σ); otherwise `state`.
   std::uint32_t memory_of(std::uint32_t state) const;
-  // Memory as it was at `state`, for a read: there already, or reached.
-  void read_at(std::uint32_t state);
+  // Memory as it was at `state`, for `reader`: there already, or reached.
+  // When memory has moved past it, `reader` is blamed (another e-node of its
+  // class may read a later σ).
+  void read_at(std::uint32_t state, std::uint32_t reader);
   // A σ φ whose condition is known is the σ it selects.
   std::uint32_t resolve(std::uint32_t state) const;
   void produce(std::uint32_t producer);
