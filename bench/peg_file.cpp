@@ -13,6 +13,7 @@
 #include "jit/error.h"
 #include "runtime/ir/parser.h"
 #include "runtime/ir/printer.h"
+#include "runtime/ir/verifier.h"
 #include "runtime/peg/optimize.h"
 
 int main(int argc, char** argv) {
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
       std::stringstream text;
       text << in.rdbuf();
       const ir::Module module = ir::parse_module(text.str(), arg);
+      ir::verify(module);
       const peg::PegResult result = peg::optimize(module, options);
       std::cout << arg << ":\n" << result.report.summary();
       for (const peg::PegFunctionReport& f : result.report.functions)

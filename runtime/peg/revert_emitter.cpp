@@ -428,12 +428,22 @@ NodeSet Emitter::lazy_reads(std::uint32_t n,
     return out;
   }
   if (p.kind() == Kind::Eval && !invariant_eval(n)) {
-    for (std::uint32_t e : evals_of_.at(p.children[1]))
+    const std::vector<std::uint32_t>& evals = evals_of_.at(p.children[1]);
+    for (std::uint32_t e : evals)
       if (node(e).type().is_state() && !invariant_eval(e) && !reached(e)) {
         out.push_back(e);
         memo[n] = out;
         return out;
       }
+    // Emitting the loop computes its other values too (loop()): what they
+    // read is read here.
+    for (std::uint32_t e : evals) {
+      if (e == n || node(e).type().is_state() || lookup(e)) continue;
+      const NodeSet c = lazy_reads(node(e).children[0], memo);
+      NodeSet merged;
+      std::set_union(out.begin(), out.end(), c.begin(), c.end(), std::back_inserter(merged));
+      out = std::move(merged);
+    }
   }
   if (!p.type().is_state()) {
     const std::size_t first = reads_state(p.kind()) ? 1 : 0;
@@ -468,24 +478,41 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   return out;
 }
 
+bool Emitter::loop_free(std::uint32_t root) const {
+  std::vector<std::uint32_t> todo{root};
+  std::unordered_set<std::uint32_t> seen;
+  while (!todo.empty()) {
+    const std::uint32_t n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second || lookup(n)) continue;
+    const Kind k = node(n).kind();
+    if (k == Kind::Eval || k == Kind::Theta || k == Kind::Pass || seen.size() > 64) return false;
+    for (std::uint32_t c : node(n).children) todo.push_back(c);
+  }
+  return true;
+}
+
 void Emitter::flush_readers() {
   if (bundles_.empty()) return;
   std::unordered_map<std::uint32_t, NodeSet> memo;
   std::vector<std::uint32_t> candidates = bundles_.back().must;
-  // Nodes the bundle may need that are defined on every call, through φs.
+  // Nodes the bundle may need that are defined on every call, through φs;
+  // and, inside loops, those that need no loop to compute (a value read
+  // before a loop and used only in it).
   std::unordered_set<std::uint32_t> seen;
-  std::vector<std::uint32_t> todo = bundles_.back().roots;
+  std::vector<std::pair<std::uint32_t, bool>> todo;
+  for (std::uint32_t r : bundles_.back().roots) todo.emplace_back(r, false);
   while (!todo.empty()) {
-    const std::uint32_t n = todo.back();
+    const auto [n, in_loop] = todo.back();
     todo.pop_back();
     const PegNode& p = node(n);
     if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
-    if (p.type().is_ir() &&
+    if (p.type().is_ir() && g_.depth(n) <= depth_ && (!in_loop || loop_free(n)) &&
         !std::binary_search(bundles_.back().must.begin(), bundles_.back().must.end(), n) &&
         !speculatable_[n] && defined(n))
       candidates.push_back(n);
-    if (p.kind() == Kind::Eval || p.kind() == Kind::Theta) continue;
-    for (std::uint32_t c : p.children) todo.push_back(c);
+    const bool enters = p.kind() == Kind::Eval || p.kind() == Kind::Theta;
+    for (std::uint32_t c : p.children) todo.emplace_back(c, in_loop || enters);
   }
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);

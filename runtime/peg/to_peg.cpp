@@ -231,12 +231,21 @@ class Translator {
     const Id c = expr(s.expr, env);
     const bool every_run = every_run_;
     every_run_ = false;
+    // An if on every run that always falls through computes its variables'
+    // values (the φs of its branches) on every run too.
+    const std::vector<Id> before = every_run ? env.vars : std::vector<Id>{};
     Flow t = block(s.body, env, depth);
     Flow e = block(s.orelse, std::move(env), depth);
     every_run_ = every_run;
     Flow out;
     out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);
     out.fall = paths(c, t.fall_cond, t.fall, e.fall_cond, e.fall);
+    if (every_run && is_true(out.fall_cond) && !t.brk && !t.cont && !t.ret && !e.brk && !e.cont &&
+        !e.ret) {
+      for (std::size_t v = 0; v < before.size(); ++v)
+        if (out.fall.vars[v] != before[v] && out.fall.vars[v] != kNone)
+          out_.defined.push_back(out.fall.vars[v]);
+    }
     for (int k = 0; k < 3; ++k) {
       std::optional<Exit>& a = exit_of(t, k);
       std::optional<Exit>& b = exit_of(e, k);
