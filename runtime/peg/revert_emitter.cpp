@@ -485,8 +485,13 @@ bool Emitter::loop_free(std::uint32_t root) const {
     const std::uint32_t n = todo.back();
     todo.pop_back();
     if (!seen.insert(n).second || lookup(n)) continue;
+    if (seen.size() > 64) return false;
+    if (invariant_eval(n)) {  // the value itself, whatever the loop does
+      todo.push_back(node(n).children[0]);
+      continue;
+    }
     const Kind k = node(n).kind();
-    if (k == Kind::Eval || k == Kind::Theta || k == Kind::Pass || seen.size() > 64) return false;
+    if (k == Kind::Eval || k == Kind::Theta || k == Kind::Pass) return false;
     for (std::uint32_t c : node(n).children) todo.push_back(c);
   }
   return true;
