@@ -162,6 +162,13 @@ class Emitter {
 
   // ---------------------------------------------------------- loops (revert_loop.cpp)
   void loop(std::uint32_t pass, std::uint32_t trigger);
+  // A loop of its own for `evals` of `pass` only (values, no effects): those
+  // another loop on the same pass needs before it starts.
+  void loop(std::uint32_t pass, std::uint32_t trigger, std::span<const std::uint32_t> only);
+  // The value evals of `pass`, not computed yet, that the initial values of
+  // `thetas` need.
+  std::vector<std::uint32_t> evals_needed_first(std::uint32_t pass,
+                                                std::span<const std::uint32_t> thetas) const;
   // Emits the exit test of `cond` in the loop body; `exit` emits an exit
   // point. Returns false when every path exits.
   template <class Exit, class Iteration>

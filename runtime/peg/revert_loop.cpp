@@ -141,7 +141,32 @@ void Emitter::read_invariants_before(unsigned loop, std::span<const std::uint32_
   }
 }
 
+std::vector<std::uint32_t> Emitter::evals_needed_first(
+    std::uint32_t pass, std::span<const std::uint32_t> thetas) const {
+  std::vector<std::uint32_t> out, todo;
+  for (std::uint32_t t : thetas) todo.push_back(node(t).children[0]);
+  std::unordered_set<std::uint32_t> seen;
+  while (!todo.empty()) {
+    const std::uint32_t n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second || lookup(n)) continue;
+    const PegNode& p = node(n);
+    if (p.kind() == Kind::Eval && p.children[1] == pass && p.type().is_ir() && !invariant_eval(n))
+      out.push_back(n);
+    // An enclosing loop's θ is its variable, already there.
+    if (p.kind() == Kind::Theta) continue;
+    for (std::uint32_t c : p.children) todo.push_back(c);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
+  loop(pass, trigger, {});
+}
+
+void Emitter::loop(std::uint32_t pass, std::uint32_t trigger,
+                   std::span<const std::uint32_t> only) {
   const PegNode& pass_node = node(pass);
   const unsigned l = pass_node.loop();
   if (pass_node.kind() != Kind::Pass) fail(trigger, "an eval over something other than a pass");
@@ -153,12 +178,22 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   // The loop's outputs: the σ it leaves (an effectful loop runs where σ's
   // chain reaches it) and the values that are needed now or safe to compute.
   std::optional<std::uint32_t> state_out;
-  for (std::uint32_t e : evals_of_[pass])
+  for (std::uint32_t e : only.empty() ? evals_of_[pass] : std::vector<std::uint32_t>{})
     if (node(e).type().is_state() && !invariant_eval(e)) {
       if (state_out) fail(e, "a loop with two exit states");
       state_out = e;
     }
   if (state_out && trigger != *state_out) {
+    // A value the effectful loop's start needs (the PEG shares one pass
+    // between it and an earlier loop): that earlier loop is emitted alone.
+    const std::uint32_t state_root[] = {node(*state_out).children[0]};
+    std::vector<std::uint32_t> state_thetas = loop_thetas(l, state_root);
+    std::erase_if(state_thetas, [&](std::uint32_t t) { return !node(t).type().is_state(); });
+    if (const std::vector<std::uint32_t> first = evals_needed_first(pass, state_thetas);
+        std::binary_search(first.begin(), first.end(), trigger)) {
+      loop(pass, trigger, first);
+      return;
+    }
     wanted_.push_back(trigger);
     reach(*state_out);
     wanted_.pop_back();
@@ -166,7 +201,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   }
   const NodeSet* must_now = bundles_.empty() ? nullptr : &bundles_.back().must;
   std::vector<std::uint32_t> outputs;
-  for (std::uint32_t e : evals_of_[pass]) {
+  for (std::uint32_t e : only.empty() ? evals_of_[pass] : std::vector(only.begin(), only.end())) {
     if (node(e).type().is_state() || lookup(e) || invariant_eval(e)) continue;
     const std::uint32_t x = node(e).children[0];
     const bool needed = e == trigger ||
@@ -191,6 +226,18 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     } else {
       state_theta = t;
     }
+  }
+
+  // Two loops the PEG shares a pass between (the same exit condition), the
+  // second starting from the first's results: the first is a loop of its own.
+  if (only.empty()) {
+    if (const std::vector<std::uint32_t> first = evals_needed_first(pass, thetas); !first.empty()) {
+      loop(pass, first.front(), first);
+      loop(pass, trigger);
+      return;
+    }
+  } else if (state_theta) {
+    fail(trigger, "a loop's values needed before it, that need its effects");
   }
 
   // A loop that leaves memory alone reads one σ: memory must be there first.
