@@ -431,6 +431,9 @@ NodeSet Emitter::lazy_reads(std::uint32_t n,
     const std::vector<std::uint32_t>& evals = evals_of_.at(p.children[1]);
     for (std::uint32_t e : evals)
       if (node(e).type().is_state() && !invariant_eval(e) && !reached(e)) {
+        // Unless it is a value the effects need first: a loop of its own.
+        const std::vector<std::uint32_t> first = evals_before_effects(p.children[1], e);
+        if (std::binary_search(first.begin(), first.end(), n)) break;
         out.push_back(e);
         memo[n] = out;
         return out;

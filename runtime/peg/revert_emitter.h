@@ -169,6 +169,9 @@ class Emitter {
   // `thetas` need.
   std::vector<std::uint32_t> evals_needed_first(std::uint32_t pass,
                                                 std::span<const std::uint32_t> thetas) const;
+  // Those the σ θ of the effectful loop `state_out` (an eval of `pass`) needs.
+  std::vector<std::uint32_t> evals_before_effects(std::uint32_t pass,
+                                                  std::uint32_t state_out) const;
   // Emits the exit test of `cond` in the loop body; `exit` emits an exit
   // point. Returns false when every path exits.
   template <class Exit, class Iteration>

@@ -161,6 +161,14 @@ std::vector<std::uint32_t> Emitter::evals_needed_first(
   return out;
 }
 
+std::vector<std::uint32_t> Emitter::evals_before_effects(std::uint32_t pass,
+                                                         std::uint32_t state_out) const {
+  const std::uint32_t root[] = {node(state_out).children[0]};
+  std::vector<std::uint32_t> thetas = loop_thetas(node(pass).loop(), root);
+  std::erase_if(thetas, [&](std::uint32_t t) { return !node(t).type().is_state(); });
+  return evals_needed_first(pass, thetas);
+}
+
 void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   loop(pass, trigger, {});
 }
@@ -186,10 +194,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger,
   if (state_out && trigger != *state_out) {
     // A value the effectful loop's start needs (the PEG shares one pass
     // between it and an earlier loop): that earlier loop is emitted alone.
-    const std::uint32_t state_root[] = {node(*state_out).children[0]};
-    std::vector<std::uint32_t> state_thetas = loop_thetas(l, state_root);
-    std::erase_if(state_thetas, [&](std::uint32_t t) { return !node(t).type().is_state(); });
-    if (const std::vector<std::uint32_t> first = evals_needed_first(pass, state_thetas);
+    if (const std::vector<std::uint32_t> first = evals_before_effects(pass, *state_out);
         std::binary_search(first.begin(), first.end(), trigger)) {
       loop(pass, trigger, first);
       return;
