@@ -165,8 +165,8 @@ class Emitter {
   // A loop of its own for `evals` of `pass` only (values, no effects): those
   // another loop on the same pass needs before it starts.
   void loop(std::uint32_t pass, std::uint32_t trigger, std::span<const std::uint32_t> only);
-  // The value evals of `pass`, not computed yet, that the initial values of
-  // `thetas` need.
+  // The value evals of `pass`, not computed yet, that the initial or next
+  // values of `thetas` (θs of a loop on `pass`) need.
   std::vector<std::uint32_t> evals_needed_first(std::uint32_t pass,
                                                 std::span<const std::uint32_t> thetas) const;
   // Those the σ θ of the effectful loop `state_out` (an eval of `pass`) needs.

@@ -92,8 +92,8 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
 
 bool Emitter::bound_here(std::uint32_t root, unsigned loop) const {
   // Every θ reachable from root is a variable of this loop, of a loop open
-  // here (so its value or σ is available), or of a loop an eval on the way encloses (one pass_ℓ can serve
-  // loops in different places: loops may only be fused where both can be).
+  // here (so its value or σ is available), or of a loop an eval on the way encloses (one pass_ℓ can
+  // serve loops in different places: loops may only be fused where both can be).
   std::unordered_set<std::uint64_t> seen;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> todo{{root, std::uint64_t{1} << (loop - 1)}};
   while (!todo.empty()) {
@@ -101,8 +101,7 @@ bool Emitter::bound_here(std::uint32_t root, unsigned loop) const {
     todo.pop_back();
     // A value computed here, or a σ memory has been in here (an enclosing
     // loop's σ θ), is available whatever θs it holds.
-    if (lookup(n) || reached(n) || !seen.insert((std::uint64_t{n} << 6) ^ bound).second)
-      continue;
+    if (lookup(n) || reached(n) || !seen.insert((std::uint64_t{n} << 6) ^ bound).second) continue;
     const PegNode& p = node(n);
     std::uint64_t inner = bound;
     if (p.kind() == Kind::Theta && (bound & (std::uint64_t{1} << (p.loop() - 1))) == 0)
@@ -143,8 +142,10 @@ void Emitter::read_invariants_before(unsigned loop, std::span<const std::uint32_
 
 std::vector<std::uint32_t> Emitter::evals_needed_first(
     std::uint32_t pass, std::span<const std::uint32_t> thetas) const {
+  // The loop reads them before it starts or, invariant in it, in its body.
   std::vector<std::uint32_t> out, todo;
-  for (std::uint32_t t : thetas) todo.push_back(node(t).children[0]);
+  for (std::uint32_t t : thetas)
+    todo.insert(todo.end(), {node(t).children[0], node(t).children[1]});
   std::unordered_set<std::uint32_t> seen;
   while (!todo.empty()) {
     const std::uint32_t n = todo.back();
@@ -173,8 +174,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   loop(pass, trigger, {});
 }
 
-void Emitter::loop(std::uint32_t pass, std::uint32_t trigger,
-                   std::span<const std::uint32_t> only) {
+void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const std::uint32_t> only) {
   const PegNode& pass_node = node(pass);
   const unsigned l = pass_node.loop();
   if (pass_node.kind() != Kind::Pass) fail(trigger, "an eval over something other than a pass");
