@@ -481,46 +481,24 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   return out;
 }
 
-bool Emitter::loop_free(std::uint32_t root) const {
-  std::vector<std::uint32_t> todo{root};
-  std::unordered_set<std::uint32_t> seen;
-  while (!todo.empty()) {
-    const std::uint32_t n = todo.back();
-    todo.pop_back();
-    if (!seen.insert(n).second || lookup(n)) continue;
-    if (seen.size() > 64) return false;
-    if (invariant_eval(n)) {  // the value itself, whatever the loop does
-      todo.push_back(node(n).children[0]);
-      continue;
-    }
-    const Kind k = node(n).kind();
-    if (k == Kind::Eval || k == Kind::Theta || k == Kind::Pass) return false;
-    for (std::uint32_t c : node(n).children) todo.push_back(c);
-  }
-  return true;
-}
-
 void Emitter::flush_readers() {
   if (bundles_.empty()) return;
   std::unordered_map<std::uint32_t, NodeSet> memo;
   std::vector<std::uint32_t> candidates = bundles_.back().must;
-  // Nodes the bundle may need that are defined on every call, through φs;
-  // and, inside loops, those that need no loop to compute (a value read
-  // before a loop and used only in it).
+  // Nodes the bundle may need that are defined on every call, through φs
+  // and into loops (a value read before a loop and used only in it).
   std::unordered_set<std::uint32_t> seen;
-  std::vector<std::pair<std::uint32_t, bool>> todo;
-  for (std::uint32_t r : bundles_.back().roots) todo.emplace_back(r, false);
+  std::vector<std::uint32_t> todo = bundles_.back().roots;
   while (!todo.empty()) {
-    const auto [n, in_loop] = todo.back();
+    const std::uint32_t n = todo.back();
     todo.pop_back();
     const PegNode& p = node(n);
     if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
-    if (p.type().is_ir() && g_.depth(n) <= depth_ && (!in_loop || loop_free(n)) &&
+    if (p.type().is_ir() && g_.depth(n) <= depth_ &&
         !std::binary_search(bundles_.back().must.begin(), bundles_.back().must.end(), n) &&
         !speculatable_[n] && defined(n))
       candidates.push_back(n);
-    const bool enters = p.kind() == Kind::Eval || p.kind() == Kind::Theta;
-    for (std::uint32_t c : p.children) todo.emplace_back(c, in_loop || enters);
+    for (std::uint32_t c : p.children) todo.push_back(c);
   }
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);

@@ -152,8 +152,6 @@ class Emitter {
   // When memory has moved past it, `reader` is blamed (another e-node of its
   // class may read a later σ).
   void read_at(std::uint32_t state, std::uint32_t reader);
-  // Whether `root` can be computed without a loop (within a few nodes).
-  bool loop_free(std::uint32_t root) const;
   // A σ φ whose condition is known is the σ it selects.
   std::uint32_t resolve(std::uint32_t state) const;
   void produce(std::uint32_t producer);
