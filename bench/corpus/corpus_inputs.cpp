@@ -69,6 +69,13 @@ std::vector<std::uint64_t> Arguments::words() const {
   return out;
 }
 
+std::vector<std::vector<std::uint8_t>> Arguments::memory() const {
+  std::vector<std::vector<std::uint8_t>> out;
+  for (std::size_t i = 0; i < params_.size(); ++i)
+    if (params_[i].type.is_pointer()) out.push_back(buffers_[i]);
+  return out;
+}
+
 std::vector<ir::Buffer> Arguments::buffers() const {
   std::vector<ir::Buffer> out;
   for (std::size_t i = 0; i < params_.size(); ++i)

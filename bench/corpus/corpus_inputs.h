@@ -25,8 +25,9 @@ class Arguments {
   // The raw 64-bit argument words (scalars in canonical form, pointers as
   // addresses), for a caller through a generic C entry.
   std::vector<std::uint64_t> words() const;
-  // The bytes of every buffer, in parameter order (empty for scalars).
-  const std::vector<std::vector<std::uint8_t>>& memory() const { return buffers_; }
+  // The bytes of every buffer, in parameter order (scalars have none), as
+  // testing::RandomInputs::memory() gives them.
+  std::vector<std::vector<std::uint8_t>> memory() const;
   // The buffers for the interpreter's bounds-checked mode.
   std::vector<ir::Buffer> buffers() const;
 
