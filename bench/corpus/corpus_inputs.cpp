@@ -76,6 +76,19 @@ std::vector<std::vector<std::uint8_t>> Arguments::memory() const {
   return out;
 }
 
+void Arguments::reset_written(const Arguments& pristine) {
+  for (std::size_t i = 0; i < params_.size(); ++i)
+    if (params_[i].written)
+      std::memcpy(buffers_[i].data(), pristine.buffers_[i].data(), buffers_[i].size());
+}
+
+std::size_t Arguments::written_bytes() const {
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < params_.size(); ++i)
+    if (params_[i].written) bytes += buffers_[i].size();
+  return bytes;
+}
+
 std::vector<ir::Buffer> Arguments::buffers() const {
   std::vector<ir::Buffer> out;
   for (std::size_t i = 0; i < params_.size(); ++i)

@@ -28,6 +28,11 @@ class Arguments {
   // The bytes of every buffer, in parameter order (scalars have none), as
   // testing::RandomInputs::memory() gives them.
   std::vector<std::vector<std::uint8_t>> memory() const;
+  // Copies the buffers the program writes back from `pristine` (made from the
+  // same parameters), so that the next call starts from the same arguments.
+  void reset_written(const Arguments& pristine);
+  // The bytes the program writes, in all (what reset_written() copies).
+  std::size_t written_bytes() const;
   // The buffers for the interpreter's bounds-checked mode.
   std::vector<ir::Buffer> buffers() const;
 
