@@ -12,9 +12,10 @@
 //   run/P/...    the code on random arguments: Augur O2 without PEG
 //                (peg_off) and with it (peg_on), gcc's and clang's; every
 //                version is called through the same trampoline and checked
-//                against peg_off first; each call starts from the same
-//                arguments (the written buffers are copied back before it:
-//                run/P/restore is that copy alone)
+//                against peg_off (gcc's, clang's where it was skipped)
+//                first; each call starts from the same arguments (the
+//                written buffers are copied back before it: run/P/restore
+//                is that copy alone)
 //
 // Phase times are CPU time of the process and its children (the C
 // compilers), the `cpu_ms` counter; run times are CPU time per call. The
@@ -25,7 +26,10 @@
 //   AUGUR_CORPUS_BUDGET_S   a phase whose time, projected quadratically from
 //                           the family's previous size, passes this many
 //                           seconds is skipped with the projection as its
-//                           note (default 60; 0 runs everything)
+//                           note; on programs of 5,000 statements or more a
+//                           phase first runs once in a child process killed
+//                           past this many seconds (default 60; 0 runs
+//                           everything, unprobed)
 //
 //   AUGUR_CORPUS_SIZES=all build/release/bench/corpus_bench
 #include <benchmark/benchmark.h>
@@ -35,6 +39,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -49,6 +54,7 @@
 #include "bench/corpus/corpus_inputs.h"
 #include "bench/corpus/ir_stats.h"
 #include "bench/corpus/native.h"
+#include "bench/corpus/probe.h"
 #include "bench/ratio_reporter.h"
 #include "jit/cpu/compile.h"
 #include "runtime/peg/optimize.h"
@@ -77,8 +83,10 @@ struct Subject {
   std::optional<peg::PegResult> peg;
   std::map<std::string, std::shared_ptr<cpu::CompiledCode>> augur;  // "peg_off", "peg_on"
   std::map<std::string, void*> native;                              // "gcc", "clang"
-  // The result and the memory after one call of peg_off.
+  // The result and the memory after one call of the first version made of
+  // kReferences (corpus_bench.cpp), which every version must reproduce.
   std::optional<std::pair<std::uint64_t, std::vector<std::vector<std::uint8_t>>>> reference;
+  std::string reference_version;
 
   const ir::Module& module() {
     if (!staged) {
@@ -98,43 +106,71 @@ std::vector<std::unique_ptr<Subject>>& subjects() {
   return all;
 }
 
-// Skips a phase whose projected time passes the budget; the projection is
-// quadratic in statements from the family's largest program measured so far
-// (today's optimizer and LLVM on one huge function are about that).
+// Decides whether a phase runs on a program. It is skipped when its time,
+// projected quadratically in statements from the family's largest program
+// measured so far, passes the budget (today's optimizer and LLVM on one huge
+// function are about quadratic, some shapes worse); on programs of
+// kProbeAbove statements or more it must also finish a probe (probe.h)
+// within the budget first. The note of a skipped phase says which.
 class Budget {
  public:
+  static constexpr std::size_t kProbeAbove = 5'000;
+
   Budget() : seconds_(std::stod(env_or("AUGUR_CORPUS_BUDGET_S", "60"))) {}
 
-  // Empty if `phase` may run on `subject`; else why not.
-  std::string check(const std::string& phase, Subject& subject) const {
+  // Empty if `phase` may run on `subject`, probing it with `body` first if
+  // it is large; else why not. Decided once per phase and program.
+  std::string allow(const std::string& phase, Subject& subject, const std::function<void()>& body) {
+    if (seconds_ <= 0) return {};
+    const auto key = std::make_pair(phase, subject.program.name);
+    if (const auto it = verdicts_.find(key); it != verdicts_.end()) return it->second;
+    std::string why = projection(phase, subject);
+    if (why.empty() && subject.stats.statements >= kProbeAbove) {
+      if (const std::optional<double> took = probe(seconds_, body)) {
+        record(phase, subject, *took);
+      } else {
+        why = "skipped: " + phase + " failed or ran past " + seconds_text() +
+              " s in a probe (killed)";
+      }
+    }
+    // Larger programs of the family skip it too.
+    if (!why.empty()) record(phase, subject, std::numeric_limits<double>::infinity());
+    verdicts_[key] = why;
+    return why;
+  }
+
+  void record(const std::string& phase, Subject& subject, double seconds) {
+    measured_[{phase, subject.program.family}] = {static_cast<double>(subject.stats.statements),
+                                                  seconds};
+  }
+
+ private:
+  std::string projection(const std::string& phase, const Subject& subject) const {
     const auto it = measured_.find({phase, subject.program.family});
-    if (seconds_ <= 0 || it == measured_.end()) return {};
+    if (it == measured_.end()) return {};
     const double ratio = static_cast<double>(subject.stats.statements) / it->second.statements;
     const double projected = it->second.seconds * ratio * ratio;
     if (projected <= seconds_) return {};
     std::ostringstream why;
     why.precision(3);
     why << "skipped: " << phase << " projected at " << projected << " s from " << it->second.seconds
-        << " s at " << it->second.statements << " statements (AUGUR_CORPUS_BUDGET_S=" << seconds_
-        << ")";
+        << " s at " << it->second.statements
+        << " statements (AUGUR_CORPUS_BUDGET_S=" << seconds_text() << ")";
     return why.str();
   }
-  void record(const std::string& phase, Subject& subject, double seconds) {
-    measured_[{phase, subject.program.family}] = {static_cast<double>(subject.stats.statements),
-                                                  seconds};
-  }
-  // Larger programs of the family skip it too.
-  void give_up(const std::string& phase, Subject& subject) {
-    record(phase, subject, std::numeric_limits<double>::infinity());
+  std::string seconds_text() const {
+    std::ostringstream text;
+    text << seconds_;
+    return text.str();
   }
 
- private:
   struct Measured {
     double statements = 1;
     double seconds = 0;
   };
   double seconds_;
-  std::map<std::pair<std::string, std::string>, Measured> measured_;
+  std::map<std::pair<std::string, std::string>, Measured> measured_;     // by phase and family
+  std::map<std::pair<std::string, std::string>, std::string> verdicts_;  // by phase and program
 };
 
 Budget& budget() {
@@ -142,16 +178,18 @@ Budget& budget() {
   return b;
 }
 
-// Runs one phase's benchmark loop: skipped past the budget, its CPU time
-// (children included) recorded for the projections and as `cpu_ms`.
+// Runs one phase's benchmark loop: skipped past the budget (staging, bounded
+// by construction, always runs), its CPU time (children included) recorded
+// for the projections and as `cpu_ms`.
 template <class Body>
 void phase(benchmark::State& state, Subject& subject, const std::string& name, Body body) {
   try {
     subject.module();
-    if (const std::string why = budget().check(name, subject); !why.empty()) {
-      state.SkipWithError(why.c_str());
-      budget().give_up(name, subject);
-      return;
+    if (name != "stage") {
+      if (const std::string why = budget().allow(name, subject, body); !why.empty()) {
+        state.SkipWithError(why.c_str());
+        return;
+      }
     }
     const double start = cpu_seconds();
     for (auto _ : state) body();
@@ -160,7 +198,7 @@ void phase(benchmark::State& state, Subject& subject, const std::string& name, B
     state.counters["cpu_ms"] = seconds * 1e3;
     state.counters["statements"] = static_cast<double>(subject.stats.statements);
   } catch (const std::exception& e) {
-    budget().give_up(name, subject);
+    budget().record(name, subject, std::numeric_limits<double>::infinity());
     state.SkipWithError(e.what());
   }
 }
@@ -172,10 +210,7 @@ void stage(benchmark::State& state, Subject& s) {
 }
 
 void optimize(benchmark::State& state, Subject& s) {
-  phase(state, s, "peg", [&] {
-    peg::PegResult r = peg::optimize(s.module());
-    s.peg = std::move(r);
-  });
+  phase(state, s, "peg", [&] { s.peg = peg::optimize(s.module()); });
   if (!s.peg) return;
   const peg::PegFunctionReport& r = s.peg->report.functions.front();
   state.counters["e_nodes"] = static_cast<double>(r.egraph_nodes);
@@ -187,12 +222,19 @@ void optimize(benchmark::State& state, Subject& s) {
   state.counters["revert_ms"] = ms(r.revert);
 }
 
-void llvm(benchmark::State& state, Subject& s, int level) {
+cpu::Options at_level(int level) {
   cpu::Options options;
   options.opt_level = level;
   options.invokers = false;  // the trampoline calls the C ABI entry
-  phase(state, s, "llvm_O" + std::to_string(level),
-        [&] { benchmark::DoNotOptimize(cpu::compile(s.module(), {}, options)); });
+  return options;
+}
+
+void llvm(benchmark::State& state, Subject& s, int level) {
+  phase(state, s, "llvm_O" + std::to_string(level), [&] {
+    std::shared_ptr<cpu::CompiledCode> code = cpu::compile(s.module(), {}, at_level(level));
+    // The O2 code is the peg_off version the runs call.
+    if (level == 2) s.augur["peg_off"] = std::move(code);
+  });
 }
 
 void* load_native(Subject& s, const std::string& compiler, int version) {
@@ -208,35 +250,33 @@ void native(benchmark::State& state, Subject& s, const std::string& compiler) {
         [&] { s.native[compiler] = load_native(s, compiler, version++); });
 }
 
-// The address of one version of the program, compiled on first use; null
-// (and the benchmark skipped) when its phase was skipped or failed.
-void* version_address(benchmark::State& state, Subject& s, const std::string& version) {
-  try {
-    if (version == "gcc" || version == "clang") {
-      if (!s.native.count(version)) {
-        const std::string why = budget().check(version + "_O2", s);
-        if (!why.empty()) throw jit::error(why);
-        s.native[version] = load_native(s, version, 100);
-      }
-      return s.native[version];
+// Throws the budget's note if `phase` may not run on `s`.
+void require(const std::string& phase, Subject& s, const std::function<void()>& body) {
+  if (const std::string why = budget().allow(phase, s, body); !why.empty()) throw jit::error(why);
+}
+
+// The address of one version of the program, made on first use (the phase
+// benchmarks leave theirs); throws the budget's note when its phase was
+// skipped, or the phase's error.
+void* version_address(Subject& s, const std::string& version) {
+  if (version == "gcc" || version == "clang") {
+    if (!s.native.count(version)) {
+      require(version + "_O2", s, [&] { load_native(s, version, 1000); });
+      s.native[version] = load_native(s, version, 1001);
     }
-    auto& code = s.augur[version];
-    if (!code) {
-      if (const std::string why = budget().check("llvm_O2", s); !why.empty()) throw jit::error(why);
-      if (version == "peg_on" && !s.peg) {
-        if (const std::string why = budget().check("peg", s); !why.empty()) throw jit::error(why);
-        s.peg = peg::optimize(s.module());
-      }
-      cpu::Options options;
-      options.opt_level = 2;
-      options.invokers = false;
-      code = cpu::compile(version == "peg_on" ? s.peg->module : s.module(), {}, options);
-    }
-    return code->address(s.program.name);
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-    return nullptr;
+    return s.native[version];
   }
+  if (version == "peg_on" && !s.peg) {
+    require("peg", s, [&] { peg::optimize(s.module()); });
+    s.peg = peg::optimize(s.module());
+  }
+  const ir::Module& module = version == "peg_on" ? s.peg->module : s.module();
+  auto& code = s.augur[version];
+  if (!code) {
+    require("llvm_O2", s, [&] { cpu::compile(module, {}, at_level(2)); });
+    code = cpu::compile(module, {}, at_level(2));
+  }
+  return code->address(s.program.name);
 }
 
 std::pair<std::uint64_t, std::vector<std::vector<std::uint8_t>>> call_once(Subject& s,
@@ -247,19 +287,35 @@ std::pair<std::uint64_t, std::vector<std::vector<std::uint8_t>>> call_once(Subje
   return {result, work.memory()};
 }
 
+// The versions that may serve as the reference the others are checked against, in order.
+constexpr const char* kReferences[] = {"peg_off", "gcc", "clang"};
+
 void run(benchmark::State& state, Subject& s, const std::string& version) {
   s.module();
   void* function = nullptr;
   if (version != "restore") {
-    if (!s.reference) {
-      void* reference = version_address(state, s, "peg_off");
-      if (!reference) return;
-      s.reference = call_once(s, reference);
+    try {
+      for (const char* reference : kReferences) {
+        if (s.reference) break;
+        try {
+          s.reference = call_once(s, version_address(s, reference));
+          s.reference_version = reference;
+        } catch (const std::exception&) {
+          // The next one, then.
+        }
+      }
+      function = version_address(s, version);
+    } catch (const std::exception& e) {
+      state.SkipWithError(e.what());
+      return;
     }
-    function = version_address(state, s, version);
-    if (!function) return;
+    if (!s.reference) {
+      state.SkipWithError("no version to check against (peg_off, gcc and clang were skipped)");
+      return;
+    }
     if (call_once(s, function) != *s.reference) {
-      state.SkipWithError("computes another result or memory than Augur O2 without PEG");
+      const std::string why = "computes another result or memory than " + s.reference_version;
+      state.SkipWithError(why.c_str());
       return;
     }
   }
