@@ -34,10 +34,9 @@
 //   AUGUR_CORPUS_SIZES=all build/release/bench/corpus_bench
 #include <benchmark/benchmark.h>
 
-#include <cmath>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <functional>
 #include <limits>

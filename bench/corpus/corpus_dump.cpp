@@ -5,6 +5,7 @@
 //   build/dev/bench/corpus_dump DIR [small|standard|all] [family...]
 //
 // Sizes default to all (~1k, 10k, 50k and 100k statements per family).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
