@@ -1,15 +1,11 @@
 #include "bench/compile/ir_to_c.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 namespace augur::bench {
-namespace {
-
-using ir::BinaryOp;
-using ir::ExprKind;
-using ir::StmtKind;
 
 std::string c_type(ir::Type type) {
   static constexpr const char* kScalars[] = {"void",     "_Bool",    "int8_t",  "int16_t",
@@ -18,6 +14,12 @@ std::string c_type(ir::Type type) {
   std::string name = kScalars[static_cast<int>(type.scalar())];
   return type.is_pointer() ? name + "*" : name;
 }
+
+namespace {
+
+using ir::BinaryOp;
+using ir::ExprKind;
+using ir::StmtKind;
 
 [[noreturn]] void unsupported(const std::string& what) {
   throw std::invalid_argument("ir_to_c: " + what + " is outside the printable subset");
@@ -41,7 +43,13 @@ class Printer {
   }
 
  private:
-  std::string var(ir::VarId id) const { return "v_" + function_.var(id).name; }
+  // IR names may hold '.' (staging's suffix for repeated user names): the
+  // index keeps the C name unique once it is replaced.
+  std::string var(ir::VarId id) const {
+    std::string name = function_.var(id).name;
+    std::replace(name.begin(), name.end(), '.', '_');
+    return "v" + std::to_string(id.index) + "_" + name;
+  }
 
   static std::string constant(const ir::Expr& e) {
     if (e.type.is_pointer()) return "((" + c_type(e.type) + ")0)";

@@ -17,4 +17,7 @@ namespace augur::bench {
 // Throws std::invalid_argument for a construct outside the subset.
 std::string ir_to_c(const ir::Module& module);
 
+// The C type of an IR type ("int32_t", "double*", "_Bool"), as ir_to_c writes it.
+std::string c_type(ir::Type type);
+
 }  // namespace augur::bench

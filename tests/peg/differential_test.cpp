@@ -10,6 +10,7 @@
 //   AUGUR_PEG_FUZZ_FIRST=618 AUGUR_PEG_FUZZ_COUNT=1 AUGUR_DUMP=peg ...
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -61,11 +62,10 @@ struct Tally {
   }
 };
 
-void check_seed(std::uint64_t seed, const PegOptions& options, testing::RandomFeatures features,
-                Tally& tally) {
-  testing::RandomProgramOptions o;
-  o.seed = seed;
-  o.features = features;
+// The program of `o` (its seed set) optimized with `options`, against the original.
+void check_program(const testing::RandomProgramOptions& o, const PegOptions& options,
+                   Tally& tally) {
+  const std::uint64_t seed = o.seed;
   const testing::RandomProgram p = testing::random_program(o);
   PegResult r;
   PegOptions deterministic = options;
@@ -99,6 +99,14 @@ void check_seed(std::uint64_t seed, const PegOptions& options, testing::RandomFe
   ASSERT_TRUE(diff.empty()) << "seed " << seed << ": " << diff << "\noriginal:\n"
                             << ir::print(p.module) << "optimized:\n"
                             << ir::print(r.module);
+}
+
+void check_seed(std::uint64_t seed, const PegOptions& options, testing::RandomFeatures features,
+                Tally& tally) {
+  testing::RandomProgramOptions o;
+  o.seed = seed;
+  o.features = features;
+  check_program(o, options, tally);
 }
 
 void report(const Tally& t) {
@@ -136,7 +144,6 @@ TEST(PegDifferential, Optimized) {
 TEST(PegDifferential, Regions) {
   PegOptions options;
   options.region_nodes = 24;
-  Tally tally;
   std::uint64_t regions = 0, regions_optimized = 0;
   for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + fuzz_count() / 2; ++seed) {
     testing::RandomProgramOptions o;
@@ -159,6 +166,32 @@ TEST(PegDifferential, Regions) {
   std::cout << regions_optimized << " of " << regions << " regions optimized\n";
   EXPECT_GT(regions, fuzz_count() / 2);
   EXPECT_GE(regions_optimized * 10, regions * 9);
+}
+
+// The shapes of the corpus's staged programs (bench/corpus): many sibling
+// loops, deep nests, long straight-line code, many memory operations; a few
+// programs of each, 300 to 1,000 nodes (AUGUR_PEG_FUZZ_COUNT / 50 each).
+TEST(PegDifferential, CorpusShapes) {
+  const std::uint64_t count = std::max<std::uint64_t>(fuzz_count() / 50, 1);
+  const std::pair<testing::RandomShape, const char*> shapes[] = {
+      {testing::RandomShape::sibling_loops, "sibling loops"},
+      {testing::RandomShape::deep_nests, "deep nests"},
+      {testing::RandomShape::straight_line, "straight line"},
+      {testing::RandomShape::memory, "memory"}};
+  for (const auto& [shape, name] : shapes) {
+    Tally tally;
+    for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + count; ++seed) {
+      testing::RandomProgramOptions o;
+      o.seed = seed + 2'000'000 + 100'000 * static_cast<std::uint64_t>(shape);
+      o.shape = shape;
+      o.target_nodes = 300 + seed % 8 * 100;
+      if (shape == testing::RandomShape::deep_nests) o.max_depth = 8;
+      check_program(o, PegOptions{}, tally);
+      if (HasFatalFailure()) return;
+    }
+    std::cout << name << ": ";
+    report(tally);
+  }
 }
 
 // A loop whose first iteration always exits, peeled because its invariant

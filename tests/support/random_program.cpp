@@ -73,9 +73,11 @@ class Generator {
 
   void make_params() {
     const unsigned scalars = static_cast<unsigned>(s_.rng.below(s_.options.max_scalar_params + 1));
+    const unsigned fewest = s_.options.shape == RandomShape::memory ? 1 : 0;
     const unsigned arrays =
-        s_.features.arrays ? static_cast<unsigned>(s_.rng.below(s_.options.max_array_params + 1))
-                           : 0;
+        s_.features.arrays
+            ? std::max(fewest, static_cast<unsigned>(s_.rng.below(s_.options.max_array_params + 1)))
+            : 0;
     std::vector<char> is_array(scalars, 0);
     is_array.insert(is_array.end(), arrays, 1);
     for (std::size_t i = is_array.size(); i > 1; --i) {
@@ -103,25 +105,37 @@ class Generator {
   // Generates one statement (and the temporaries it needs). Returns true if it
   // ended the block (break, continue, return).
   bool gen_statement() {
-    const bool can_nest = depth_ < s_.options.max_depth;
-    const bool can_loop = can_nest && (loop_depth_ == 0 || s_.features.nested_loops);
+    const RandomShape shape = s_.options.shape;
+    const bool control = shape != RandomShape::straight_line;
+    const bool can_nest = control && depth_ < s_.options.max_depth;
+    const bool can_loop =
+        can_nest &&
+        (loop_depth_ == 0 || (s_.features.nested_loops && shape != RandomShape::sibling_loops));
     const bool in_loop = loop_depth_ > 0 && s_.features.break_continue;
     const bool has_assignable = std::any_of(s_.scalars.begin(), s_.scalars.end(),
                                             [](const ScalarVar& v) { return v.assignable; });
     const bool has_arrays = !s_.arrays.empty();
+    // The shapes scale the weights of what they lean to.
+    const unsigned loops = shape == RandomShape::sibling_loops && depth_ == 0 ? 8
+                           : shape == RandomShape::deep_nests                 ? 4
+                                                                              : 1;
+    const unsigned branches = shape == RandomShape::deep_nests ? 4 : 1;
+    const unsigned stores = shape == RandomShape::memory ? 6 : 1;
+    // Leaving a block early cuts a deep nest short.
+    const unsigned exits = shape == RandomShape::deep_nests ? 0 : 1;
     const unsigned weights[] = {
-        4,                                                                      // Declare
-        has_assignable ? 4u : 0u,                                               // Assign
-        has_arrays ? 3u : 0u,                                                   // Store
-        can_emit_effect() ? 1u : 0u,                                            // Effect
-        has_arrays && s_.features.pointer_arithmetic ? 1u : 0u,                 // PointerLocal
-        can_nest && s_.features.branches ? 3u : 0u,                             // If
-        can_loop && s_.features.loops ? 2u : 0u,                                // While
-        can_loop && s_.features.loops && s_.features.break_continue ? 1u : 0u,  // WhileTrue
-        can_loop && s_.features.for_loops ? 2u : 0u,                            // For
-        in_loop ? 1u : 0u,                                                      // Break
-        in_loop ? 1u : 0u,                                                      // Continue
-        depth_ > 0 && s_.features.early_returns ? 1u : 0u,                      // Return
+        4,                                                                         // Declare
+        has_assignable ? 4u : 0u,                                                  // Assign
+        has_arrays ? 3u * stores : 0u,                                             // Store
+        can_emit_effect() ? 1u : 0u,                                               // Effect
+        has_arrays && s_.features.pointer_arithmetic ? 1u : 0u,                    // PointerLocal
+        can_nest && s_.features.branches ? 3u * branches : 0u,                     // If
+        can_loop && s_.features.loops ? 2u * loops : 0u,                           // While
+        can_loop && s_.features.loops && s_.features.break_continue ? loops : 0u,  // WhileTrue
+        can_loop && s_.features.for_loops ? 2u * loops : 0u,                       // For
+        in_loop && control ? exits : 0u,                                           // Break
+        in_loop && control ? exits : 0u,                                           // Continue
+        depth_ > 0 && s_.features.early_returns ? exits : 0u,                      // Return
     };
     switch (static_cast<StmtChoice>(s_.weighted(weights))) {
       case StmtChoice::Declare:

@@ -40,6 +40,16 @@ struct RandomFeatures {
   bool atomics = false;       // atomic_* on array elements
 };
 
+// What the statements lean to, for the shapes of staged programs (the corpus
+// in bench/corpus): `target_nodes` sizes them.
+enum class RandomShape : std::uint8_t {
+  mixed,          // every enabled statement, by its usual weight
+  sibling_loops,  // many loops one after another at the top level, none nested
+  deep_nests,     // loops and branches nested down to max_depth on most paths
+  straight_line,  // no control flow: declarations, assignments, stores, calls
+  memory,         // mostly stores (with loads in their operands), at least one array
+};
+
 struct RandomProgramOptions {
   std::uint64_t seed = 0;
   unsigned max_depth = 3;             // nesting of if / while / for
@@ -53,6 +63,7 @@ struct RandomProgramOptions {
   unsigned max_array_params = 2;
   std::uint32_t max_array_length = 16;
   RandomFeatures features;
+  RandomShape shape = RandomShape::mixed;
 };
 
 // A parameter of the entry function: a scalar, or a pointer to an array the
