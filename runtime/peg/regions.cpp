@@ -7,6 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
 #include "runtime/ir/builder.h"
 #include "runtime/ir/visit.h"
 #include "runtime/peg/optimize_function.h"
@@ -139,6 +142,9 @@ class RegionSplitter {
     for (const ir::Variable& v : out_.vars) names_.insert(v.name);
   }
 
+  // Plans the regions block by block, optimizes them (on the TBB pool
+  // unless dumping: regions are independent), then splices them back in
+  // plan order, so the result does not depend on the thread count.
   ir::Function run() {
     std::vector<ir::Block*> todo{&out_.body};
     while (!todo.empty()) {
@@ -150,6 +156,21 @@ class RegionSplitter {
           if (!nested->empty()) todo.push_back(nested);
       }
     }
+    const auto optimize_one = [&](std::size_t i) {
+      Region& r = regions_[i];
+      r.optimized = optimize_function(module_, r.function, options_, r.report, dump_, r.outputs);
+    };
+    if (dump_) {
+      for (std::size_t i = 0; i < regions_.size(); ++i) optimize_one(i);
+    } else {
+      // Isolated: a worker waiting here must not pick up a task that waits
+      // on what this thread holds (a compile of the same key).
+      tbb::this_task_arena::isolate(
+          [&] { tbb::parallel_for(std::size_t{0}, regions_.size(), optimize_one); });
+    }
+    // Splicing shifts the statements after a region: last region first.
+    for (Region& r : regions_) add_to_report(r.report);
+    for (auto r = regions_.rbegin(); r != regions_.rend(); ++r) splice(*r);
     drop_undeclared_vars();
     return std::move(out_);
   }
@@ -174,17 +195,31 @@ class RegionSplitter {
     rename_vars(out_.body, [&](ir::VarId v) { return ir::VarId{renamed[v.index]}; });
   }
 
-  // Replaces the regions of `block` by their optimized code; returns the
-  // positions of the statements left to split further.
+  // A run of statements to optimize as one region: where it goes back, the
+  // function made of it, and what became of it.
+  struct Region {
+    ir::Block* block = nullptr;  // it stands for the statement at `position`
+    std::size_t position = 0;
+    ir::Block run;
+    std::vector<std::uint32_t> hoisted;  // declarations at its top
+    ir::Function function;
+    std::vector<ir::VarId> outputs;
+    std::vector<std::uint32_t> to_outer;  // the function's parameters, as the outer variables
+    PegFunctionReport report;
+    std::optional<ir::Function> optimized;
+  };
+
+  // Moves the regions of `block` out, each leaving one placeholder statement
+  // behind; returns the positions of the statements left to split further.
   std::vector<std::size_t> split(ir::Block& block) {
     ir::Block rebuilt, run;
     std::size_t run_nodes = 0;
-    std::vector<std::size_t> descend;
+    std::vector<std::size_t> descend, placeholders;
     const auto flush = [&] {
       if (run.empty()) return;
-      ir::Block replaced = optimize_run(std::move(run));
-      rebuilt.insert(rebuilt.end(), std::make_move_iterator(replaced.begin()),
-                     std::make_move_iterator(replaced.end()));
+      placeholders.push_back(rebuilt.size());
+      rebuilt.push_back(ir::Stmt::eval(nullptr));
+      plan(std::move(run));
       run.clear();
       run_nodes = 0;
     };
@@ -202,11 +237,16 @@ class RegionSplitter {
     }
     flush();
     block = std::move(rebuilt);
+    const std::size_t first = regions_.size() - placeholders.size();
+    for (std::size_t k = 0; k < placeholders.size(); ++k) {
+      regions_[first + k].block = &block;
+      regions_[first + k].position = placeholders[k];
+    }
     return descend;
   }
 
-  // The run's statements optimized as one region, or as they were.
-  ir::Block optimize_run(ir::Block run) {
+  // The run as a function of its own (Region::function), to optimize later.
+  void plan(ir::Block run) {
     // Variables: declared at the run's top (hoisted), declared inside it,
     // assigned, read.
     std::vector<std::uint32_t> hoisted;
@@ -231,14 +271,15 @@ class RegionSplitter {
     std::sort(locals.begin(), locals.end());
 
     // The region as a function of its own: parameters, then its locals.
-    ir::Function region;
+    Region& planned = regions_.emplace_back();
+    ir::Function& region = planned.function;
     region.name = out_.name;
     region.ret = ir::Type::void_();
     region.kernel = out_.kernel;
     region.num_params = static_cast<std::uint32_t>(params.size());
     std::unordered_map<std::uint32_t, std::uint32_t> to_region;
-    std::vector<std::uint32_t> to_outer;
-    std::vector<ir::VarId> outputs;
+    std::vector<std::uint32_t>& to_outer = planned.to_outer;
+    std::vector<ir::VarId>& outputs = planned.outputs;
     for (const std::vector<std::uint32_t>* list : {&params, &locals}) {
       for (std::uint32_t v : *list) {
         const auto index = static_cast<std::uint32_t>(region.vars.size());
@@ -257,17 +298,26 @@ class RegionSplitter {
       s = ir::Stmt::assign(s.var, s.expr ? s.expr : ir::constant(t, 0));
     }
     rename_vars(region.body, [&](ir::VarId v) { return ir::VarId{to_region.at(v.index)}; });
+    to_outer.resize(params.size());
+    planned.hoisted = std::move(hoisted);
+    planned.run = std::move(run);
+  }
 
-    PegFunctionReport r;
-    std::optional<ir::Function> optimized =
-        optimize_function(module_, region, options_, r, dump_, outputs);
-    add_to_report(r);
-    if (!optimized) return run;
+  // Puts the region's code (optimized, or the run as it was) in its place.
+  void splice(Region& r) {
+    ir::Block code = r.optimized ? optimized_code(r) : std::move(r.run);
+    ir::Block& block = *r.block;
+    const auto at = block.begin() + static_cast<std::ptrdiff_t>(r.position);
+    block.insert(block.erase(at), std::make_move_iterator(code.begin()),
+                 std::make_move_iterator(code.end()));
+  }
 
-    // Back into the function: the optimized region's own variables (none of
-    // the input's locals survive as such) join it, renamed where their names
-    // are taken.
-    to_outer.resize(optimized->num_params);
+  // Back into the function: the optimized region's own variables (none of
+  // the input's locals survive as such) join it, renamed where their names
+  // are taken.
+  ir::Block optimized_code(Region& r) {
+    std::optional<ir::Function>& optimized = r.optimized;
+    std::vector<std::uint32_t>& to_outer = r.to_outer;
     for (std::size_t i = optimized->num_params; i < optimized->vars.size(); ++i) {
       ir::Variable var = std::move(optimized->vars[i]);
       var.name = unique_name(std::move(var.name));
@@ -275,7 +325,7 @@ class RegionSplitter {
       out_.vars.push_back(std::move(var));
     }
     ir::Block code;
-    for (std::uint32_t v : hoisted) code.push_back(ir::Stmt::decl(ir::VarId{v}));
+    for (std::uint32_t v : r.hoisted) code.push_back(ir::Stmt::decl(ir::VarId{v}));
     rename_vars(optimized->body, [&](ir::VarId v) { return ir::VarId{to_outer.at(v.index)}; });
     code.insert(code.end(), std::make_move_iterator(optimized->body.begin()),
                 std::make_move_iterator(optimized->body.end()));
@@ -319,6 +369,7 @@ class RegionSplitter {
   PegFunctionReport& report_;
   bool dump_;
   std::unordered_set<std::string> names_;
+  std::vector<Region> regions_;  // in plan order
 };
 
 }  // namespace
