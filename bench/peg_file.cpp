@@ -1,7 +1,8 @@
 // Runs the PEG optimizer on IR text files and prints its report: a tool for
 // looking at one program's phases (and, with --print, the result).
 //
-//   build/dev/bench/peg_file [--print] [--no-saturate] [--region-nodes N] FILE.ir...
+//   build/dev/bench/peg_file [--print] [--no-saturate] [--region-nodes N]
+//                             [--iterations N] [--growth BASE PER_NODE] FILE.ir...
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -29,6 +30,15 @@ int main(int argc, char** argv) {
     }
     if (arg == "--region-nodes" && i + 1 < argc) {
       options.region_nodes = std::stoul(argv[++i]);
+      continue;
+    }
+    if (arg == "--iterations" && i + 1 < argc) {
+      options.limits.iterations = std::stoul(argv[++i]);
+      continue;
+    }
+    if (arg == "--growth" && i + 2 < argc) {
+      options.growth_base = std::stoul(argv[++i]);
+      options.growth_per_node = std::stoul(argv[++i]);
       continue;
     }
     if (arg == "--no-saturate") {

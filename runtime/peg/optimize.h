@@ -40,8 +40,8 @@ struct PegOptions {
   // Saturation also stops once the e-graph holds more than growth_base +
   // growth_per_node × the PEG's e-nodes: work in proportion to the program,
   // whatever the rules make of it.
-  std::size_t growth_base = 1'000;
-  std::size_t growth_per_node = 4;
+  std::size_t growth_base = 500;
+  std::size_t growth_per_node = 2;
   bool saturate = true;    // false: IR → PEG → IR only
   bool user_rules = true;  // apply the rules registered with jit::register_rule
   // Extractions tried, each banning the e-node the previous reversion blamed.
