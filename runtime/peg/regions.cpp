@@ -1,6 +1,7 @@
 #include "runtime/peg/regions.h"
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -168,9 +169,16 @@ class RegionSplitter {
       tbb::this_task_arena::isolate(
           [&] { tbb::parallel_for(std::size_t{0}, regions_.size(), optimize_one); });
     }
-    // Splicing shifts the statements after a region: last region first.
     for (Region& r : regions_) add_to_report(r.report);
-    for (auto r = regions_.rbegin(); r != regions_.rend(); ++r) splice(*r);
+    // A block's regions are consecutive in plan order, and a block is
+    // planned before the blocks inside it: splicing the last block first
+    // never moves a block still to splice.
+    for (std::size_t end = regions_.size(); end > 0;) {
+      std::size_t begin = end - 1;
+      while (begin > 0 && regions_[begin - 1].block == regions_[end - 1].block) --begin;
+      splice(std::span<Region>(regions_).subspan(begin, end - begin));
+      end = begin;
+    }
     drop_undeclared_vars();
     return std::move(out_);
   }
@@ -303,13 +311,23 @@ class RegionSplitter {
     planned.run = std::move(run);
   }
 
-  // Puts the region's code (optimized, or the run as it was) in its place.
-  void splice(Region& r) {
-    ir::Block code = r.optimized ? optimized_code(r) : std::move(r.run);
-    ir::Block& block = *r.block;
-    const auto at = block.begin() + static_cast<std::ptrdiff_t>(r.position);
-    block.insert(block.erase(at), std::make_move_iterator(code.begin()),
-                 std::make_move_iterator(code.end()));
+  // Puts the regions' code (optimized, or the runs as they were) in their
+  // places, all of one block, in one pass over it.
+  void splice(std::span<Region> regions) {
+    ir::Block& block = *regions.front().block;
+    ir::Block rebuilt;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < block.size(); ++i) {
+      if (next < regions.size() && regions[next].position == i) {
+        Region& r = regions[next++];
+        ir::Block code = r.optimized ? optimized_code(r) : std::move(r.run);
+        rebuilt.insert(rebuilt.end(), std::make_move_iterator(code.begin()),
+                       std::make_move_iterator(code.end()));
+      } else {
+        rebuilt.push_back(std::move(block[i]));
+      }
+    }
+    block = std::move(rebuilt);
   }
 
   // Back into the function: the optimized region's own variables (none of
