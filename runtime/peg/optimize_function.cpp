@@ -120,6 +120,17 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   const Totality total(*g, peg);
   std::unordered_set<std::uint32_t> defined;
   for (eqsat::Id c : peg.defined) defined.insert(eqsat::index(g->find(c)));
+  // Source loops that share a pass (equal bounds, merged): their values'
+  // classes by loop, so that reversion can emit them as separate loops.
+  std::unordered_map<std::uint32_t, unsigned> source_loop;
+  {
+    std::unordered_map<std::uint32_t, unsigned> loops_per_pass;
+    for (const LoopFacts& l : peg.loops) ++loops_per_pass[eqsat::index(g->find(l.pass))];
+    for (unsigned k = 0; k < peg.loops.size(); ++k) {
+      if (loops_per_pass[eqsat::index(g->find(peg.loops[k].pass))] < 2) continue;
+      for (eqsat::Id e : peg.loops[k].evals) source_loop.emplace(eqsat::index(g->find(e)), k);
+    }
+  }
   std::unordered_set<std::uint32_t> banned;
   std::optional<ir::Function> out;
   // Each attempt's DAG search gets its share of the budget; the greedy pass
@@ -153,14 +164,20 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       continue;
     }
     t = Clock::now();
-    RevertInput input{&*graph,
-                      &f,
-                      &peg.externs,
-                      total,
-                      [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); },
-                      options.revert_work_base + options.revert_work_per_node * report.ir_nodes,
-                      t + options.limits.time,
-                      {outputs.begin(), outputs.end()}};
+    RevertInput input;
+    input.graph = &*graph;
+    input.original = &f;
+    input.externs = &peg.externs;
+    input.total = total;
+    input.defined = [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); };
+    input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
+    input.deadline = t + options.limits.time;
+    input.source_loop = [&](eqsat::Id c) -> std::optional<unsigned> {
+      auto it = source_loop.find(eqsat::index(g->find(c)));
+      if (it == source_loop.end()) return std::nullopt;
+      return it->second;
+    };
+    input.outputs.assign(outputs.begin(), outputs.end());
     RevertResult reverted = revert(input);
     report.revert += Clock::now() - t;
     if (reverted.function) {

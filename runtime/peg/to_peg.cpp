@@ -340,7 +340,9 @@ class Translator {
     };
     const auto eval = [&](PegType t, Id seq, Id before) {
       if (same(seq, before)) return before;
-      return add(Kind::Eval, t, {seq, pass}, l);
+      const Id e = add(Kind::Eval, t, {seq, pass}, l);
+      facts.evals.push_back(e);
+      return e;
     };
 
     Flow out;

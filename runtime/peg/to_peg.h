@@ -44,6 +44,9 @@ struct LoopFacts {
   eqsat::Id pass;
   // Classes defined at every iteration up to the exit (θs and exit values).
   std::vector<eqsat::Id> total;
+  // The loop's values as it leaves (its evals): which source loop a value
+  // came from, once loops with equal bounds share a pass.
+  std::vector<eqsat::Id> evals;
 };
 
 struct PegFunction {

@@ -250,13 +250,16 @@ TEST(PegCases, C08_BranchHoisting) {
 }
 
 // 9. Loop fusion: one source loop stays one loop; two loops with the same
-// bounds become one.
+// bounds are fused in the PEG and split again by reversion.
 TEST(PegCases, C09_LoopFusion) {
   const Optimized one = optimize_case(case_program("c09_one_loop"));
   EXPECT_EQ(count_loops(one.fn()), 1) << one.text();
   EXPECT_EQ(agree(one.original, one.module, "f", 30, small_ints(1, -3, 12)), "");
+  // Two source loops with equal bounds are one loop in the PEG (bisimilar),
+  // but reversion emits each source loop's values as its own loop again:
+  // fused, LLVM no longer closed the sum of squares (1.98x slower, issue 13).
   const Optimized two = optimize_case(case_program("c09_two_loops"));
-  EXPECT_EQ(count_loops(two.fn()), 1) << two.text();
+  EXPECT_EQ(count_loops(two.fn()), 2) << two.text();
   EXPECT_EQ(agree(two.original, two.module, "g", 30, small_ints(1, -3, 12)), "");
 }
 
