@@ -18,6 +18,7 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,7 @@
 
 #include "bench/compile/ir_to_c.h"
 #include "jit/cpu/compile.h"
+#include "jit/cpu/statistics.h"
 #include "tests/support/bf_like_program.h"
 
 namespace augur::bench {
@@ -90,10 +92,20 @@ double cpu_seconds() {
          seconds(children.ru_stime);
 }
 
+// Peak resident memory so far, MiB, of this process or of its largest child
+// (gcc's cc1): the peak of one size when a run is filtered to that size.
+double max_rss_mib(int who) {
+  rusage usage{};
+  getrusage(who, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
 void counters(benchmark::State& state, double cpu_start) {
   const double n = static_cast<double>(state.iterations());
   state.counters["cpu_ms"] = (cpu_seconds() - cpu_start) * 1e3 / n;
   state.counters["stmts"] = static_cast<double>(program_of(state.range(0)).nodes);
+  state.counters["rss_mib"] = max_rss_mib(RUSAGE_SELF);
+  state.counters["child_rss_mib"] = max_rss_mib(RUSAGE_CHILDREN);
 }
 
 std::filesystem::path scratch_directory() {
@@ -136,7 +148,9 @@ void check(std::int64_t statements, void* address) {
 void augur_compile(benchmark::State& state) {
   const ir::Module& module = program_of(state.range(0)).module;
   const cpu::Options options = augur_options();
+  expected(state.range(0));  // gcc builds the reference outside the counted CPU time
   const double start = cpu_seconds();
+  const cpu::Statistics before = cpu::statistics();
   for (auto _ : state) {
     auto code = cpu::compile(module, {}, options);
     state.PauseTiming();
@@ -145,12 +159,24 @@ void augur_compile(benchmark::State& state) {
     state.ResumeTiming();
   }
   counters(state, start);
+  // CPU milliseconds per compile in each phase, all threads together.
+  const cpu::Statistics after = cpu::statistics();
+  auto per_compile = [&](std::chrono::nanoseconds from, std::chrono::nanoseconds to) {
+    return std::chrono::duration<double, std::milli>(to - from).count() /
+           static_cast<double>(state.iterations());
+  };
+  state.counters["ir_ms"] = per_compile(before.ir_to_llvm, after.ir_to_llvm);
+  state.counters["opt_ms"] = per_compile(before.optimization, after.optimization);
+  state.counters["mc_ms"] = per_compile(before.machine_code, after.machine_code);
+  state.counters["pieces"] = static_cast<double>(after.pieces_compiled - before.pieces_compiled) /
+                             static_cast<double>(state.iterations());
 }
 
 void gcc_compile(benchmark::State& state) {
   const ir::Module& module = program_of(state.range(0)).module;
   const std::filesystem::path dir = scratch_directory();
   int version = 0;
+  expected(state.range(0));
   const double start = cpu_seconds();
   for (auto _ : state) {
     const std::string stem =
