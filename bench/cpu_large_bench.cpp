@@ -124,16 +124,22 @@ void* gcc_load(const ir::Module& module, const std::string& stem) {
   return handle;
 }
 
-// The reference result: the program's C built by gcc.
+// The program's C built by gcc, loaded once for the reference result and
+// the code speed.
+BfFn gcc_fn(std::int64_t statements) {
+  static std::map<std::int64_t, void*> handles;
+  void*& handle = handles[statements];
+  if (!handle) {
+    handle = gcc_load(program_of(statements).module,
+                      (scratch_directory() / ("ref" + std::to_string(statements))).string());
+  }
+  return reinterpret_cast<BfFn>(dlsym(handle, "bf"));
+}
+
 const BfRun& expected(std::int64_t statements) {
   static std::map<std::int64_t, BfRun> runs;
   auto it = runs.find(statements);
-  if (it == runs.end()) {
-    const std::string stem = (scratch_directory() / ("ref" + std::to_string(statements))).string();
-    void* handle = gcc_load(program_of(statements).module, stem);
-    it = runs.emplace(statements, run_once(reinterpret_cast<BfFn>(dlsym(handle, "bf")))).first;
-    dlclose(handle);
-  }
+  if (it == runs.end()) it = runs.emplace(statements, run_once(gcc_fn(statements))).first;
   return it->second;
 }
 
@@ -196,16 +202,6 @@ BfFn augur_fn(std::int64_t statements) {
   auto& code = versions[statements];
   if (!code) code = cpu::compile(program_of(statements).module, {}, augur_options());
   return reinterpret_cast<BfFn>(code->address("bf"));
-}
-
-BfFn gcc_fn(std::int64_t statements) {
-  static std::map<std::int64_t, void*> handles;
-  void*& handle = handles[statements];
-  if (!handle) {
-    handle = gcc_load(program_of(statements).module,
-                      (scratch_directory() / ("run" + std::to_string(statements))).string());
-  }
-  return reinterpret_cast<BfFn>(dlsym(handle, "bf"));
 }
 
 void run_code(benchmark::State& state, BfFn fn) {

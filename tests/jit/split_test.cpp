@@ -59,6 +59,25 @@ void expect_interpreter_results(const RandomProgram& program,
   }
 }
 
+// The generator's promise, which the benchmark relies on at every size.
+TEST(BfLikeProgram, TerminatesQuicklyAtEverySize) {
+  for (const std::size_t statements : {1'000u, 10'000u, 50'000u, 100'000u}) {
+    const RandomProgram program = bf_like(13, statements);
+    EXPECT_GE(program.nodes, statements);
+    const RandomInputs args(program.params, statements);
+    ir::InterpOptions options;
+    options.step_limit = 200 * statements;
+    options.bounds_check = true;
+    options.buffers = args.buffers();
+    const ir::Interpreter interpreter(program.module, program.entry, options);
+    try {
+      interpreter.run(args.args());
+    } catch (const jit::trap_error& e) {
+      ADD_FAILURE() << statements << " statements: " << e.what();
+    }
+  }
+}
+
 TEST(SplitPlan, SmallFunctionsAndKernelsStayWhole) {
   const RandomProgram program = bf_like(1, 200);
   const ir::Function& function = program.module.functions.front();

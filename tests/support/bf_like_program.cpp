@@ -15,11 +15,11 @@ using ir::ExprPtr;
 using ir::Stmt;
 using ir::Type;
 
-// Static pointer offsets stay in [0, kWindow) from the last scan loop's end,
-// which is at most kScanLimit + kWindow: inside the tape.
+// Static pointer offsets stay in [0, kWindow) from where the last scan loop
+// left the pointer, which is below kScanLimit: inside the tape.
 constexpr std::int64_t kWindow = 32;
-constexpr std::int64_t kScanLimit = 512;
-static_assert(kScanLimit + 2 * kWindow <= static_cast<std::int64_t>(kBfTapeLength));
+constexpr std::int64_t kScanLimit = 512;  // a power of two: the wrap is a mask
+static_assert(kScanLimit + kWindow <= static_cast<std::int64_t>(kBfTapeLength));
 
 // A block being filled: the function body, a counted loop's body or an if's.
 struct Frame {
@@ -169,7 +169,8 @@ class Generator {
                        static_cast<std::size_t>(rng_.between(1, 6))});
   }
 
-  // [>] or [<], bounded: the pointer ends anywhere in [0, kScanLimit + kWindow).
+  // [>] or [<], bounded by the tape's first half, where the pointer is put
+  // back (a wrap) so that the offsets after it stay inside the tape.
   void scan() {
     const bool right = rng_.chance(50);
     ExprPtr bound = right ? ir::binary(BinaryOp::Lt, b_.read(ptr_), i64(kScanLimit))
@@ -180,6 +181,7 @@ class Generator {
         ptr_, ir::binary(right ? BinaryOp::Add : BinaryOp::Sub, b_.read(ptr_), i64(1))));
     emit(Stmt::while_(std::move(cond), std::move(body)));
     ++emitted_;  // the body's statement
+    emit(Stmt::assign(ptr_, ir::binary(BinaryOp::BitAnd, b_.read(ptr_), i64(kScanLimit - 1))));
     pos_ = 0;
   }
 

@@ -10,8 +10,9 @@
 // iteration; its body moves the pointer back where it started and never
 // writes the counter cells of the loops around it. Scan loops (`[>]`,
 // `[<]`), which leave the pointer where the data says, appear only outside
-// counted loops and are bounded by a pointer limit; input and output indices
-// wrap at 256. The tape has kTapeLength bytes.
+// counted loops, are bounded by a pointer limit and wrap the pointer into the
+// tape's first half after them; input and output indices wrap at 256. The
+// tape has kBfTapeLength bytes.
 #pragma once
 
 #include <cstddef>
