@@ -52,7 +52,10 @@ std::string object_key(const Options& options);
 // compilation and linking on the thread itself instead of ORC's TBB pool. The
 // caller waits for them either way; in place it saves the handoff and never
 // depends on a pool worker being free (the specialization cache, whose
-// callers may block pool workers on a compilation in flight, uses it).
+// callers may block pool workers on a compilation in flight, uses it). The
+// pieces of a split function (docs/cpu.md, "Large functions") still compile
+// concurrently: the thread works on them itself, helped by idle workers, and
+// runs nothing else meanwhile.
 class CompileOnThisThread {
  public:
   CompileOnThisThread();
