@@ -7,7 +7,7 @@
 // ratios last.
 //
 //   build/release/bench/cpu_large_bench
-//   build/release/bench/cpu_large_bench --benchmark_filter='/10000$'
+//   build/release/bench/cpu_large_bench --benchmark_filter='/10000(/|$)'
 //
 // AUGUR_LARGE_BENCH_SPLIT_NODES=n sets Options::split_nodes (0: every
 // function compiled whole, the figures before splitting).
