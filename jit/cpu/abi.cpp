@@ -23,6 +23,10 @@ std::string extern_symbol(std::string_view name) {
   return prefixed("augur.extern.", name);
 }
 
+std::string part_symbol(std::string_view function, std::size_t index) {
+  return prefixed("augur.part.", function) + "." + std::to_string(index);
+}
+
 SharedLayout shared_layout(const ir::Function& kernel) {
   SharedLayout layout;
   layout.offsets.assign(kernel.vars.size(), 0);

@@ -21,6 +21,8 @@ std::string function_symbol(std::string_view function);  // the function itself,
 std::string invoker_symbol(std::string_view function);   // its InvokerFn
 std::string block_symbol(std::string_view kernel);       // a kernel's BlockFn
 std::string extern_symbol(std::string_view name);        // an extern, bound at load time
+// A piece of a large function split for code generation (split_plan.h).
+std::string part_symbol(std::string_view function, std::size_t index);
 
 // The generic entry of a non-kernel function: arguments and result as canonical
 // Value bits (runtime/ir/value.h); `result` is written for non-void functions.

@@ -82,7 +82,8 @@ void counted_loop(llvm::IRBuilder<>& b, llvm::Value* count, const char* name,
 
 }  // namespace
 
-void emit_function(ModuleEmitter& module, const ir::Function& function, bool invoker) {
+void emit_function(ModuleEmitter& module, const ir::Function& function, bool invoker,
+                   const FunctionPlan* plan) {
   const std::vector<ir::Type> types = param_types(function);
   llvm::LLVMContext& context = module.context();
   llvm::Function* target = llvm::Function::Create(c_function_type(context, function.ret, types),
@@ -90,7 +91,7 @@ void emit_function(ModuleEmitter& module, const ir::Function& function, bool inv
                                                   function_symbol(function.name), module.module());
   target->setAttributes(c_abi_attributes(context, function.ret, types));
   const std::vector<llvm::Value*> params = arguments_of(*target);
-  FunctionEmitter(module, function, *target, params, nullptr).emit_body();
+  FunctionEmitter(module, function, *target, params, nullptr, plan).emit_body();
   if (invoker) emit_invoker(module, function, target);
 }
 

@@ -3,11 +3,14 @@
 #pragma once
 
 #include "jit/cpu/codegen_module.h"
+#include "jit/cpu/split_plan.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::cpu {
 
-void emit_function(ModuleEmitter& module, const ir::Function& function, bool invoker);
+// With a plan, the function calls its parts instead of holding them.
+void emit_function(ModuleEmitter& module, const ir::Function& function, bool invoker,
+                   const FunctionPlan* plan = nullptr);
 void emit_kernel(ModuleEmitter& module, const ir::Function& kernel);
 
 }  // namespace augur::cpu

@@ -9,13 +9,15 @@ namespace augur::cpu {
 
 FunctionEmitter::FunctionEmitter(ModuleEmitter& module, const ir::Function& function,
                                  llvm::Function& target, std::span<llvm::Value* const> params,
-                                 const KernelFrame* kernel)
+                                 const KernelFrame* kernel, const FunctionPlan* plan)
     : module_(module),
       function_(function),
       context_(module.context()),
       target_(target),
       kernel_(kernel),
-      b_(llvm::BasicBlock::Create(context_, "entry", &target)) {
+      b_(llvm::BasicBlock::Create(context_, "entry", &target)),
+      entry_(b_.GetInsertBlock()),
+      plan_(plan && plan->split() ? plan : nullptr) {
   if (params.size() != function.num_params) fail("parameter count mismatch");
   slots_.resize(function.vars.size(), nullptr);
   for (std::size_t i = 0; i < function.vars.size(); ++i) {
@@ -47,7 +49,13 @@ void FunctionEmitter::emit_block(const ir::Block& block, std::string_view segmen
   for (std::size_t i = 0; i < block.size(); ++i) {
     if (terminated()) return;  // the rest of the block is dead
     path_.push_back({segment, i});
-    emit_stmt(block[i]);
+    const Part* part = plan_ ? plan_->part_at(block[i]) : nullptr;
+    if (part && part != part_) {
+      emit_part_call(*part);
+      i = part->end - 1;
+    } else {
+      emit_stmt(block[i]);
+    }
     path_.pop_back();
   }
 }
@@ -87,8 +95,8 @@ void FunctionEmitter::emit_stmt(const ir::Stmt& stmt) {
       return;
     case ir::StmtKind::Break:
     case ir::StmtKind::Continue:
-      if (loops_.empty()) fail(std::string(ir::name_of(stmt.kind)) + " outside a loop");
-      b_.CreateBr(stmt.kind == ir::StmtKind::Break ? loops_.back().exit : loops_.back().next);
+      if (loops_.empty() && !part_) fail(std::string(ir::name_of(stmt.kind)) + " outside a loop");
+      emit_loop_exit(stmt.kind == ir::StmtKind::Break ? PartExit::Break : PartExit::Continue);
       return;
     case ir::StmtKind::Return:
       emit_return(stmt);
@@ -152,11 +160,38 @@ void FunctionEmitter::emit_loop(const ir::Stmt& stmt) {
 void FunctionEmitter::emit_return(const ir::Stmt& stmt) {
   if (!stmt.expr) {
     if (!function_.ret.is_void()) fail("return without a value in a non-void function");
-    b_.CreateRetVoid();
+    return_value(nullptr);
     return;
   }
   if (function_.ret.is_void()) fail("return with a value in a void function");
-  b_.CreateRet(emit(*stmt.expr));
+  return_value(emit(*stmt.expr));
+}
+
+// Jumps to the innermost loop's exit or next iteration; in a part, a loop
+// around the part is its caller's to take.
+void FunctionEmitter::emit_loop_exit(PartExit exit) {
+  if (loops_.empty()) {
+    leave_part(exit);
+    return;
+  }
+  b_.CreateBr(exit == PartExit::Break ? loops_.back().exit : loops_.back().next);
+}
+
+// `value` is null in a void function.
+void FunctionEmitter::return_value(llvm::Value* value) {
+  if (part_) {
+    if (value) b_.CreateStore(value, part_result_);
+    leave_part(PartExit::Return);
+  } else if (value) {
+    b_.CreateRet(value);
+  } else {
+    b_.CreateRetVoid();
+  }
+}
+
+llvm::AllocaInst* FunctionEmitter::entry_alloca(llvm::Type* type, const llvm::Twine& name) {
+  llvm::IRBuilder<> at_entry(entry_, entry_->getFirstInsertionPt());
+  return at_entry.CreateAlloca(type, nullptr, name);
 }
 
 bool FunctionEmitter::terminated() {
@@ -169,6 +204,7 @@ llvm::BasicBlock* FunctionEmitter::new_block(const char* name) {
 
 llvm::Value* FunctionEmitter::variable_slot(ir::VarId var) const {
   if (var.index >= slots_.size()) fail("variable id out of range");
+  if (!slots_[var.index]) fail("variable '" + function_.var(var).name + "' is not in this part");
   return slots_[var.index];
 }
 

@@ -5,6 +5,12 @@
 // mem2reg/SROA promote at O1 and above. Control flow is structured, so the
 // statements after a break, continue or return in a block are dead and are not
 // emitted.
+//
+// With a split plan (split_plan.h), the statements of each part become a call
+// of the part's function instead (codegen_part.cpp), and an emitter for a part
+// emits that function: the part's statements, its variables copied in from
+// its arguments and out at its one exit, and its break, continue and return
+// of what lies outside it as the status it returns.
 #pragma once
 
 #include <array>
@@ -16,6 +22,7 @@
 
 #include "jit/cpu/abi.h"
 #include "jit/cpu/codegen_module.h"
+#include "jit/cpu/split_plan.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::cpu {
@@ -33,9 +40,14 @@ class FunctionEmitter {
   // `params` are the LLVM values bound to the IR parameters, in order; `kernel`
   // is set for the thread function of a kernel.
   FunctionEmitter(ModuleEmitter& module, const ir::Function& function, llvm::Function& target,
-                  std::span<llvm::Value* const> params, const KernelFrame* kernel);
+                  std::span<llvm::Value* const> params, const KernelFrame* kernel,
+                  const FunctionPlan* plan = nullptr);
+  // The emitter of `part`'s function, `target` (ModuleEmitter::part_function).
+  FunctionEmitter(ModuleEmitter& module, const FunctionPlan& plan, const Part& part,
+                  llvm::Function& target);
 
   void emit_body();
+  void emit_part_body();
 
  private:
   // ------------------------------------------------------------ statements
@@ -44,6 +56,13 @@ class FunctionEmitter {
   void emit_if(const ir::Stmt& stmt);
   void emit_loop(const ir::Stmt& stmt);
   void emit_return(const ir::Stmt& stmt);
+  void emit_loop_exit(PartExit exit);
+  void return_value(llvm::Value* value);
+  // Calls the function of `part` and acts on the status it returns.
+  void emit_part_call(const Part& part);
+  // Leaves the part being emitted with `exit` (codegen_part.cpp).
+  void leave_part(PartExit exit);
+  llvm::AllocaInst* entry_alloca(llvm::Type* type, const llvm::Twine& name);
   bool terminated();
   llvm::BasicBlock* new_block(const char* name);
   [[noreturn]] void fail(const std::string& message) const;
@@ -76,6 +95,19 @@ class FunctionEmitter {
   const KernelFrame* kernel_;
   llvm::IRBuilder<> b_;
   std::vector<llvm::Value*> slots_;  // by VarId: an alloca, or a Shared array's address
+  llvm::BasicBlock* entry_;          // where allocas go
+
+  const FunctionPlan* plan_ = nullptr;  // null: the function is emitted whole
+  // The part being emitted (null for the function itself), its one exit
+  // block with the status it returns, and where its return value goes.
+  const Part* part_ = nullptr;
+  llvm::BasicBlock* part_exit_ = nullptr;
+  llvm::PHINode* part_status_ = nullptr;
+  llvm::Value* part_result_ = nullptr;
+  // The caller's side of part calls: in-out slots by VarId, and where a part
+  // puts the value it returns.
+  std::vector<llvm::AllocaInst*> in_out_slots_;
+  llvm::AllocaInst* result_slot_ = nullptr;
 
   struct Loop {
     llvm::BasicBlock* exit;  // break

@@ -25,22 +25,30 @@ llvm::Function* ModuleEmitter::extern_function(const ir::ExternFn& decl) {
   return function;
 }
 
-std::unique_ptr<llvm::Module> generate_llvm(const ir::Module& module, llvm::LLVMContext& context,
-                                            const llvm::DataLayout& layout,
-                                            const llvm::Triple& triple, std::string_view label,
-                                            bool invokers) {
+std::unique_ptr<llvm::Module> empty_module(llvm::LLVMContext& context,
+                                           const llvm::DataLayout& layout,
+                                           const llvm::Triple& triple, std::string_view label) {
   auto result = std::make_unique<llvm::Module>(label, context);
   // The object's file symbol: not the label, so that one module always makes
   // the same object file.
   result->setSourceFileName("augur");
   result->setDataLayout(layout);
   result->setTargetTriple(triple.str());
+  return result;
+}
+
+std::unique_ptr<llvm::Module> generate_llvm(const ir::Module& module, llvm::LLVMContext& context,
+                                            const llvm::DataLayout& layout,
+                                            const llvm::Triple& triple, std::string_view label,
+                                            bool invokers, std::span<const FunctionPlan> plans) {
+  std::unique_ptr<llvm::Module> result = empty_module(context, layout, triple, label);
   ModuleEmitter emitter(*result);
-  for (const ir::Function& function : module.functions) {
+  for (std::size_t i = 0; i < module.functions.size(); ++i) {
+    const ir::Function& function = module.functions[i];
     if (function.kernel) {
       emit_kernel(emitter, function);
     } else {
-      emit_function(emitter, function, invokers);
+      emit_function(emitter, function, invokers, plans.empty() ? nullptr : &plans[i]);
     }
   }
   return result;

@@ -2,14 +2,24 @@
 // and intrinsics, shared by the emitters of its functions.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
+#include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
 
+#include "jit/cpu/split_plan.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::cpu {
+
+// An empty module named `label` for the JIT's target.
+std::unique_ptr<llvm::Module> empty_module(llvm::LLVMContext& context,
+                                           const llvm::DataLayout& layout,
+                                           const llvm::Triple& triple, std::string_view label);
 
 class ModuleEmitter {
  public:
@@ -21,6 +31,10 @@ class ModuleEmitter {
   // The declaration of an extern, with the C ABI's attributes and what its
   // effect promises (pure: no memory access; readonly: reads only).
   llvm::Function* extern_function(const ir::ExternFn& decl);
+  // The function of a part of a split function (declared, if this module
+  // does not define it): i32 status (PartExit) of its inputs by value, its
+  // in-out variables by pointer and, if it returns a value, where to put it.
+  llvm::Function* part_function(const FunctionPlan& plan, const Part& part);
 
  private:
   llvm::Module& module_;

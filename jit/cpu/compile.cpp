@@ -11,6 +11,8 @@
 #include "jit/cpu/dylib.h"
 #include "jit/cpu/engine.h"
 #include "jit/cpu/llvm_error.h"
+#include "jit/cpu/object_bundle.h"
+#include "jit/cpu/split_compile.h"
 #include "jit/cpu/statistics.h"
 #include "jit/cpu/target.h"
 #include "jit/error.h"
@@ -56,9 +58,9 @@ struct GeneratedModule {
   std::unique_ptr<llvm::Module> module;  // destroyed before its context
 };
 
+// LLVM IR for a module that is not split (verified IR).
 GeneratedModule generate(const ir::Module& module, const Options& options, std::string label) {
   stats::Scope timer(stats::Timer::IrToLlvm);
-  if (verifies(options)) ir::verify(module);
   GeneratedModule generated;
   generated.context = make_context(options);
   Engine& engine = Engine::get();
@@ -88,6 +90,22 @@ void check_object(const llvm::MemoryBuffer& object) {
   }
 }
 
+// compile() for a module with split functions: its objects, compiled
+// concurrently, linked in one JITDylib.
+std::shared_ptr<CompiledCode> compile_split_module(const ir::Module& module,
+                                                   const std::vector<FunctionPlan>& plans,
+                                                   const std::vector<SymbolAddress>& bound,
+                                                   const Options& options) {
+  auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects =
+      compile_split(module, plans, options, dylib->label());
+  dylib->define(bound);
+  for (std::unique_ptr<llvm::MemoryBuffer>& object : objects) dylib->add(std::move(object));
+  auto code = std::make_shared<CompiledCode>(std::move(dylib), entry_points(module));
+  stats::count(stats::Counter::ModulesCompiled);
+  return code;
+}
+
 }  // namespace
 
 std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::ExternTable& externs,
@@ -95,6 +113,9 @@ std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::Extern
   stats::Scope timer(stats::Timer::Total);
   check_options(options);
   const std::vector<SymbolAddress> bound = bind_externs(module, externs);
+  if (verifies(options)) ir::verify(module);
+  const std::vector<FunctionPlan> plans = plan_module(module, options);
+  if (split_any(plans)) return compile_split_module(module, plans, bound, options);
   auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
   const std::string label = dylib->label();
   GeneratedModule generated = generate(module, options, label);
@@ -113,6 +134,14 @@ std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::Extern
 
 std::vector<char> compile_object(const ir::Module& module, const Options& options) {
   check_options(options);
+  if (verifies(options)) ir::verify(module);
+  const std::vector<FunctionPlan> plans = plan_module(module, options);
+  if (split_any(plans)) {
+    const std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects =
+        compile_split(module, plans, options, Engine::get().new_label());
+    stats::count(stats::Counter::ObjectsCompiled);
+    return bundle_objects(objects);
+  }
   GeneratedModule generated = generate(module, options, Engine::get().new_label());
   std::unique_ptr<llvm::MemoryBuffer> object = unwrap(
       compile_to_object(*generated.module), "cannot compile " + generated.module->getName().str());
@@ -125,11 +154,14 @@ std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir
   stats::Scope timer(stats::Timer::Total);
   const std::vector<SymbolAddress> bound = bind_externs(module, externs);
   auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
-  std::unique_ptr<llvm::MemoryBuffer> buffer = llvm::MemoryBuffer::getMemBufferCopy(
-      llvm::StringRef(object.data(), object.size()), dylib->label());
-  check_object(*buffer);
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> buffers;
+  for (std::span<const char> piece : unbundle_objects(object)) {
+    buffers.push_back(llvm::MemoryBuffer::getMemBufferCopy(
+        llvm::StringRef(piece.data(), piece.size()), dylib->label()));
+    check_object(*buffers.back());
+  }
   dylib->define(bound);
-  dylib->add(std::move(buffer));
+  for (std::unique_ptr<llvm::MemoryBuffer>& buffer : buffers) dylib->add(std::move(buffer));
   auto code = std::make_shared<CompiledCode>(std::move(dylib), entry_points(module));
   stats::count(stats::Counter::ObjectsLoaded);
   return code;

@@ -27,7 +27,8 @@ namespace augur::cpu {
 std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::ExternTable& externs,
                                       const Options& options = {});
 
-// The object file that compile() would load, its externs left undefined.
+// The object file that compile() would load, its externs left undefined; for
+// a module with split functions, its objects in one bundle (object_bundle.h).
 std::vector<char> compile_object(const ir::Module& module, const Options& options = {});
 
 // Loads an object file that compile_object() made from the same module.
@@ -42,7 +43,8 @@ bool is_loaded(std::string_view label);
 // Everything besides the IR module that decides the object file
 // compile_object() makes with `options`, in one line: the LLVM version, the
 // target triple, the CPU's name and features (the host's, resolved, unless
-// `options` names them), the opt level and whether invokers are generated.
+// `options` names them), the opt level, whether invokers are generated and
+// the split bound.
 // The disk cache keys objects on it.
 std::string object_key(const Options& options);
 
@@ -50,7 +52,10 @@ std::string object_key(const Options& options);
 // compilation and linking on the thread itself instead of ORC's TBB pool. The
 // caller waits for them either way; in place it saves the handoff and never
 // depends on a pool worker being free (the specialization cache, whose
-// callers may block pool workers on a compilation in flight, uses it).
+// callers may block pool workers on a compilation in flight, uses it). The
+// pieces of a split function (docs/cpu.md, "Large functions") still compile
+// concurrently: the thread works on them itself, helped by idle workers, and
+// runs nothing else meanwhile.
 class CompileOnThisThread {
  public:
   CompileOnThisThread();

@@ -1,6 +1,7 @@
 // Options of one compilation by the CPU backend.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -30,6 +31,10 @@ struct Options {
   // module compiles 10-20% faster; callers that use the C ABI entry only
   // (typed function pointers) can do without.
   bool invokers = true;
+  // Functions of more IR nodes (statements and expressions) than this are
+  // split for code generation into pieces of about this size, compiled
+  // concurrently (docs/cpu.md, "Large functions"); 0: never split.
+  std::size_t split_nodes = 4000;
   // Dumps, besides those that AUGUR_DUMP asks for ("llvm": LLVM IR before and
   // after optimization; "asm": assembly).
   bool dump_llvm = false;

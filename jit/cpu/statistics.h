@@ -14,6 +14,8 @@ struct Statistics {
   std::uint64_t tasks_on_pool = 0;      // ORC tasks run on the TBB pool
   std::uint64_t tasks_inline = 0;       // ORC tasks run by the thread that dispatched them
   std::uint64_t modules_verified = 0;   // passes of LLVM's verifier, before and after optimization
+  std::uint64_t functions_split = 0;    // IR functions compiled as parts (split_plan.h)
+  std::uint64_t pieces_compiled = 0;    // modules of split compilations, each to an object
   std::chrono::nanoseconds ir_to_llvm{0};    // Augur IR → LLVM IR, verification included
   std::chrono::nanoseconds optimization{0};  // the pass pipeline
   std::chrono::nanoseconds machine_code{0};  // LLVM IR → object code
@@ -31,7 +33,9 @@ enum class Counter : std::uint8_t {
   VersionsUnloaded,
   TasksOnPool,
   TasksInline,
-  ModulesVerified
+  ModulesVerified,
+  FunctionsSplit,
+  PiecesCompiled
 };
 enum class Timer : std::uint8_t { IrToLlvm, Optimization, MachineCode, Total };
 

@@ -131,6 +131,7 @@ std::string object_key(const Options& options) {
   key += "; O";
   key += std::to_string(options.opt_level);
   key += options.invokers ? "; invokers" : "; no invokers";
+  key += "; split " + std::to_string(options.split_nodes);
   return key;
 }
 

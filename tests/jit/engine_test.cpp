@@ -290,7 +290,9 @@ TEST(Engine, ObjectKeysNameToolchainTargetAndOptions) {
   extra.features = "-avx";
   Options no_invokers;
   no_invokers.invokers = false;
-  for (const Options* other : {&o0, &generic, &extra, &no_invokers}) {
+  Options unsplit;
+  unsplit.split_nodes = 0;
+  for (const Options* other : {&o0, &generic, &extra, &no_invokers, &unsplit}) {
     EXPECT_NE(object_key(*other), host);
   }
   EXPECT_EQ(object_key(Options{}), host);

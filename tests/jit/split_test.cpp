@@ -1,0 +1,193 @@
+// Large functions split for code generation (jit/cpu/split_plan.h): the
+// split compile gives the interpreter's results and those of the whole
+// function compiled at O0, on random programs cut into tiny parts (every
+// kind of exit from a part: break, continue, return) and on large BF-like
+// programs; a split version unloads as a unit, goes through the disk
+// cache's object route, and compiles from several threads at once.
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "jit/cpu/split_plan.h"
+#include "jit/cpu/statistics.h"
+#include "jit/error.h"
+#include "runtime/ir/interp.h"
+#include "tests/jit/jit_test_util.h"
+#include "tests/jit/outcome.h"
+#include "tests/support/bf_like_program.h"
+
+namespace augur::cpu::test {
+namespace {
+
+using testing::RandomInputs;
+using testing::RandomProgram;
+
+Options split_options(int opt_level, std::size_t split_nodes) {
+  Options options;
+  options.opt_level = opt_level;
+  options.split_nodes = split_nodes;
+  options.verify = true;
+  return options;
+}
+
+RandomProgram bf_like(std::uint64_t seed, std::size_t statements) {
+  testing::BfLikeOptions options;
+  options.seed = seed;
+  options.statements = statements;
+  return testing::bf_like_program(options);
+}
+
+// Each compiled version against the interpreter, on `inputs` random inputs.
+void expect_interpreter_results(const RandomProgram& program,
+                                const std::vector<const CompiledCode*>& versions,
+                                std::uint64_t seed, int inputs) {
+  ir::InterpOptions interp_options;
+  interp_options.externs = &program.externs;
+  const ir::Interpreter interpreter(program.module, program.entry, interp_options);
+  for (int i = 0; i < inputs; ++i) {
+    const RandomInputs args(program.params, seed * 100 + static_cast<std::uint64_t>(i));
+    const Outcome expected =
+        observe(args, [&](std::span<const ir::Value> values) { return interpreter.run(values); });
+    for (std::size_t v = 0; v < versions.size(); ++v) {
+      const Outcome actual = observe(args, [&](std::span<const ir::Value> values) {
+        return invoke(*versions[v], program.entry, values);
+      });
+      const std::string diff = difference(program, expected, actual);
+      EXPECT_TRUE(diff.empty()) << "version " << v << ", inputs " << i << ": " << diff;
+    }
+  }
+}
+
+// The generator's promise, which the benchmark relies on at every size.
+TEST(BfLikeProgram, TerminatesQuicklyAtEverySize) {
+  for (const std::size_t statements : {1'000u, 10'000u, 50'000u, 100'000u}) {
+    const RandomProgram program = bf_like(13, statements);
+    EXPECT_GE(program.nodes, statements);
+    const RandomInputs args(program.params, statements);
+    ir::InterpOptions options;
+    options.step_limit = 200 * statements;
+    options.bounds_check = true;
+    options.buffers = args.buffers();
+    const ir::Interpreter interpreter(program.module, program.entry, options);
+    try {
+      interpreter.run(args.args());
+    } catch (const jit::trap_error& e) {
+      ADD_FAILURE() << statements << " statements: " << e.what();
+    }
+  }
+}
+
+TEST(SplitPlan, SmallFunctionsAndKernelsStayWhole) {
+  const RandomProgram program = bf_like(1, 200);
+  const ir::Function& function = program.module.functions.front();
+  EXPECT_FALSE(plan_split(function, 100'000).split());
+  EXPECT_FALSE(plan_split(function, 0).split());
+  ir::Function kernel = function;
+  kernel.kernel = true;
+  EXPECT_FALSE(plan_split(kernel, 10).split());
+}
+
+// BF-like loop nests are far smaller than the bound: every part is a run of
+// whole top-level statements, and fits the bound but for a statement.
+TEST(SplitPlan, PartsAreBoundedAndKeepLoopNestsWhole) {
+  const RandomProgram program = bf_like(2, 5'000);
+  const ir::Function& function = program.module.functions.front();
+  const FunctionPlan plan = plan_split(function, 2'000);
+  ASSERT_TRUE(plan.split());
+  std::size_t covered = 0;
+  for (const Part& part : plan.parts) {
+    EXPECT_EQ(part.block, &function.body);
+    EXPECT_LT(part.begin, part.end);
+    EXPECT_LE(part.nodes, 2'000u + 200u);  // one statement past the bound at most
+    EXPECT_EQ(plan.part_at(function.body[part.begin]), &part);
+    EXPECT_EQ(part.returns, part.end == function.body.size());  // the final return
+    covered += part.end - part.begin;
+  }
+  EXPECT_GT(covered, function.body.size() * 9 / 10);
+}
+
+TEST(Split, RandomProgramsCutIntoTinyPartsMatchTheInterpreter) {
+  const std::uint64_t split_before = statistics().functions_split;
+  for (std::uint64_t seed = 0; seed < 60; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    testing::RandomProgramOptions options;
+    options.seed = seed;
+    const RandomProgram program = testing::random_program(options);
+    const std::size_t bound = 4 + seed % 3 * 10;
+    const auto o0 = compile(program.module, program.externs, split_options(0, bound));
+    const auto o2 = compile(program.module, program.externs, split_options(2, bound));
+    expect_interpreter_results(program, {o0.get(), o2.get()}, seed, 3);
+  }
+  EXPECT_GE(statistics().functions_split - split_before, 100u);
+}
+
+TEST(Split, LargeProgramsMatchTheInterpreterAndTheWholeO0Compile) {
+  for (const std::size_t statements : {3'000u, 20'000u}) {
+    SCOPED_TRACE(std::to_string(statements) + " statements");
+    const RandomProgram program = bf_like(statements, statements);
+    const Statistics before = statistics();
+    const auto split = compile(program.module, {}, split_options(2, 4'000));
+    EXPECT_EQ(statistics().functions_split - before.functions_split, 1u);
+    EXPECT_GE(statistics().pieces_compiled - before.pieces_compiled, 3u);
+    const auto whole = compile(program.module, {}, split_options(0, 0));
+    expect_interpreter_results(program, {split.get(), whole.get()}, statements, 3);
+  }
+}
+
+TEST(Split, SplitVersionUnloadsAsAUnit) {
+  const RandomProgram program = bf_like(5, 3'000);
+  auto code = compile(program.module, {}, split_options(1, 1'000));
+  const std::string label = code->label();
+  EXPECT_TRUE(is_loaded(label));
+  expect_interpreter_results(program, {code.get()}, 5, 1);
+  const std::uint64_t unloaded = statistics().versions_unloaded;
+  code.reset();
+  EXPECT_FALSE(is_loaded(label));
+  EXPECT_EQ(statistics().versions_unloaded, unloaded + 1);
+}
+
+TEST(Split, ObjectRouteBundlesThePiecesAndLoadsThem) {
+  const RandomProgram program = bf_like(6, 3'000);
+  const Options options = split_options(2, 1'000);
+  const std::vector<char> object = compile_object(program.module, options);
+  ASSERT_GT(object.size(), 8u);
+  EXPECT_EQ(std::memcmp(object.data(), "AUGOBJS1", 8), 0);
+  const auto loaded = load_object(object, program.module, {});
+  const auto compiled = compile(program.module, {}, options);
+  expect_interpreter_results(program, {loaded.get(), compiled.get()}, 6, 2);
+
+  const std::span<const char> truncated(object.data(), object.size() - 1);
+  EXPECT_THROW(load_object(truncated, program.module, {}), jit::compile_error);
+  std::vector<char> corrupt = object;
+  corrupt[24] ^= 0x7f;  // the first object's ELF magic
+  EXPECT_THROW(load_object(corrupt, program.module, {}), jit::compile_error);
+}
+
+// Threads compiling split programs at once, some of them in place
+// (CompileOnThisThread, as the specialization cache does).
+TEST(Split, ThreadsCompileSplitProgramsConcurrently) {
+  constexpr int kThreads = 4;
+  std::vector<RandomProgram> programs;
+  for (int t = 0; t < kThreads; ++t) programs.push_back(bf_like(100 + t, 2'500));
+  std::vector<std::shared_ptr<CompiledCode>> versions(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      if (t % 2 == 1) {
+        CompileOnThisThread here;
+        versions[t] = compile(programs[t].module, {}, split_options(2, 1'000));
+      } else {
+        versions[t] = compile(programs[t].module, {}, split_options(2, 1'000));
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_NE(versions[t], nullptr);
+    expect_interpreter_results(programs[t], {versions[t].get()}, 100 + t, 1);
+  }
+}
+
+}  // namespace
+}  // namespace augur::cpu::test
