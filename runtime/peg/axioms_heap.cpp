@@ -159,9 +159,9 @@ void add_heap_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang) {
     // Only when the new value can be computed before the dropped store: a
     // value read from memory after it would make σ's use non-linear (a
     // store on ?s whose operand needs the memory ?s is gone from).
-    eqsat::Rewrite& overwrite = add(rules, lang, "store-store", t,
-                                    "(store.$T (store.$T ?s ?p ?i ?v) ?p ?i ?w)",
-                                    "(store.$T ?s ?p ?i ?w)");
+    eqsat::Rewrite& overwrite =
+        add(rules, lang, "store-store", t, "(store.$T (store.$T ?s ?p ?i ?v) ?p ?i ?w)",
+            "(store.$T ?s ?p ?i ?w)");
     const std::uint32_t w = overwrite.var("?w"), below = overwrite.var("?s");
     overwrite.when([=](const EGraph& g, Id root, const eqsat::Subst& s) {
       for (Id n : g.nodes_of(root)) {

@@ -19,7 +19,7 @@ using eqsat::Label;
 // Small: the rule runs on every eval at every saturation iteration, and LLVM
 // evaluates long constant loops anyway.
 constexpr unsigned kMaxIterations = 1024;
-constexpr unsigned kMaxWork = 4'000;  // class evaluations per loop
+constexpr unsigned kMaxWork = 4'000;   // class evaluations per loop
 constexpr unsigned kMaxClasses = 512;  // classes a loop may involve
 
 using Values = std::unordered_map<std::uint32_t, Label>;  // class -> constant

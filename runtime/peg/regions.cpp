@@ -225,6 +225,15 @@ class RegionSplitter {
     std::vector<std::size_t> descend, placeholders;
     const auto flush = [&] {
       if (run.empty()) return;
+      if (!options_.straight_line_regions && ir::loop_count(run) == 0) {
+        ++report_.regions;
+        if (report_.fallback.empty()) report_.fallback = "a region without loops (left to LLVM)";
+        rebuilt.insert(rebuilt.end(), std::make_move_iterator(run.begin()),
+                       std::make_move_iterator(run.end()));
+        run.clear();
+        run_nodes = 0;
+        return;
+      }
       placeholders.push_back(rebuilt.size());
       rebuilt.push_back(ir::Stmt::eval(nullptr));
       plan(std::move(run));

@@ -184,10 +184,24 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   // loop whose result a loop body needs is recomputed there).
   const std::uint32_t cond = pass_node.children[0];
 
+  // The evals this loop serves. Source loops merged for their equal bounds
+  // (to_peg's LoopFacts::evals): those of the trigger's source loop, so
+  // that two effectful loops, two exit states, are two loops again.
+  std::vector<std::uint32_t> pass_evals =
+      only.empty() ? evals_of_[pass] : std::vector(only.begin(), only.end());
+  if (only.empty() && in_.source_loop) {
+    if (const std::optional<unsigned> source = in_.source_loop(node(trigger).eclass)) {
+      std::erase_if(pass_evals, [&](std::uint32_t e) {
+        const std::optional<unsigned> k = in_.source_loop(node(e).eclass);
+        return k && *k != *source;
+      });
+    }
+  }
+
   // The loop's outputs: the σ it leaves (an effectful loop runs where σ's
   // chain reaches it) and the values that are needed now or safe to compute.
   std::optional<std::uint32_t> state_out;
-  for (std::uint32_t e : only.empty() ? evals_of_[pass] : std::vector<std::uint32_t>{})
+  for (std::uint32_t e : only.empty() ? pass_evals : std::vector<std::uint32_t>{})
     if (node(e).type().is_state() && !invariant_eval(e)) {
       if (state_out) fail(e, "a loop with two exit states");
       state_out = e;
@@ -207,7 +221,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   }
   const NodeSet* must_now = bundles_.empty() ? nullptr : &bundles_.back().must;
   std::vector<std::uint32_t> outputs;
-  for (std::uint32_t e : only.empty() ? evals_of_[pass] : std::vector(only.begin(), only.end())) {
+  for (std::uint32_t e : pass_evals) {
     if (node(e).type().is_state() || lookup(e) || invariant_eval(e)) continue;
     const std::uint32_t x = node(e).children[0];
     const bool needed = e == trigger ||

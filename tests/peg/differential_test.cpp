@@ -144,6 +144,7 @@ TEST(PegDifferential, Optimized) {
 TEST(PegDifferential, Regions) {
   PegOptions options;
   options.region_nodes = 24;
+  options.straight_line_regions = true;
   std::uint64_t regions = 0, regions_optimized = 0;
   for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + fuzz_count() / 2; ++seed) {
     testing::RandomProgramOptions o;
