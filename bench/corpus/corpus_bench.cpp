@@ -115,7 +115,15 @@ class Budget {
  public:
   static constexpr std::size_t kProbeAbove = 5'000;
 
-  Budget() : seconds_(std::stod(env_or("AUGUR_CORPUS_BUDGET_S", "60"))) {}
+  // Throws jit::error for an AUGUR_CORPUS_BUDGET_S that is not seconds.
+  Budget() {
+    const std::string text = env_or("AUGUR_CORPUS_BUDGET_S", "60");
+    char* end = nullptr;
+    seconds_ = std::strtod(text.c_str(), &end);
+    if (*end != '\0' || !(seconds_ >= 0))
+      throw jit::error("AUGUR_CORPUS_BUDGET_S is a number of seconds (0: no budget), not '" + text +
+                       "'");
+  }
 
   // Empty if `phase` may run on `subject`, probing it with `body` first if
   // it is large; else why not. Decided once per phase and program.
@@ -167,7 +175,7 @@ class Budget {
     double statements = 1;
     double seconds = 0;
   };
-  double seconds_;
+  double seconds_ = 0;
   std::map<std::pair<std::string, std::string>, Measured> measured_;     // by phase and family
   std::map<std::pair<std::string, std::string>, std::string> verdicts_;  // by phase and program
 };
@@ -447,6 +455,7 @@ int main(int argc, char** argv) {
     for (corpus::Program& p : corpus::programs(sizes))
       if (families == ",," || families.find("," + p.family + ",") != std::string::npos)
         corpus::subjects().push_back(std::make_unique<corpus::Subject>(std::move(p)));
+    corpus::budget();  // reads AUGUR_CORPUS_BUDGET_S
     augur::peg::warm_up();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "corpus_bench: %s\n", e.what());

@@ -110,6 +110,14 @@ TEST_P(Corpus, InterpreterO0AndO2WithPegAgree) {
   }
 }
 
+TEST(CorpusRegistry, RejectsWhatItCannotMake) {
+  EXPECT_THROW(bench::corpus::program("nope", 1000), jit::error);
+  EXPECT_THROW(bench::corpus::program("fft", 1000), jit::error);  // not a power of two
+  EXPECT_THROW(bench::corpus::program("bf", 10), jit::error);
+  EXPECT_THROW(bench::corpus::parse_sizes("huge"), jit::error);
+  EXPECT_EQ(bench::corpus::program("dfa", 64).name, "dfa_64");
+}
+
 INSTANTIATE_TEST_SUITE_P(Small, Corpus,
                          ::testing::ValuesIn(bench::corpus::programs(bench::corpus::Sizes::small)),
                          program_name);
