@@ -34,6 +34,7 @@
 //   AUGUR_CORPUS_SIZES=all build/release/bench/corpus_bench
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -417,9 +418,17 @@ void summary(const RatioReporter& r) {
       continue;
     }
     const peg::PegFunctionReport& f = s->peg->report.functions.front();
+    const std::string outcome =
+        f.regions == 0
+            ? (f.optimized ? "optimized" : "kept")
+            : std::to_string(f.regions_optimized) + " of " + std::to_string(f.regions) +
+                  " regions optimized (" +
+                  std::to_string(f.optimized_nodes * 100 / std::max<std::size_t>(f.ir_nodes, 1)) +
+                  "% of the IR nodes)";
+    const bool all = f.regions == 0 ? f.optimized : f.regions_optimized == f.regions;
     std::printf("  %-12s %s, %zu iterations (%s), %zu e-nodes%s%s\n", s->program.name.c_str(),
-                f.optimized ? "optimized" : "kept", f.iterations, f.stop.c_str(), f.egraph_nodes,
-                f.optimized ? "" : ": ", f.fallback.c_str());
+                outcome.c_str(), f.iterations, f.stop.c_str(), f.egraph_nodes,
+                all ? "" : "; kept: ", f.fallback.c_str());
   }
   std::printf(
       "\nCode speed, CPU us per call (restore: copying the written buffers back, included in "

@@ -26,6 +26,11 @@ struct cache_statistics {
   // and its time (included in compile_time).
   std::uint64_t functions_optimized = 0;
   std::uint64_t functions_kept = 0;
+  // A function above its size limit (500 IR nodes) is optimized region by
+  // region (docs/peg.md): the regions rewritten and kept. Such a function
+  // counts as optimized above when one of its regions is.
+  std::uint64_t regions_optimized = 0;
+  std::uint64_t regions_kept = 0;
   std::chrono::nanoseconds optimize_time{0};
 };
 

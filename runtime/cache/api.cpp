@@ -54,6 +54,8 @@ cache_statistics cache_stats() {
   const OptimizerCounters optimizer = optimizer_counters();
   s.functions_optimized = optimizer.functions_optimized;
   s.functions_kept = optimizer.functions_kept;
+  s.regions_optimized = optimizer.regions_optimized;
+  s.regions_kept = optimizer.regions_kept;
   s.optimize_time = optimizer.time;
   return s;
 }

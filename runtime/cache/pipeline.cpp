@@ -36,6 +36,8 @@ void dump_ir(const jit::compile_options& options, const std::string& text) {
 
 std::atomic<std::uint64_t> functions_optimized{0};
 std::atomic<std::uint64_t> functions_kept{0};
+std::atomic<std::uint64_t> regions_optimized{0};
+std::atomic<std::uint64_t> regions_kept{0};
 std::atomic<std::int64_t> optimize_nanoseconds{0};
 
 // The optimized module's machine code, through the disk cache when one is
@@ -74,14 +76,16 @@ void optimize(ir::Module& module, const jit::compile_options& options,
   peg::PegResult result = peg::optimize(module, peg_options);
   for (const peg::PegFunctionReport& function : result.report.functions) {
     ++(function.optimized ? functions_optimized : functions_kept);
+    regions_optimized += function.regions_optimized;
+    regions_kept += function.regions - function.regions_optimized;
   }
   optimize_nanoseconds += result.report.total.count();
   module = std::move(result.module);
 }
 
 OptimizerCounters optimizer_counters() {
-  return {functions_optimized.load(), functions_kept.load(),
-          std::chrono::nanoseconds(optimize_nanoseconds.load())};
+  return {functions_optimized.load(), functions_kept.load(), regions_optimized.load(),
+          regions_kept.load(), std::chrono::nanoseconds(optimize_nanoseconds.load())};
 }
 
 cpu::Options backend_options(const jit::compile_options& options) {

@@ -27,6 +27,8 @@ void optimize(ir::Module& module, const jit::compile_options& options,
 struct OptimizerCounters {
   std::uint64_t functions_optimized = 0;
   std::uint64_t functions_kept = 0;
+  std::uint64_t regions_optimized = 0;
+  std::uint64_t regions_kept = 0;
   std::chrono::nanoseconds time{0};
 };
 OptimizerCounters optimizer_counters();

@@ -148,7 +148,12 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     if (pool_ && tasks.size() > 1) {
       pool_->for_each(tasks.size(), search);
     } else {
-      for (std::size_t i = 0; i < tasks.size(); ++i) search(i);
+      // The clock is looked at between chunks, so that one search over a
+      // large e-graph cannot overrun the safety net by more than a chunk.
+      for (std::size_t i = 0; i < tasks.size() && !stop; ++i) {
+        search(i);
+        if (i % 16 == 15 && out_of_time()) stop = StopReason::TimeLimit;
+      }
     }
     // A rule's matches are its tasks' buffers, in task order.
     std::vector<bool> apply(rules.size(), false);
@@ -167,7 +172,7 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
       apply[r] = true;
     }
     it.search = Clock::now() - t;
-    if (out_of_time()) stop = StopReason::TimeLimit;
+    if (!stop && out_of_time()) stop = StopReason::TimeLimit;
 
     // Apply, rule by rule in order.
     t = Clock::now();

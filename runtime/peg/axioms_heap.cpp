@@ -12,6 +12,7 @@
 // offsets whose byte ranges do not overlap, are disjoint.
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 
 #include "runtime/peg/axioms.h"
 #include "runtime/peg/axioms_util.h"
@@ -105,6 +106,48 @@ bool disjoint(const EGraph& g, Id p, Id i, Id q, Id j) {
   return ((static_cast<std::uint64_t>(a.offset - b.offset)) & mask) != 0;
 }
 
+// Whether the class `value` can be computed without the memory `state`:
+// some e-node of each class on the way reads neither it nor a σ after it.
+// Bounded (depth and classes visited); past the bounds it answers no.
+class AvoidsState {
+ public:
+  AvoidsState(const EGraph& g, Id state) : g_(g), state_(g.find(state)) {}
+
+  bool operator()(Id cls, unsigned depth = 0) {
+    const Id c = g_.find(cls);
+    if (c == state_) return false;
+    if (constants(g_).constant(c)) return true;
+    const std::uint32_t key = eqsat::index(c);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    if (depth > kMaxDepth || ++visits_ > kMaxVisits) return false;
+    memo_[key] = false;  // a cycle (through θ) is no way around it
+    bool avoids = false;
+    for (Id n : g_.nodes_of(c)) {
+      bool all = true;
+      for (Id child : g_.node(n).children) {
+        if (!(*this)(child, depth + 1)) {
+          all = false;
+          break;
+        }
+      }
+      if (all) {
+        avoids = true;
+        break;
+      }
+    }
+    memo_[key] = avoids;
+    return avoids;
+  }
+
+ private:
+  static constexpr unsigned kMaxDepth = 24;
+  static constexpr unsigned kMaxVisits = 256;
+  const EGraph& g_;
+  Id state_;
+  unsigned visits_ = 0;
+  std::unordered_map<std::uint32_t, bool> memo_;
+};
+
 }  // namespace
 
 void add_heap_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang) {
@@ -113,8 +156,28 @@ void add_heap_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang) {
   elements.insert(elements.end(), axioms::float_types().begin(), axioms::float_types().end());
   for (const std::string& t : elements) {
     add(rules, lang, "load-store", t, "(load.$T (store.$T ?s ?p ?i ?v) ?p ?i)", "?v");
-    add(rules, lang, "store-store", t, "(store.$T (store.$T ?s ?p ?i ?v) ?p ?i ?w)",
-        "(store.$T ?s ?p ?i ?w)");
+    // Only when the new value can be computed before the dropped store: a
+    // value read from memory after it would make σ's use non-linear (a
+    // store on ?s whose operand needs the memory ?s is gone from).
+    eqsat::Rewrite& overwrite = add(rules, lang, "store-store", t,
+                                    "(store.$T (store.$T ?s ?p ?i ?v) ?p ?i ?w)",
+                                    "(store.$T ?s ?p ?i ?w)");
+    const std::uint32_t w = overwrite.var("?w"), below = overwrite.var("?s");
+    overwrite.when([=](const EGraph& g, Id root, const eqsat::Subst& s) {
+      for (Id n : g.nodes_of(root)) {
+        const eqsat::ENodeView outer = g.node(n);
+        if (kind_of(outer.label.op) != Kind::Store || g.find(outer.children[3]) != g.find(s[w]))
+          continue;
+        const Id dropped = outer.children[0];
+        for (Id m : g.nodes_of(dropped)) {
+          const eqsat::ENodeView inner = g.node(m);
+          if (kind_of(inner.label.op) == Kind::Store &&
+              g.find(inner.children[0]) == g.find(s[below]))
+            return AvoidsState(g, dropped)(s[w]);
+        }
+      }
+      return false;
+    });
     eqsat::Rewrite& past = add(rules, lang, "load-past-store", t,
                                "(load.$T (store.$T ?s ?q ?j ?w) ?p ?i)", "(load.$T ?s ?p ?i)");
     const std::uint32_t q = past.var("?q"), j = past.var("?j"), p = past.var("?p"),

@@ -1,4 +1,9 @@
-// Merging e-classes whose PEGs unfold to the same infinite terms.
+// Merging e-classes whose PEGs unfold to the same infinite terms, where
+// classes may hold several e-nodes (translation validation: a program put
+// back into a saturated e-graph). It relates candidate pairs and removes
+// unsupported ones, so it costs O(pairs × rounds): for a fresh translation,
+// whose classes hold one e-node each, eqsat::merge_bisimilar_classes
+// (runtime/eqsat/bisimulation.h) does the same in O(e-nodes × log classes).
 //
 // Hash-consing and congruence find equal acyclic terms, but two θ loops built
 // separately (two source loops with the same bounds, or a program and its

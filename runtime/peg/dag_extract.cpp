@@ -137,14 +137,15 @@ class Search {
 }  // namespace
 
 ImprovedChoices improve_choices(const EGraph& egraph, const eqsat::Extractor& greedy,
-                                std::optional<Id> result, Id state,
+                                const PegRoots& peg_roots,
                                 const std::unordered_set<std::uint32_t>* banned,
                                 std::size_t budget) {
   ImprovedChoices out;
   for (Id c : egraph.classes())
     if (greedy.cost(c)) out.choices.emplace(eqsat::index(c), greedy.choice(c));
-  std::vector<Id> roots{state};
-  if (result) roots.push_back(*result);
+  std::vector<Id> roots{peg_roots.state};
+  if (peg_roots.result) roots.push_back(*peg_roots.result);
+  roots.insert(roots.end(), peg_roots.outputs.begin(), peg_roots.outputs.end());
   for (Id r : roots)
     if (!out.choices.contains(eqsat::index(egraph.find(r)))) return out;
   Search search(egraph, out.choices, std::move(roots), banned, budget);

@@ -16,6 +16,7 @@
 
 #include "runtime/eqsat/egraph.h"
 #include "runtime/eqsat/extract.h"
+#include "runtime/peg/peg_graph.h"
 
 namespace augur::peg {
 
@@ -29,7 +30,7 @@ struct ImprovedChoices {
 };
 
 ImprovedChoices improve_choices(const eqsat::EGraph& egraph, const eqsat::Extractor& greedy,
-                                std::optional<eqsat::Id> result, eqsat::Id state,
+                                const PegRoots& roots,
                                 const std::unordered_set<std::uint32_t>* banned,
                                 std::size_t budget);
 

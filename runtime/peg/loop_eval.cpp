@@ -16,8 +16,10 @@ using eqsat::EGraph;
 using eqsat::Id;
 using eqsat::Label;
 
-constexpr unsigned kMaxIterations = 4096;
-constexpr unsigned kMaxWork = 40'000;  // class evaluations per loop
+// Small: the rule runs on every eval at every saturation iteration, and LLVM
+// evaluates long constant loops anyway.
+constexpr unsigned kMaxIterations = 1024;
+constexpr unsigned kMaxWork = 4'000;  // class evaluations per loop
 constexpr unsigned kMaxClasses = 512;  // classes a loop may involve
 
 using Values = std::unordered_map<std::uint32_t, Label>;  // class -> constant
@@ -76,7 +78,7 @@ class Simulator {
       const Id c = g_.find(todo.back());
       todo.pop_back();
       if (!seen.insert(eqsat::index(c)).second || inv.invariant(c, loop)) continue;
-      if (seen.size() > kMaxClasses) return false;
+      if (seen.size() > kMaxClasses || opaque(c)) return false;
       for (Id n : g_.nodes_of(c)) {
         const eqsat::ENodeView v = g_.node(n);
         if (kind_of(v.label.op) == Kind::Theta && v.label.payload == loop &&
@@ -84,6 +86,20 @@ class Simulator {
           thetas.emplace_back(c, n);
         for (Id child : v.children) todo.push_back(child);
       }
+    }
+    return true;
+  }
+
+  // A class varying in the loop that no e-node can fold (a load of the
+  // loop's memory, a call): the loop is not constant, and looking further
+  // would cost a walk of the whole loop for every eval, every iteration.
+  bool opaque(Id c) const {
+    if (constants(g_).constant(c)) return false;
+    for (Id n : g_.nodes_of(c)) {
+      const Kind k = kind_of(g_.node(n).label.op);
+      if (k == Kind::Phi || k == Kind::Eval || k == Kind::Theta || k == Kind::Pass ||
+          (is_pure_value_op(k) && k != Kind::CallPure))
+        return false;
     }
     return true;
   }

@@ -1,6 +1,7 @@
 // The PEG optimizer's entry point: IR module in, optimized IR module out.
 //
-// Per function: IR → PEG (to_peg.h), equality saturation with the built-in
+// Per function (or, above PegOptions::region_nodes, per region of it:
+// regions.h): IR → PEG (to_peg.h), equality saturation with the built-in
 // axioms and the registered user rules under a JIT budget, extraction by
 // Tate's cost model, reversion to structured IR (revert.h). It never makes a
 // program wrong: whenever a step cannot finish (an unsupported shape, an
@@ -36,6 +37,11 @@ struct PegOptions {
   // before, so the output does not depend on the machine's load); the time
   // is also each reversion attempt's safety net (its work budget stops it).
   eqsat::Limits limits = eqsat::Limits::jit();
+  // Saturation also stops once the e-graph holds more than growth_base +
+  // growth_per_node × the PEG's e-nodes: work in proportion to the program,
+  // whatever the rules make of it.
+  std::size_t growth_base = 500;
+  std::size_t growth_per_node = 2;
   bool saturate = true;    // false: IR → PEG → IR only
   bool user_rules = true;  // apply the rules registered with jit::register_rule
   // Extractions tried, each banning the e-node the previous reversion blamed.
@@ -44,11 +50,15 @@ struct PegOptions {
   // (RevertInput::max_work); past it the function is kept.
   std::size_t revert_work_base = 20'000;
   std::size_t revert_work_per_node = 200;
-  // Extraction's work budget, over all attempts: base + per_node × the
-  // function's IR nodes, in steps (e-nodes the greedy pass costs and settles,
-  // node visits of the DAG search, dag_extract.h); past it the function is kept.
-  std::size_t extract_work_base = 200'000;
-  std::size_t extract_work_per_node = 2'000;
+  // The DAG search's work budget (dag_extract.h: node visits), shared by the
+  // extraction attempts: base + per_node × the function's IR nodes. A search
+  // that reaches its share keeps the best program it found by then.
+  std::size_t extract_work_base = 20'000;
+  std::size_t extract_work_per_node = 200;
+  // A function of more IR nodes (statements and expression nodes) is
+  // optimized region by region (regions.h), each region under the budgets
+  // above scaled to its own size, so the work stays linear in the function.
+  std::size_t region_nodes = 500;
   // Translation validation: put the result back into the e-graph and check
   // that it lands in the original's e-classes (value and σ).
   bool validate = false;
@@ -70,12 +80,20 @@ struct PegFunctionReport {
   std::size_t iterations = 0;
   std::string stop;                  // why saturation stopped
   unsigned extractions = 0;          // extraction + reversion attempts
-  std::size_t extract_work = 0;      // steps, all attempts (PegOptions::extract_work_base)
+  std::size_t extract_work = 0;      // greedy and DAG search steps, all attempts
   bool optimized = false;            // the output is the reverted PEG
   std::string fallback;              // why the input was kept (empty if optimized)
   std::vector<std::string> retries;  // why each extraction before the last was rejected
   std::optional<bool> validated;     // translation validation, when asked for
   std::chrono::nanoseconds to_peg{0}, saturate{0}, extract{0}, revert{0}, validate{0};
+  // A function above PegOptions::region_nodes: the regions it was cut into
+  // (0: optimized whole), how many were optimized, and their IR nodes. The
+  // other counts and times are the regions' sums (iterations: the most);
+  // `optimized` means some region was, `fallback` is the first kept region's
+  // reason.
+  std::size_t regions = 0;
+  std::size_t regions_optimized = 0;
+  std::size_t optimized_nodes = 0;
 };
 
 struct PegReport {

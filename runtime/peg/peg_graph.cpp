@@ -11,14 +11,15 @@ unsigned PegGraph::depth(std::uint32_t i) const {
 
 std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
                                       const std::unordered_map<std::uint32_t, eqsat::Id>& choices,
-                                      std::optional<eqsat::Id> result, eqsat::Id state,
-                                      std::optional<eqsat::Id>* blame) {
+                                      const PegRoots& roots, std::optional<eqsat::Id>* blame) {
   const auto choice = [&](eqsat::Id cls) -> std::optional<eqsat::Id> {
     auto it = choices.find(eqsat::index(egraph.find(cls)));
     if (it == choices.end()) return std::nullopt;
     return it->second;
   };
-  if ((result && !choice(*result)) || !choice(state)) return std::nullopt;
+  if ((roots.result && !choice(*roots.result)) || !choice(roots.state)) return std::nullopt;
+  for (eqsat::Id output : roots.outputs)
+    if (!choice(output)) return std::nullopt;
   PegGraph graph;
   std::unordered_map<std::uint32_t, std::uint32_t> index_of;  // class -> node
   std::vector<std::uint32_t> todo;
@@ -33,8 +34,9 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
     }
     return it->second;
   };
-  if (result) graph.result = visit(*result);
-  graph.state = visit(state);
+  if (roots.result) graph.result = visit(*roots.result);
+  graph.state = visit(roots.state);
+  for (eqsat::Id output : roots.outputs) graph.outputs.push_back(visit(output));
   while (!todo.empty()) {
     const std::uint32_t i = todo.back();
     todo.pop_back();
@@ -54,13 +56,12 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
 }
 
 std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
-                                      const eqsat::Extractor& extractor,
-                                      std::optional<eqsat::Id> result, eqsat::Id state,
+                                      const eqsat::Extractor& extractor, const PegRoots& roots,
                                       std::optional<eqsat::Id>* blame) {
   std::unordered_map<std::uint32_t, eqsat::Id> choices;
   for (eqsat::Id c : egraph.classes())
     if (extractor.cost(c)) choices.emplace(eqsat::index(c), extractor.choice(c));
-  return extract_graph(egraph, choices, result, state, blame);
+  return extract_graph(egraph, choices, roots, blame);
 }
 
 void compute_variance(PegGraph& graph) {
@@ -113,6 +114,7 @@ std::string print_graph(const PegGraph& graph) {
   }
   if (graph.result) out += "result %" + std::to_string(*graph.result) + "\n";
   out += "state %" + std::to_string(graph.state) + "\n";
+  for (std::uint32_t output : graph.outputs) out += "output %" + std::to_string(output) + "\n";
   return out;
 }
 

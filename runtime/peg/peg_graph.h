@@ -29,10 +29,20 @@ struct PegNode {
   unsigned loop() const { return static_cast<unsigned>(label.payload); }  // loop operators
 };
 
+// What a PEG computes, as e-classes: the returned value (none for void), σ
+// at the end and, for a region (regions.h), each output variable's value at
+// its end.
+struct PegRoots {
+  std::optional<eqsat::Id> result;
+  eqsat::Id state;
+  std::vector<eqsat::Id> outputs;
+};
+
 struct PegGraph {
   std::vector<PegNode> nodes;
   std::optional<std::uint32_t> result;  // the returned value
   std::uint32_t state = 0;              // σ at the end
+  std::vector<std::uint32_t> outputs;   // PegRoots::outputs
 
   // Bit ℓ-1 set when node i varies in loop ℓ (Tate's invariant_ℓ, computed on
   // this graph: the largest invariance, by a fixpoint).
@@ -40,18 +50,16 @@ struct PegGraph {
   unsigned depth(std::uint32_t i) const;  // the deepest loop node i varies in; 0 if none
 };
 
-// The program `choices` picks (an e-node per class id) for `result` (if any)
-// and `state`. A θ's second child need not have been settled when the θ was
-// chosen, so it may have no program at all (every e-node in it banned): then
-// the result is empty and `blame` names that θ's e-node.
+// The program `choices` picks (an e-node per class id) for `roots`. A θ's second child need not
+// have been settled when the θ was chosen, so it may have no program at all (every e-node in it
+// banned): then the result is empty and `blame` names that θ's e-node.
 std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
                                       const std::unordered_map<std::uint32_t, eqsat::Id>& choices,
-                                      std::optional<eqsat::Id> result, eqsat::Id state,
+                                      const PegRoots& roots,
                                       std::optional<eqsat::Id>* blame = nullptr);
 // The same with the extractor's choices.
 std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
-                                      const eqsat::Extractor& extractor,
-                                      std::optional<eqsat::Id> result, eqsat::Id state,
+                                      const eqsat::Extractor& extractor, const PegRoots& roots,
                                       std::optional<eqsat::Id>* blame = nullptr);
 
 // Recomputes `variant`.

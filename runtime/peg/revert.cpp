@@ -17,6 +17,7 @@ void Emitter::compute_facts() {
     if (p.kind() == Kind::ProjState) state_of_tuple_.emplace(p.children[0], i);
   }
   if (g_.result) ++uses_[*g_.result];
+  for (std::uint32_t output : g_.outputs) ++uses_[output];
 
   // Speculatable: computing it where it is not demanded cannot trap or loop.
   // θ is a loop variable's current value; cycles close only through θ.

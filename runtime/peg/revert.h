@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "runtime/ir/ir.h"
 #include "runtime/peg/peg_graph.h"
@@ -47,6 +48,14 @@ struct RevertInput {
   std::size_t max_work = 1'000'000;
   // And a brake on the clock (checked as work is spent).
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // The source loop a loop value (an eval's class) came from, when several
+  // source loops share its pass (to_peg's LoopFacts::evals after equal loops
+  // were merged); a pure loop's values from different source loops are
+  // emitted as different loops again (LLVM may close one of them).
+  std::function<std::optional<unsigned>(eqsat::Id eval)> source_loop;
+  // For a region (regions.h): the parameter each of the graph's outputs is
+  // assigned at the end.
+  std::vector<ir::VarId> outputs;
 };
 
 struct RevertResult {

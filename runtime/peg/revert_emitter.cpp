@@ -170,7 +170,7 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
     case Kind::CallRead: {
       std::vector<ir::ExprPtr> args;
       for (std::size_t i = 1; i < p.children.size(); ++i) args.push_back(value(p.children[i]));
-      read_at(p.children[0]);
+      read_at(p.children[0], n);
       ir::ExprPtr e =
           p.kind() == Kind::Load ? ir::load(args[0], args[1]) : ir::call(callee(p), args);
       e = temp(std::move(e));
@@ -428,12 +428,25 @@ NodeSet Emitter::lazy_reads(std::uint32_t n,
     return out;
   }
   if (p.kind() == Kind::Eval && !invariant_eval(n)) {
-    for (std::uint32_t e : evals_of_.at(p.children[1]))
+    const std::vector<std::uint32_t>& evals = evals_of_.at(p.children[1]);
+    for (std::uint32_t e : evals)
       if (node(e).type().is_state() && !invariant_eval(e) && !reached(e)) {
+        // Unless it is a value the effects need first: a loop of its own.
+        const std::vector<std::uint32_t> first = evals_before_effects(p.children[1], e);
+        if (std::binary_search(first.begin(), first.end(), n)) break;
         out.push_back(e);
         memo[n] = out;
         return out;
       }
+    // Emitting the loop computes its other values too (loop()): what they
+    // read is read here.
+    for (std::uint32_t e : evals) {
+      if (e == n || node(e).type().is_state() || lookup(e)) continue;
+      const NodeSet c = lazy_reads(node(e).children[0], memo);
+      NodeSet merged;
+      std::set_union(out.begin(), out.end(), c.begin(), c.end(), std::back_inserter(merged));
+      out = std::move(merged);
+    }
   }
   if (!p.type().is_state()) {
     const std::size_t first = reads_state(p.kind()) ? 1 : 0;
@@ -472,7 +485,8 @@ void Emitter::flush_readers() {
   if (bundles_.empty()) return;
   std::unordered_map<std::uint32_t, NodeSet> memo;
   std::vector<std::uint32_t> candidates = bundles_.back().must;
-  // Nodes the bundle may need that are defined on every call, through φs.
+  // Nodes the bundle may need that are defined on every call, through φs
+  // and into loops (a value read before a loop and used only in it).
   std::unordered_set<std::uint32_t> seen;
   std::vector<std::uint32_t> todo = bundles_.back().roots;
   while (!todo.empty()) {
@@ -480,11 +494,10 @@ void Emitter::flush_readers() {
     todo.pop_back();
     const PegNode& p = node(n);
     if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
-    if (p.type().is_ir() &&
+    if (p.type().is_ir() && g_.depth(n) <= depth_ &&
         !std::binary_search(bundles_.back().must.begin(), bundles_.back().must.end(), n) &&
         !speculatable_[n] && defined(n))
       candidates.push_back(n);
-    if (p.kind() == Kind::Eval || p.kind() == Kind::Theta) continue;
     for (std::uint32_t c : p.children) todo.push_back(c);
   }
   for (std::uint32_t m : candidates) {
@@ -521,11 +534,25 @@ ir::Function Emitter::run() {
   scopes_.back().states.insert(*state_in);
   cur_ = *state_in;
 
+  if (g_.outputs.size() != in_.outputs.size()) fail(g_.state, "outputs without variables");
   std::vector<std::uint32_t> roots;
   if (g_.result) roots.push_back(*g_.result);
+  roots.insert(roots.end(), g_.outputs.begin(), g_.outputs.end());
   roots.push_back(g_.state);
   const std::vector<ir::ExprPtr> values = bundle(roots);
   if (g_.result) emit(ir::Stmt::return_(values[0]));
+  // A region's outputs: every value is read before any output parameter is
+  // assigned, since one may read another's entry value (a swap).
+  const std::size_t first_output = g_.result ? 1 : 0;
+  std::vector<std::pair<ir::VarId, ir::ExprPtr>> assignments;
+  for (std::size_t i = 0; i < in_.outputs.size(); ++i) {
+    ir::ExprPtr v = values[first_output + i];
+    const ir::VarId out = in_.outputs[i];
+    if (v->kind == ir::ExprKind::Var && v->var == out) continue;  // unchanged
+    if (v->kind != ir::ExprKind::Const) v = temp(std::move(v));
+    assignments.emplace_back(out, std::move(v));
+  }
+  for (auto& [var, v] : assignments) emit(ir::Stmt::assign(var, std::move(v)));
   scopes_.pop_back();
 
   ir::Block shared;

@@ -148,8 +148,10 @@ class Emitter {
   // and write no memory, lie between them, and σ θs in their loop's peeled
   // first iteration, where they are their initial σ); otherwise `state`.
   std::uint32_t memory_of(std::uint32_t state) const;
-  // Memory as it was at `state`, for a read: there already, or reached.
-  void read_at(std::uint32_t state);
+  // Memory as it was at `state`, for `reader`: there already, or reached.
+  // When memory has moved past it, `reader` is blamed (another e-node of its
+  // class may read a later σ).
+  void read_at(std::uint32_t state, std::uint32_t reader);
   // A σ φ whose condition is known is the σ it selects.
   std::uint32_t resolve(std::uint32_t state) const;
   void produce(std::uint32_t producer);
@@ -158,6 +160,16 @@ class Emitter {
 
   // ---------------------------------------------------------- loops (revert_loop.cpp)
   void loop(std::uint32_t pass, std::uint32_t trigger);
+  // A loop of its own for `evals` of `pass` only (values, no effects): those
+  // another loop on the same pass needs before it starts.
+  void loop(std::uint32_t pass, std::uint32_t trigger, std::span<const std::uint32_t> only);
+  // The value evals of `pass`, not computed yet, that the initial or next
+  // values of `thetas` (θs of a loop on `pass`) need.
+  std::vector<std::uint32_t> evals_needed_first(std::uint32_t pass,
+                                                std::span<const std::uint32_t> thetas) const;
+  // Those the σ θ of the effectful loop `state_out` (an eval of `pass`) needs.
+  std::vector<std::uint32_t> evals_before_effects(std::uint32_t pass,
+                                                  std::uint32_t state_out) const;
   // Emits the exit test of `cond` in the loop body; `exit` emits an exit
   // point. Returns false when every path exits.
   template <class Exit, class Iteration>

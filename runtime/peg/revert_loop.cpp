@@ -11,6 +11,7 @@
 // computed only if it cannot trap, is evaluated by the first test anyway, or
 // belongs to a loop variable of the source program (LoopFacts::total).
 #include <algorithm>
+#include <map>
 #include <unordered_set>
 
 #include "runtime/peg/revert_emitter.h"
@@ -92,14 +93,16 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
 
 bool Emitter::bound_here(std::uint32_t root, unsigned loop) const {
   // Every θ reachable from root is a variable of this loop, of a loop open
-  // here, or of a loop an eval on the way encloses (one pass_ℓ can serve
-  // loops in different places: loops may only be fused where both can be).
+  // here (so its value or σ is available), or of a loop an eval on the way encloses (one pass_ℓ can
+  // serve loops in different places: loops may only be fused where both can be).
   std::unordered_set<std::uint64_t> seen;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> todo{{root, std::uint64_t{1} << (loop - 1)}};
   while (!todo.empty()) {
     const auto [n, bound] = todo.back();
     todo.pop_back();
-    if (lookup(n) || !seen.insert((std::uint64_t{n} << 6) ^ bound).second) continue;
+    // A value computed here, or a σ memory has been in here (an enclosing
+    // loop's σ θ), is available whatever θs it holds.
+    if (lookup(n) || reached(n) || !seen.insert((std::uint64_t{n} << 6) ^ bound).second) continue;
     const PegNode& p = node(n);
     std::uint64_t inner = bound;
     if (p.kind() == Kind::Theta && (bound & (std::uint64_t{1} << (p.loop() - 1))) == 0)
@@ -138,7 +141,41 @@ void Emitter::read_invariants_before(unsigned loop, std::span<const std::uint32_
   }
 }
 
+std::vector<std::uint32_t> Emitter::evals_needed_first(
+    std::uint32_t pass, std::span<const std::uint32_t> thetas) const {
+  // The loop reads them before it starts or, invariant in it, in its body.
+  std::vector<std::uint32_t> out, todo;
+  for (std::uint32_t t : thetas)
+    todo.insert(todo.end(), {node(t).children[0], node(t).children[1]});
+  std::unordered_set<std::uint32_t> seen;
+  while (!todo.empty()) {
+    const std::uint32_t n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second || lookup(n)) continue;
+    const PegNode& p = node(n);
+    if (p.kind() == Kind::Eval && p.children[1] == pass && p.type().is_ir() && !invariant_eval(n))
+      out.push_back(n);
+    // An enclosing loop's θ is its variable, already there.
+    if (p.kind() == Kind::Theta) continue;
+    for (std::uint32_t c : p.children) todo.push_back(c);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::uint32_t> Emitter::evals_before_effects(std::uint32_t pass,
+                                                         std::uint32_t state_out) const {
+  const std::uint32_t root[] = {node(state_out).children[0]};
+  std::vector<std::uint32_t> thetas = loop_thetas(node(pass).loop(), root);
+  std::erase_if(thetas, [&](std::uint32_t t) { return !node(t).type().is_state(); });
+  return evals_needed_first(pass, thetas);
+}
+
 void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
+  loop(pass, trigger, {});
+}
+
+void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const std::uint32_t> only) {
   const PegNode& pass_node = node(pass);
   const unsigned l = pass_node.loop();
   if (pass_node.kind() != Kind::Pass) fail(trigger, "an eval over something other than a pass");
@@ -150,12 +187,19 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   // The loop's outputs: the σ it leaves (an effectful loop runs where σ's
   // chain reaches it) and the values that are needed now or safe to compute.
   std::optional<std::uint32_t> state_out;
-  for (std::uint32_t e : evals_of_[pass])
+  for (std::uint32_t e : only.empty() ? evals_of_[pass] : std::vector<std::uint32_t>{})
     if (node(e).type().is_state() && !invariant_eval(e)) {
       if (state_out) fail(e, "a loop with two exit states");
       state_out = e;
     }
   if (state_out && trigger != *state_out) {
+    // A value the effectful loop's start needs (the PEG shares one pass
+    // between it and an earlier loop): that earlier loop is emitted alone.
+    if (const std::vector<std::uint32_t> first = evals_before_effects(pass, *state_out);
+        std::binary_search(first.begin(), first.end(), trigger)) {
+      loop(pass, trigger, first);
+      return;
+    }
     wanted_.push_back(trigger);
     reach(*state_out);
     wanted_.pop_back();
@@ -163,7 +207,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
   }
   const NodeSet* must_now = bundles_.empty() ? nullptr : &bundles_.back().must;
   std::vector<std::uint32_t> outputs;
-  for (std::uint32_t e : evals_of_[pass]) {
+  for (std::uint32_t e : only.empty() ? evals_of_[pass] : std::vector(only.begin(), only.end())) {
     if (node(e).type().is_state() || lookup(e) || invariant_eval(e)) continue;
     const std::uint32_t x = node(e).children[0];
     const bool needed = e == trigger ||
@@ -171,6 +215,30 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
                         (must_now && std::binary_search(must_now->begin(), must_now->end(), e));
     const bool safe = speculatable_[x] || defined(e) || in_.total(node(x).eclass, pass_node.eclass);
     if (needed || (safe && bound_here(x, l))) outputs.push_back(e);
+  }
+
+  // A pure loop whose values come from several source loops (merged for
+  // their equal bounds): one loop per source loop, as written (LLVM may close
+  // one of them, a sum, and not the fused loop).
+  if (only.empty() && !state_out && in_.source_loop) {
+    std::map<unsigned, std::vector<std::uint32_t>> by_source;
+    std::vector<std::uint32_t> others;
+    for (std::uint32_t e : outputs) {
+      if (const std::optional<unsigned> k = in_.source_loop(node(e).eclass)) {
+        by_source[*k].push_back(e);
+      } else {
+        others.push_back(e);
+      }
+    }
+    if (by_source.size() > 1) {
+      by_source.begin()->second.insert(by_source.begin()->second.end(), others.begin(),
+                                       others.end());
+      for (auto& [source, group] : by_source) {
+        const auto has_trigger = std::find(group.begin(), group.end(), trigger) != group.end();
+        loop(pass, has_trigger ? trigger : group.front(), group);
+      }
+      return;
+    }
   }
 
   std::vector<std::uint32_t> roots{cond};
@@ -188,6 +256,18 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
     } else {
       state_theta = t;
     }
+  }
+
+  // Two loops the PEG shares a pass between (the same exit condition), the
+  // second starting from the first's results: the first is a loop of its own.
+  if (only.empty()) {
+    if (const std::vector<std::uint32_t> first = evals_needed_first(pass, thetas); !first.empty()) {
+      loop(pass, first.front(), first);
+      loop(pass, trigger);
+      return;
+    }
+  } else if (state_theta) {
+    fail(trigger, "a loop's values needed before it, that need its effects");
   }
 
   // A loop that leaves memory alone reads one σ: memory must be there first.

@@ -101,8 +101,10 @@ std::uint32_t Emitter::memory_of(std::uint32_t state) const {
   }
 }
 
-void Emitter::read_at(std::uint32_t state) {
-  if (memory_of(state) != cur_) reach(state);
+void Emitter::read_at(std::uint32_t state, std::uint32_t reader) {
+  if (memory_of(state) == cur_) return;
+  if (reached(resolve(state))) fail(reader, "a σ read after memory moved past it");
+  reach(state);
 }
 
 void Emitter::reach(std::uint32_t target) {

@@ -51,7 +51,8 @@ void assigned_vars(const ir::Block& block, std::vector<bool>& assigned,
 
 class Translator {
  public:
-  Translator(const ir::Function& f, EGraph& g) : f_(f), g_(g) {}
+  Translator(const ir::Function& f, EGraph& g, std::span<const ir::VarId> outputs)
+      : f_(f), g_(g), outputs_(outputs) {}
 
   PegFunction run() {
     Env env;
@@ -69,6 +70,11 @@ class Translator {
           paths(flow.ret->cond, truth(true), flow.ret->env, flow.fall_cond, flow.fall).state;
     } else {
       out_.state = flow.fall.state;
+    }
+    if (!outputs_.empty()) {
+      if (flow.ret || !f_.ret.is_void())
+        throw unsupported("to_peg: outputs of a function that returns");
+      for (ir::VarId v : outputs_) out_.outputs.push_back(flow.fall.vars.at(v.index));
     }
     return std::move(out_);
   }
@@ -225,12 +231,21 @@ class Translator {
     const Id c = expr(s.expr, env);
     const bool every_run = every_run_;
     every_run_ = false;
+    // An if on every run that always falls through computes its variables'
+    // values (the φs of its branches) on every run too.
+    const std::vector<Id> before = every_run ? env.vars : std::vector<Id>{};
     Flow t = block(s.body, env, depth);
     Flow e = block(s.orelse, std::move(env), depth);
     every_run_ = every_run;
     Flow out;
     out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);
     out.fall = paths(c, t.fall_cond, t.fall, e.fall_cond, e.fall);
+    if (every_run && is_true(out.fall_cond) && !t.brk && !t.cont && !t.ret && !e.brk && !e.cont &&
+        !e.ret) {
+      for (std::size_t v = 0; v < before.size(); ++v)
+        if (out.fall.vars[v] != before[v] && out.fall.vars[v] != kNone)
+          out_.defined.push_back(out.fall.vars[v]);
+    }
     for (int k = 0; k < 3; ++k) {
       std::optional<Exit>& a = exit_of(t, k);
       std::optional<Exit>& b = exit_of(e, k);
@@ -325,7 +340,9 @@ class Translator {
     };
     const auto eval = [&](PegType t, Id seq, Id before) {
       if (same(seq, before)) return before;
-      return add(Kind::Eval, t, {seq, pass}, l);
+      const Id e = add(Kind::Eval, t, {seq, pass}, l);
+      facts.evals.push_back(e);
+      return e;
     };
 
     Flow out;
@@ -486,6 +503,7 @@ class Translator {
 
   const ir::Function& f_;
   EGraph& g_;
+  std::span<const ir::VarId> outputs_;
   PegFunction out_;
   bool every_run_ = true;  // the statement being translated runs on every call
   unsigned lazy_ = 0;      // inside operands `&&`, `||` or `?:` may skip
@@ -493,8 +511,9 @@ class Translator {
 
 }  // namespace
 
-PegFunction to_peg(const ir::Function& function, eqsat::EGraph& egraph) {
-  return Translator(function, egraph).run();
+PegFunction to_peg(const ir::Function& function, eqsat::EGraph& egraph,
+                   std::span<const ir::VarId> outputs) {
+  return Translator(function, egraph, outputs).run();
 }
 
 }  // namespace augur::peg

@@ -22,12 +22,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
 #include "jit/error.h"
 #include "runtime/eqsat/egraph.h"
 #include "runtime/ir/ir.h"
+#include "runtime/peg/peg_graph.h"
 
 namespace augur::peg {
 
@@ -42,6 +44,9 @@ struct LoopFacts {
   eqsat::Id pass;
   // Classes defined at every iteration up to the exit (θs and exit values).
   std::vector<eqsat::Id> total;
+  // The loop's values as it leaves (its evals): which source loop a value
+  // came from, once loops with equal bounds share a pass.
+  std::vector<eqsat::Id> evals;
 };
 
 struct PegFunction {
@@ -55,10 +60,17 @@ struct PegFunction {
   // The externs the function calls, by name id (extern_names.h).
   std::unordered_map<std::uint64_t, ir::ExternRef> externs;
   unsigned max_depth = 0;  // deepest loop
+  // The value each requested output variable holds at the end (regions.h).
+  std::vector<eqsat::Id> outputs;
+
+  PegRoots roots() const { return PegRoots{result, state, outputs}; }
 };
 
-// Translates `function` into `egraph` (made by make_peg_egraph). Throws
-// unsupported for loops nested deeper than LoopInvariance can track.
-PegFunction to_peg(const ir::Function& function, eqsat::EGraph& egraph);
+// Translates `function` into `egraph` (made by make_peg_egraph), with the
+// final value of each of `outputs` (variables of a void function that falls
+// off its end) as PegFunction::outputs. Throws unsupported for loops nested
+// deeper than LoopInvariance can track.
+PegFunction to_peg(const ir::Function& function, eqsat::EGraph& egraph,
+                   std::span<const ir::VarId> outputs = {});
 
 }  // namespace augur::peg

@@ -12,17 +12,21 @@ namespace {
 bool proved(const eqsat::EGraph& g, const PegFunction& a, const PegFunction& b) {
   if (!g.equivalent(a.state, b.state)) return false;
   if (a.result.has_value() != b.result.has_value()) return false;
-  return !a.result || g.equivalent(*a.result, *b.result);
+  if (a.result && !g.equivalent(*a.result, *b.result)) return false;
+  if (a.outputs.size() != b.outputs.size()) return false;
+  for (std::size_t i = 0; i < a.outputs.size(); ++i)
+    if (!g.equivalent(a.outputs[i], b.outputs[i])) return false;
+  return true;
 }
 
 }  // namespace
 
 bool validate(eqsat::EGraph& g, const PegFunction& original, const ir::Function& optimized,
-              const eqsat::Limits& limits) {
+              const eqsat::Limits& limits, std::span<const ir::VarId> outputs) {
   const std::size_t before = g.id_count();
   PegFunction other;
   try {
-    other = to_peg(optimized, g);
+    other = to_peg(optimized, g, outputs);
   } catch (const unsupported&) {
     return false;
   }

@@ -5,6 +5,8 @@
 // original's e-classes.
 #pragma once
 
+#include <span>
+
 #include "runtime/eqsat/egraph.h"
 #include "runtime/eqsat/runner.h"
 #include "runtime/ir/ir.h"
@@ -12,7 +14,8 @@
 
 namespace augur::peg {
 
+// `outputs`: a region's output variables (optimize_function.h).
 bool validate(eqsat::EGraph& egraph, const PegFunction& original, const ir::Function& optimized,
-              const eqsat::Limits& limits);
+              const eqsat::Limits& limits, std::span<const ir::VarId> outputs = {});
 
 }  // namespace augur::peg

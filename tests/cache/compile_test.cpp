@@ -75,6 +75,23 @@ TEST(Compile, DynParametersBecomeTheSignatureInOrder) {
   EXPECT_EQ(y, (std::array<double, 5>{1, 3, 5, 7, 1}));
 }
 
+// A staged program of some thousand statements: the PEG optimizer cuts it
+// into regions (docs/peg.md) and the statistics count them.
+TEST(Compile, ALargeFunctionIsOptimizedRegionByRegion) {
+  constexpr int kN = 600;
+  const jit::cache_statistics before = jit::cache_stats();
+  const jit::function<void(double*, const double*, int)> f = jit::compile(axpy, 0.5, kN);
+  const jit::cache_statistics after = jit::cache_stats();
+  EXPECT_GT(after.regions_optimized, before.regions_optimized);
+  EXPECT_EQ(after.regions_kept, before.regions_kept);
+  std::vector<double> y(kN + 2, 1.0), x(kN);
+  for (int i = 0; i < kN; ++i) x[i] = i;
+  f(y.data(), x.data(), 2);
+  EXPECT_EQ(y[0], 1.0);
+  EXPECT_EQ(y[1], 1.0);
+  for (int i = 0; i < kN; ++i) EXPECT_EQ(y[i + 2], 1.0 + 0.5 * i) << i;
+}
+
 // Strings, vectors and tuples as static arguments.
 jit::dyn<int> weighted(jit::dyn<const int*> v, const std::vector<int>& weights,
                        const std::string& op) {

@@ -1,0 +1,66 @@
+// Runs the PEG optimizer on IR text files and prints its report: a tool for
+// looking at one program's phases (and, with --print, the result).
+//
+//   build/dev/bench/peg_file [--print] [--no-saturate] [--region-nodes N]
+//                             [--iterations N] [--growth BASE PER_NODE] FILE.ir...
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "jit/error.h"
+#include "runtime/ir/parser.h"
+#include "runtime/ir/printer.h"
+#include "runtime/ir/verifier.h"
+#include "runtime/peg/optimize.h"
+
+int main(int argc, char** argv) {
+  using namespace augur;
+  bool print = false;
+  peg::PegOptions options;
+  int failures = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--print") {
+      print = true;
+      continue;
+    }
+    if (arg == "--region-nodes" && i + 1 < argc) {
+      options.region_nodes = std::stoul(argv[++i]);
+      continue;
+    }
+    if (arg == "--iterations" && i + 1 < argc) {
+      options.limits.iterations = std::stoul(argv[++i]);
+      continue;
+    }
+    if (arg == "--growth" && i + 2 < argc) {
+      options.growth_base = std::stoul(argv[++i]);
+      options.growth_per_node = std::stoul(argv[++i]);
+      continue;
+    }
+    if (arg == "--no-saturate") {
+      options.saturate = false;
+      continue;
+    }
+    try {
+      std::ifstream in{std::string(arg)};
+      if (!in) throw jit::error("cannot read " + std::string(arg));
+      std::stringstream text;
+      text << in.rdbuf();
+      const ir::Module module = ir::parse_module(text.str(), arg);
+      ir::verify(module);
+      const peg::PegResult result = peg::optimize(module, options);
+      std::cout << arg << ":\n" << result.report.summary();
+      for (const peg::PegFunctionReport& f : result.report.functions)
+        for (const std::string& retry : f.retries) std::cout << "  retried: " << retry << "\n";
+      if (print) std::cout << ir::print(result.module);
+    } catch (const jit::error& e) {
+      std::cerr << arg << ": " << e.what() << "\n";
+      ++failures;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,230 @@
+#include "runtime/peg/optimize_function.h"
+
+#include <algorithm>
+#include <iostream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "runtime/eqsat/bisimulation.h"
+#include "runtime/ir/verifier.h"
+#include "runtime/ir/visit.h"
+#include "runtime/peg/axioms.h"
+#include "runtime/peg/cost.h"
+#include "runtime/peg/dag_extract.h"
+#include "runtime/peg/peg_egraph.h"
+#include "runtime/peg/peg_graph.h"
+#include "runtime/peg/revert.h"
+#include "runtime/peg/to_peg.h"
+#include "runtime/peg/user_rules.h"
+#include "runtime/peg/validate.h"
+#include "runtime/peg/wellformed.h"
+
+namespace augur::peg {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Which classes to_peg found defined at every iteration of each loop.
+class Totality {
+ public:
+  Totality(const eqsat::EGraph& g, const PegFunction& peg) {
+    for (const LoopFacts& loop : peg.loops) {
+      auto& set = total_[eqsat::index(g.find(loop.pass))];
+      for (eqsat::Id id : loop.total) set.insert(eqsat::index(g.find(id)));
+    }
+  }
+  bool operator()(eqsat::Id value, eqsat::Id pass) const {
+    auto it = total_.find(eqsat::index(pass));
+    return it != total_.end() && it->second.contains(eqsat::index(value));
+  }
+
+ private:
+  std::unordered_map<std::uint32_t, std::unordered_set<std::uint32_t>> total_;
+};
+
+// Two source loops with the same bounds are one loop (Tate, §8.6): their
+// cyclic PEGs are bisimilar, which hash-consing alone cannot see. Right after
+// translation every class holds one e-node, so partition refinement finds
+// them all in O(e-nodes × log classes).
+void fuse_equal_loops(eqsat::EGraph& g) {
+  eqsat::merge_bisimilar_classes(g);
+}
+
+}  // namespace
+
+void declare_called_externs(ir::Module& module, const ir::Function& f) {
+  ir::for_each_stmt(f.body, [&](const ir::Stmt& s) {
+    ir::for_each_expr(s, [&](const ir::Expr& e) {
+      if (e.kind == ir::ExprKind::Call) module.declare_extern(*e.callee);
+    });
+  });
+}
+
+std::optional<ir::Function> optimize_function(const ir::Module& module, const ir::Function& f,
+                                              const PegOptions& options, PegFunctionReport& report,
+                                              bool dump, std::span<const ir::VarId> outputs) {
+  report.function = f.name;
+  report.ir_nodes = ir::node_count(f.body);
+  Clock::time_point t = Clock::now();
+  std::unique_ptr<eqsat::EGraph> g = make_peg_egraph();
+  PegFunction peg;
+  try {
+    peg = to_peg(f, *g, outputs);
+    g->rebuild();
+    if (peg.loops.size() > 1) fuse_equal_loops(*g);
+  } catch (const unsupported& e) {
+    report.fallback = e.message();
+    return std::nullopt;
+  }
+  report.to_peg = Clock::now() - t;
+  report.peg_nodes = g->node_count();
+  if (dump) {
+    const eqsat::Extractor plain(*g, peg_cost(), peg_cycle_edges());
+    std::cerr << "== PEG of " << f.name << " (" << report.peg_nodes << " e-nodes)\n";
+    if (std::optional<PegGraph> graph = extract_graph(*g, plain, peg.roots()))
+      std::cerr << print_graph(*graph);
+  }
+
+  if (options.saturate) {
+    t = Clock::now();
+    UserRuleSet user;
+    if (options.user_rules) user = user_rules_for(module, options.externs);
+    // The built-in rules alone need no copy.
+    std::vector<eqsat::Rewrite> with_user;
+    if (!user.rules.empty()) {
+      with_user.assign(builtin_rules().begin(), builtin_rules().end());
+      with_user.insert(with_user.end(), std::make_move_iterator(user.rules.begin()),
+                       std::make_move_iterator(user.rules.end()));
+    }
+    const std::span<const eqsat::Rewrite> rules =
+        user.rules.empty() ? builtin_rules() : std::span<const eqsat::Rewrite>(with_user);
+    for (const auto& [id, decl] : user.externs) peg.externs.emplace(id, decl);
+    eqsat::Limits limits = options.limits;
+    limits.nodes =
+        std::min(limits.nodes, options.growth_base + options.growth_per_node * report.peg_nodes);
+    eqsat::Runner runner(eqsat::RunOptions{limits, {}, 1});
+    try {
+      const eqsat::Report r = runner.run(*g, rules);
+      report.iterations = r.iterations;
+      report.stop = std::string(eqsat::to_string(r.stop));
+    } catch (const jit::error& e) {
+      report.fallback = "saturation: " + e.message();
+      return std::nullopt;
+    }
+    report.saturate = Clock::now() - t;
+  }
+  report.egraph_nodes = g->node_count();
+  report.egraph_classes = g->class_count();
+
+  const Totality total(*g, peg);
+  std::unordered_set<std::uint32_t> defined;
+  for (eqsat::Id c : peg.defined) defined.insert(eqsat::index(g->find(c)));
+  // Source loops that share a pass (equal bounds, merged): their values'
+  // classes by loop, so that reversion can emit them as separate loops.
+  std::unordered_map<std::uint32_t, unsigned> source_loop;
+  {
+    std::unordered_map<std::uint32_t, unsigned> loops_per_pass;
+    for (const LoopFacts& l : peg.loops) ++loops_per_pass[eqsat::index(g->find(l.pass))];
+    for (unsigned k = 0; k < peg.loops.size(); ++k) {
+      if (loops_per_pass[eqsat::index(g->find(peg.loops[k].pass))] < 2) continue;
+      for (eqsat::Id e : peg.loops[k].evals) source_loop.emplace(eqsat::index(g->find(e)), k);
+    }
+  }
+  std::unordered_set<std::uint32_t> banned;
+  std::optional<ir::Function> out;
+  // Each attempt's DAG search gets its share of the budget; the greedy pass
+  // is linear in the e-graph, which saturation's growth budget bounds.
+  const std::size_t search_budget =
+      (options.extract_work_base + options.extract_work_per_node * report.ir_nodes) /
+      std::max(1u, options.extraction_attempts);
+  for (unsigned attempt = 0; attempt < options.extraction_attempts && !out; ++attempt) {
+    ++report.extractions;
+    t = Clock::now();
+    const eqsat::Extractor extractor(*g, peg_cost(&banned), peg_cycle_edges());
+    report.extract_work += extractor.work();
+    // Stopped by its budget, the DAG search still holds a program: the best
+    // it found.
+    const ImprovedChoices improved =
+        improve_choices(*g, extractor, peg.roots(), &banned, search_budget);
+    report.extract_work += improved.work;
+    std::optional<eqsat::Id> blame;
+    const std::optional<PegGraph> graph = extract_graph(*g, improved.choices, peg.roots(), &blame);
+    report.extract += Clock::now() - t;
+    if (!graph) {
+      report.fallback =
+          "extraction: no program left after banning the e-nodes reversion could not use";
+      if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
+      continue;
+    }
+    if (std::string error = check_well_formed(*graph, &blame); !error.empty()) {
+      report.fallback = "extraction chose an ill-formed PEG: " + error;
+      report.retries.push_back(report.fallback);
+      if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
+      continue;
+    }
+    t = Clock::now();
+    RevertInput input;
+    input.graph = &*graph;
+    input.original = &f;
+    input.externs = &peg.externs;
+    input.total = total;
+    input.defined = [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); };
+    input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
+    input.deadline = t + options.limits.time;
+    input.source_loop = [&](eqsat::Id c) -> std::optional<unsigned> {
+      auto it = source_loop.find(eqsat::index(g->find(c)));
+      if (it == source_loop.end()) return std::nullopt;
+      return it->second;
+    };
+    input.outputs.assign(outputs.begin(), outputs.end());
+    RevertResult reverted = revert(input);
+    report.revert += Clock::now() - t;
+    if (reverted.function) {
+      out = std::move(reverted.function);
+      break;
+    }
+    report.fallback = "reversion: " + reverted.failure;
+    report.retries.push_back(report.fallback);
+    if (dump)
+      std::cerr << "== extraction " << attempt + 1 << " of " << f.name << ", " << report.fallback
+                << "\n"
+                << print_graph(*graph);
+    if (!reverted.blame || !banned.insert(eqsat::index(*reverted.blame)).second)
+      return std::nullopt;
+  }
+  if (!out) return std::nullopt;
+  // Reversion computes a loop's value once per φ context that uses it; more
+  // loops than the input means some loop would run more often (nested_loops:
+  // the inner loop twice per outer iteration, 1.67× slower).
+  if (const std::size_t in = ir::loop_count(f.body), emitted = ir::loop_count(out->body);
+      emitted > in) {
+    report.fallback = "reversion duplicated loops (" + std::to_string(emitted) + " for " +
+                      std::to_string(in) + ")";
+    return std::nullopt;
+  }
+
+  ir::Module check;
+  check.externs = module.externs;
+  declare_called_externs(check, *out);
+  check.functions.push_back(*out);
+  if (std::vector<jit::verify_error> errors = ir::check(check); !errors.empty()) {
+    report.fallback =
+        "the reverted function does not verify: " + std::string(errors.front().what());
+    return std::nullopt;
+  }
+  if (options.validate) {
+    t = Clock::now();
+    report.validated = validate(*g, peg, *out, options.limits, outputs);
+    report.validate = Clock::now() - t;
+    if (options.require_validation && !*report.validated) {
+      report.fallback = "translation validation could not prove the result equal";
+      return std::nullopt;
+    }
+  }
+  report.fallback.clear();
+  report.optimized = true;
+  return out;
+}
+
+}  // namespace augur::peg

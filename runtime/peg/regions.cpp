@@ -1,0 +1,409 @@
+#include "runtime/peg/regions.h"
+
+#include <algorithm>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "runtime/ir/builder.h"
+#include "runtime/ir/visit.h"
+#include "runtime/peg/optimize_function.h"
+
+namespace augur::peg {
+
+namespace {
+
+// Copies of expressions with their variables renamed, sharing what needs no
+// change; iterative, since expression depth is the user's.
+class ExprRenamer {
+ public:
+  explicit ExprRenamer(std::function<ir::VarId(ir::VarId)> rename) : rename_(std::move(rename)) {}
+
+  ir::ExprPtr operator()(const ir::ExprPtr& root) {
+    if (!root) return root;
+    std::vector<std::pair<ir::ExprPtr, bool>> stack{{root, false}};
+    while (!stack.empty()) {
+      auto& [e, expanded] = stack.back();
+      if (done_.contains(e.get())) {
+        stack.pop_back();
+        continue;
+      }
+      if (!expanded) {
+        expanded = true;
+        const ir::ExprPtr parent = e;  // push_back may move the top entry
+        for (const ir::ExprPtr& a : parent->args)
+          if (!done_.contains(a.get())) stack.emplace_back(a, false);
+        continue;
+      }
+      const ir::ExprPtr original = std::move(e);
+      stack.pop_back();
+      bool changed = original->kind == ir::ExprKind::Var;
+      for (const ir::ExprPtr& a : original->args) changed = changed || done_.at(a.get()) != a;
+      if (!changed) {
+        done_.emplace(original.get(), original);
+        continue;
+      }
+      ir::Expr copy = *original;
+      if (copy.kind == ir::ExprKind::Var) copy.var = rename_(copy.var);
+      for (ir::ExprPtr& a : copy.args) a = done_.at(a.get());
+      done_.emplace(original.get(), std::make_shared<const ir::Expr>(std::move(copy)));
+    }
+    return done_.at(root.get());
+  }
+
+ private:
+  std::function<ir::VarId(ir::VarId)> rename_;
+  std::unordered_map<const ir::Expr*, ir::ExprPtr> done_;
+};
+
+// Renames the variables of `block` in place, nested statements included.
+void rename_vars(ir::Block& block, const std::function<ir::VarId(ir::VarId)>& rename) {
+  ExprRenamer exprs(rename);
+  std::vector<ir::Block*> todo{&block};
+  while (!todo.empty()) {
+    ir::Block* b = todo.back();
+    todo.pop_back();
+    for (ir::Stmt& s : *b) {
+      if (s.var.valid()) s.var = rename(s.var);
+      s.expr = exprs(s.expr);
+      s.ptr = exprs(s.ptr);
+      s.index = exprs(s.index);
+      for (ir::Block* nested : {&s.body, &s.orelse, &s.init, &s.step})
+        if (!nested->empty()) todo.push_back(nested);
+    }
+  }
+}
+
+struct StmtFacts {
+  std::size_t nodes = 0;    // up to the cap + 1
+  bool regionable = false;  // may be part of a region (see regions.h)
+};
+
+// What a region needs to know of one statement, walking at most `cap` + 1
+// of its nodes.
+StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap) {
+  struct Level {
+    std::span<const ir::Stmt> stmts;
+    unsigned loops;    // loops around these statements, within `stmt`
+    unsigned nesting;  // statements around them, within `stmt`
+  };
+  StmtFacts facts{0, true};
+  std::vector<Level> stack{{std::span<const ir::Stmt>(&stmt, 1), 0, 1}};
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.stmts.empty()) {
+      stack.pop_back();
+      continue;
+    }
+    const ir::Stmt& s = top.stmts.front();
+    top.stmts = top.stmts.subspan(1);
+    const unsigned loops = top.loops, nesting = top.nesting;
+    ++facts.nodes;
+    ir::for_each_expr(s, [&](const ir::Expr& e) {
+      ++facts.nodes;
+      if (e.kind == ir::ExprKind::Var && f.var(e.var).kind == ir::VarKind::Shared)
+        facts.regionable = false;
+    });
+    switch (s.kind) {
+      case ir::StmtKind::Return:
+      case ir::StmtKind::Barrier:
+        facts.regionable = false;
+        break;
+      case ir::StmtKind::Break:
+      case ir::StmtKind::Continue:
+        if (loops == 0) facts.regionable = false;
+        break;
+      case ir::StmtKind::Decl:
+        if (f.var(s.var).kind == ir::VarKind::Shared) facts.regionable = false;
+        break;
+      default:
+        break;
+    }
+    if (nesting > kMaxRegionNesting) facts.regionable = false;
+    if (facts.nodes > cap) return StmtFacts{facts.nodes, false};
+    const bool loop = s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For;
+    for (const ir::Block* b : {&s.orelse, &s.step, &s.body, &s.init})
+      if (!b->empty())
+        stack.push_back({*b, loops + (loop && b != &s.orelse ? 1u : 0u), nesting + 1});
+  }
+  return facts;
+}
+
+class RegionSplitter {
+ public:
+  RegionSplitter(const ir::Module& module, const ir::Function& original, const PegOptions& options,
+                 PegFunctionReport& report, bool dump)
+      : module_(module), out_(original), options_(options), report_(report), dump_(dump) {
+    for (const ir::Variable& v : out_.vars) names_.insert(v.name);
+  }
+
+  // Plans the regions block by block, optimizes them (on the TBB pool
+  // unless dumping: regions are independent), then splices them back in
+  // plan order, so the result does not depend on the thread count.
+  ir::Function run() {
+    std::vector<ir::Block*> todo{&out_.body};
+    while (!todo.empty()) {
+      ir::Block* block = todo.back();
+      todo.pop_back();
+      for (std::size_t i : split(*block)) {
+        ir::Stmt& s = (*block)[i];
+        for (ir::Block* nested : {&s.body, &s.orelse})
+          if (!nested->empty()) todo.push_back(nested);
+      }
+    }
+    const auto optimize_one = [&](std::size_t i) {
+      Region& r = regions_[i];
+      r.optimized = optimize_function(module_, r.function, options_, r.report, dump_, r.outputs);
+    };
+    if (dump_) {
+      for (std::size_t i = 0; i < regions_.size(); ++i) optimize_one(i);
+    } else {
+      // Isolated: a worker waiting here must not pick up a task that waits
+      // on what this thread holds (a compile of the same key).
+      tbb::this_task_arena::isolate(
+          [&] { tbb::parallel_for(std::size_t{0}, regions_.size(), optimize_one); });
+    }
+    for (Region& r : regions_) add_to_report(r.report);
+    // A block's regions are consecutive in plan order, and a block is
+    // planned before the blocks inside it: splicing the last block first
+    // never moves a block still to splice.
+    for (std::size_t end = regions_.size(); end > 0;) {
+      std::size_t begin = end - 1;
+      while (begin > 0 && regions_[begin - 1].block == regions_[end - 1].block) --begin;
+      splice(std::span<Region>(regions_).subspan(begin, end - begin));
+      end = begin;
+    }
+    drop_undeclared_vars();
+    return std::move(out_);
+  }
+
+ private:
+  // The locals of optimized regions are gone from the code (reversion makes
+  // its own): the variable table keeps only what is declared.
+  void drop_undeclared_vars() {
+    std::vector<bool> keep(out_.vars.size(), false);
+    for (std::uint32_t i = 0; i < out_.num_params; ++i) keep[i] = true;
+    ir::for_each_stmt(out_.body, [&](const ir::Stmt& s) {
+      if (s.kind == ir::StmtKind::Decl) keep[s.var.index] = true;
+    });
+    std::vector<std::uint32_t> renamed(out_.vars.size(), ir::VarId::kNone);
+    std::vector<ir::Variable> vars;
+    for (std::size_t i = 0; i < out_.vars.size(); ++i) {
+      if (!keep[i]) continue;
+      renamed[i] = static_cast<std::uint32_t>(vars.size());
+      vars.push_back(std::move(out_.vars[i]));
+    }
+    out_.vars = std::move(vars);
+    rename_vars(out_.body, [&](ir::VarId v) { return ir::VarId{renamed[v.index]}; });
+  }
+
+  // A run of statements to optimize as one region: where it goes back, the
+  // function made of it, and what became of it.
+  struct Region {
+    ir::Block* block = nullptr;  // it stands for the statement at `position`
+    std::size_t position = 0;
+    ir::Block run;
+    std::vector<std::uint32_t> hoisted;  // declarations at its top
+    ir::Function function;
+    std::vector<ir::VarId> outputs;
+    std::vector<std::uint32_t> to_outer;  // the function's parameters, as the outer variables
+    PegFunctionReport report;
+    std::optional<ir::Function> optimized;
+  };
+
+  // Moves the regions of `block` out, each leaving one placeholder statement
+  // behind; returns the positions of the statements left to split further.
+  std::vector<std::size_t> split(ir::Block& block) {
+    ir::Block rebuilt, run;
+    std::size_t run_nodes = 0;
+    std::vector<std::size_t> descend, placeholders;
+    const auto flush = [&] {
+      if (run.empty()) return;
+      placeholders.push_back(rebuilt.size());
+      rebuilt.push_back(ir::Stmt::eval(nullptr));
+      plan(std::move(run));
+      run.clear();
+      run_nodes = 0;
+    };
+    for (ir::Stmt& s : block) {
+      const StmtFacts facts = facts_of(out_, s, options_.region_nodes);
+      if (facts.regionable) {
+        if (run_nodes + facts.nodes > options_.region_nodes) flush();
+        run_nodes += facts.nodes;
+        run.push_back(std::move(s));
+        continue;
+      }
+      flush();
+      if (!s.body.empty() || !s.orelse.empty()) descend.push_back(rebuilt.size());
+      rebuilt.push_back(std::move(s));
+    }
+    flush();
+    block = std::move(rebuilt);
+    const std::size_t first = regions_.size() - placeholders.size();
+    for (std::size_t k = 0; k < placeholders.size(); ++k) {
+      regions_[first + k].block = &block;
+      regions_[first + k].position = placeholders[k];
+    }
+    return descend;
+  }
+
+  // The run as a function of its own (Region::function), to optimize later.
+  void plan(ir::Block run) {
+    // Variables: declared at the run's top (hoisted), declared inside it,
+    // assigned, read.
+    std::vector<std::uint32_t> hoisted;
+    for (const ir::Stmt& s : run)
+      if (s.kind == ir::StmtKind::Decl) hoisted.push_back(s.var.index);
+    const std::unordered_set<std::uint32_t> hoisted_set(hoisted.begin(), hoisted.end());
+    std::unordered_set<std::uint32_t> inside, assigned(hoisted.begin(), hoisted.end()), used;
+    ir::for_each_stmt(run, [&](const ir::Stmt& s) {
+      if (s.kind == ir::StmtKind::Decl && !hoisted_set.contains(s.var.index))
+        inside.insert(s.var.index);
+      if (s.kind == ir::StmtKind::Assign) assigned.insert(s.var.index);
+      ir::for_each_expr(s, [&](const ir::Expr& e) {
+        if (e.kind == ir::ExprKind::Var) used.insert(e.var.index);
+      });
+    });
+    std::vector<std::uint32_t> params, locals(inside.begin(), inside.end());
+    for (const std::unordered_set<std::uint32_t>* set : {&used, &assigned})
+      for (std::uint32_t v : *set)
+        if (!inside.contains(v)) params.push_back(v);
+    std::sort(params.begin(), params.end());
+    params.erase(std::unique(params.begin(), params.end()), params.end());
+    std::sort(locals.begin(), locals.end());
+
+    // The region as a function of its own: parameters, then its locals.
+    Region& planned = regions_.emplace_back();
+    ir::Function& region = planned.function;
+    region.name = out_.name;
+    region.ret = ir::Type::void_();
+    region.kernel = out_.kernel;
+    region.num_params = static_cast<std::uint32_t>(params.size());
+    std::unordered_map<std::uint32_t, std::uint32_t> to_region;
+    std::vector<std::uint32_t>& to_outer = planned.to_outer;
+    std::vector<ir::VarId>& outputs = planned.outputs;
+    for (const std::vector<std::uint32_t>* list : {&params, &locals}) {
+      for (std::uint32_t v : *list) {
+        const auto index = static_cast<std::uint32_t>(region.vars.size());
+        ir::Variable var = out_.vars[v];
+        var.kind = list == &params ? ir::VarKind::Param : ir::VarKind::Local;
+        region.vars.push_back(std::move(var));
+        to_region.emplace(v, index);
+        to_outer.push_back(v);
+        if (list == &params && assigned.contains(v)) outputs.push_back(ir::VarId{index});
+      }
+    }
+    region.body = run;
+    for (ir::Stmt& s : region.body) {
+      if (s.kind != ir::StmtKind::Decl) continue;
+      const ir::Type t = out_.vars[s.var.index].type;
+      s = ir::Stmt::assign(s.var, s.expr ? s.expr : ir::constant(t, 0));
+    }
+    rename_vars(region.body, [&](ir::VarId v) { return ir::VarId{to_region.at(v.index)}; });
+    to_outer.resize(params.size());
+    planned.hoisted = std::move(hoisted);
+    planned.run = std::move(run);
+  }
+
+  // Puts the regions' code (optimized, or the runs as they were) in their
+  // places, all of one block, in one pass over it.
+  void splice(std::span<Region> regions) {
+    ir::Block& block = *regions.front().block;
+    ir::Block rebuilt;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < block.size(); ++i) {
+      if (next < regions.size() && regions[next].position == i) {
+        Region& r = regions[next++];
+        ir::Block code = r.optimized ? optimized_code(r) : std::move(r.run);
+        rebuilt.insert(rebuilt.end(), std::make_move_iterator(code.begin()),
+                       std::make_move_iterator(code.end()));
+      } else {
+        rebuilt.push_back(std::move(block[i]));
+      }
+    }
+    block = std::move(rebuilt);
+  }
+
+  // Back into the function: the optimized region's own variables (none of
+  // the input's locals survive as such) join it, renamed where their names
+  // are taken.
+  ir::Block optimized_code(Region& r) {
+    std::optional<ir::Function>& optimized = r.optimized;
+    std::vector<std::uint32_t>& to_outer = r.to_outer;
+    for (std::size_t i = optimized->num_params; i < optimized->vars.size(); ++i) {
+      ir::Variable var = std::move(optimized->vars[i]);
+      var.name = unique_name(std::move(var.name));
+      to_outer.push_back(static_cast<std::uint32_t>(out_.vars.size()));
+      out_.vars.push_back(std::move(var));
+    }
+    ir::Block code;
+    for (std::uint32_t v : r.hoisted) code.push_back(ir::Stmt::decl(ir::VarId{v}));
+    rename_vars(optimized->body, [&](ir::VarId v) { return ir::VarId{to_outer.at(v.index)}; });
+    code.insert(code.end(), std::make_move_iterator(optimized->body.begin()),
+                std::make_move_iterator(optimized->body.end()));
+    return code;
+  }
+
+  std::string unique_name(std::string name) {
+    if (names_.insert(name).second) return name;
+    for (std::size_t k = names_.size();; ++k) {
+      std::string candidate = name + "_" + std::to_string(k);
+      if (names_.insert(candidate).second) return candidate;
+    }
+  }
+
+  void add_to_report(const PegFunctionReport& r) {
+    ++report_.regions;
+    report_.peg_nodes += r.peg_nodes;
+    report_.egraph_nodes += r.egraph_nodes;
+    report_.egraph_classes += r.egraph_classes;
+    report_.iterations = std::max(report_.iterations, r.iterations);
+    report_.extractions += r.extractions;
+    report_.extract_work += r.extract_work;
+    report_.to_peg += r.to_peg;
+    report_.saturate += r.saturate;
+    report_.extract += r.extract;
+    report_.revert += r.revert;
+    report_.validate += r.validate;
+    if (r.validated) report_.validated = report_.validated.value_or(true) && *r.validated;
+    if (r.optimized) {
+      ++report_.regions_optimized;
+      report_.optimized_nodes += r.ir_nodes;
+      if (report_.stop.empty()) report_.stop = r.stop;
+    } else if (report_.fallback.empty()) {
+      report_.fallback = r.fallback;
+    }
+  }
+
+  const ir::Module& module_;
+  ir::Function out_;
+  const PegOptions& options_;
+  PegFunctionReport& report_;
+  bool dump_;
+  std::unordered_set<std::string> names_;
+  std::vector<Region> regions_;  // in plan order
+};
+
+}  // namespace
+
+bool fits_one_region(const ir::Function& function, const PegOptions& options) {
+  return ir::node_count(function.body, options.region_nodes) <= options.region_nodes;
+}
+
+ir::Function optimize_regions(const ir::Module& module, const ir::Function& function,
+                              const PegOptions& options, PegFunctionReport& report, bool dump) {
+  report.function = function.name;
+  report.ir_nodes = ir::node_count(function.body);
+  ir::Function out = RegionSplitter(module, function, options, report, dump).run();
+  report.optimized = report.regions_optimized > 0;
+  if (report.optimized && report.regions_optimized == report.regions) report.fallback.clear();
+  return out;
+}
+
+}  // namespace augur::peg
