@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/ratio_reporter.h"
 #include "jit/cpu/compile.h"
 #include "jit/cpu/invoke.h"
 #include "jit/rules.h"
@@ -245,32 +246,18 @@ void register_case_speeds() {
   }
 }
 
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs)
-      if (r.run_type == Run::RT_Iteration || r.aggregate_name == "median")
-        times_[r.run_name.function_name] = r.GetAdjustedCPUTime();
-    ConsoleReporter::ReportRuns(runs);
+// After the console report: PEG on / off for every pair of runs.
+void print_ratios(const bench::RatioReporter& reporter) {
+  std::printf(
+      "\nPEG on / off, CPU time of the generated code (below 1: faster with the optimizer)\n");
+  const std::string suffix = "/peg_off";
+  for (const auto& [name, off] : reporter.runs()) {
+    if (!name.ends_with(suffix) || !off.error.empty()) continue;
+    const std::string base = name.substr(0, name.size() - suffix.size());
+    if (const bench::RunTimes* on = reporter.find(base + "/peg_on"); on && on->error.empty())
+      std::printf("  %-40s %.3f\n", base.c_str(), on->cpu_ns / off.cpu_ns);
   }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    std::printf(
-        "\nPEG on / off, CPU time of the generated code (below 1: faster with the optimizer)\n");
-    for (const auto& [name, t] : times_) {
-      const std::string suffix = "/peg_off";
-      if (name.size() < suffix.size() ||
-          name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-        continue;
-      const std::string base = name.substr(0, name.size() - suffix.size());
-      if (auto on = times_.find(base + "/peg_on"); on != times_.end())
-        std::printf("  %-40s %.3f\n", base.c_str(), on->second / t);
-    }
-  }
-
- private:
-  std::map<std::string, double> times_;
-};
+}
 
 }  // namespace
 
@@ -293,7 +280,7 @@ int main(int argc, char** argv) {
     run_code<double(double, std::int32_t)>(s, code, "power", 1.0000001, 1000);
   });
 
-  RatioReporter reporter;
+  bench::RatioReporter reporter(print_ratios);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;

@@ -65,6 +65,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
     if (summary_) summary_(*this);
   }
 
+  // Every run kept, by name (without the timing suffixes).
+  const std::map<std::string, RunTimes>& runs() const { return runs_; }
+
   // The run named `name` (without the timing suffixes), or null.
   const RunTimes* find(const std::string& name) const {
     const auto it = runs_.find(name);

@@ -23,13 +23,13 @@
 //
 //   AUGUR_CORPUS_SIZES      small | standard (default: ~1k and ~10k statements) | all
 //   AUGUR_CORPUS_FAMILIES   e.g. "bf,dfa" (default: every family)
-//   AUGUR_CORPUS_BUDGET_S   a phase whose time, projected quadratically from
-//                           the family's previous size, passes this many
-//                           seconds is skipped with the projection as its
-//                           note; on programs of 5,000 statements or more a
-//                           phase first runs once in a child process killed
-//                           past this many seconds (default 60; 0 runs
-//                           everything, unprobed)
+//   AUGUR_CORPUS_BUDGET_S   on programs of 5,000 statements or more a phase
+//                           first runs once in a child process killed past
+//                           this many seconds, and is skipped if it was; it
+//                           is skipped without a probe when even a linear
+//                           projection from the family's previous size
+//                           passes them (default 60; 0 runs everything,
+//                           unprobed)
 //
 //   AUGUR_CORPUS_SIZES=all build/release/bench/corpus_bench
 #include <benchmark/benchmark.h>
@@ -106,17 +106,26 @@ std::vector<std::unique_ptr<Subject>>& subjects() {
   return all;
 }
 
-// Decides whether a phase runs on a program. It is skipped when its time,
-// projected quadratically in statements from the family's largest program
-// measured so far, passes the budget (today's optimizer and LLVM on one huge
-// function are about quadratic, some shapes worse); on programs of
-// kProbeAbove statements or more it must also finish a probe (probe.h)
-// within the budget first. The note of a skipped phase says which.
+// Decides whether a phase runs on a program. On programs of kProbeAbove
+// statements or more it must first finish a probe (probe.h) within the
+// budget. A probe is not even tried when the phase's time, projected
+// linearly in statements from the family's largest program measured so far,
+// passes the budget: no phase here is faster than linear (the optimizer and
+// LLVM are often much slower), so it would be killed anyway. The note of a
+// skipped phase says which.
 class Budget {
  public:
   static constexpr std::size_t kProbeAbove = 5'000;
 
-  Budget() : seconds_(std::stod(env_or("AUGUR_CORPUS_BUDGET_S", "60"))) {}
+  // Throws jit::error for an AUGUR_CORPUS_BUDGET_S that is not seconds.
+  Budget() {
+    const std::string text = env_or("AUGUR_CORPUS_BUDGET_S", "60");
+    char* end = nullptr;
+    seconds_ = std::strtod(text.c_str(), &end);
+    if (*end != '\0' || !(seconds_ >= 0))
+      throw jit::error("AUGUR_CORPUS_BUDGET_S is a number of seconds (0: no budget), not '" + text +
+                       "'");
+  }
 
   // Empty if `phase` may run on `subject`, probing it with `body` first if
   // it is large; else why not. Decided once per phase and program.
@@ -149,12 +158,12 @@ class Budget {
     const auto it = measured_.find({phase, subject.program.family});
     if (it == measured_.end()) return {};
     const double ratio = static_cast<double>(subject.stats.statements) / it->second.statements;
-    const double projected = it->second.seconds * ratio * ratio;
+    const double projected = it->second.seconds * ratio;
     if (projected <= seconds_) return {};
     std::ostringstream why;
     why.precision(3);
-    why << "skipped: " << phase << " projected at " << projected << " s from " << it->second.seconds
-        << " s at " << it->second.statements
+    why << "skipped: " << phase << " projected (linearly) at " << projected << " s from "
+        << it->second.seconds << " s at " << it->second.statements
         << " statements (AUGUR_CORPUS_BUDGET_S=" << seconds_text() << ")";
     return why.str();
   }
@@ -168,7 +177,7 @@ class Budget {
     double statements = 1;
     double seconds = 0;
   };
-  double seconds_;
+  double seconds_ = 0;
   std::map<std::pair<std::string, std::string>, Measured> measured_;     // by phase and family
   std::map<std::pair<std::string, std::string>, std::string> verdicts_;  // by phase and program
 };
@@ -456,6 +465,7 @@ int main(int argc, char** argv) {
     for (corpus::Program& p : corpus::programs(sizes))
       if (families == ",," || families.find("," + p.family + ",") != std::string::npos)
         corpus::subjects().push_back(std::make_unique<corpus::Subject>(std::move(p)));
+    corpus::budget();  // reads AUGUR_CORPUS_BUDGET_S
     augur::peg::warm_up();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "corpus_bench: %s\n", e.what());

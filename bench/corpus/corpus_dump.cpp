@@ -23,7 +23,7 @@
 namespace corpus = augur::bench::corpus;
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
+  if (argc < 2 || argv[1][0] == '-') {
     std::fprintf(stderr, "usage: %s DIR [small|standard|all] [family...]\n", argv[0]);
     return EXIT_FAILURE;
   }
