@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "bench/compile/ir_to_c.h"
+#include "bench/ratio_reporter.h"
 #include "jit/cpu/compile.h"
 #include "jit/cpu/statistics.h"
 #include "tests/support/bf_like_program.h"
@@ -235,74 +236,38 @@ void register_benchmarks() {
   }
 }
 
-// The console report, then per size: compile time per statement of both
-// routes and gcc/Augur ratios of compile time and of run time.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      if (run.run_type != Run::RT_Iteration) continue;
-      std::string name = run.run_name.str();
-      for (const char* suffix : {"/iterations", "/real_time"}) {
-        if (const auto at = name.find(suffix); at != std::string::npos) name.erase(at);
-      }
-      Times& times = times_[name];
-      times.wall_ns = run.GetAdjustedRealTime() * unit_ns(run.time_unit);
-      times.cpu_ns = times.wall_ns;
-      if (const auto cpu = run.counters.find("cpu_ms"); cpu != run.counters.end()) {
-        times.cpu_ns = cpu->second.value * 1e6;
-      }
-    }
-  }
-
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    std::printf("\n%8s | %-27s | %-27s | %-17s | %s\n%8s | %-27s | %-27s | %-17s | %s\n", "stmts",
-                "Augur O2 compile", "gcc -O2 compile", "gcc/Augur compile", "gcc/Augur code speed",
-                "", "ms wall, us/stmt wall, CPU", "ms wall, us/stmt wall, CPU", "wall, CPU",
-                "(run time; >= 0.9 wanted)");
-    for (std::int64_t size : kSizes) {
-      const std::string arg = "/" + std::to_string(size);
-      const auto augur = times_.find("compile/augur_O2" + arg);
-      const auto gcc = times_.find("compile/gcc_O2" + arg);
-      if (augur == times_.end() && gcc == times_.end()) continue;
-      const double n = static_cast<double>(program_of(size).nodes);
-      const Times a = augur == times_.end() ? Times{} : augur->second;
-      const Times g = gcc == times_.end() ? Times{} : gcc->second;
-      std::printf("%8.0f | %9.1f %7.2f %7.2f | %9.1f %7.2f %7.2f | %7.2f %7.2f | ", n,
-                  a.wall_ns / 1e6, a.wall_ns / 1e3 / n, a.cpu_ns / 1e3 / n, g.wall_ns / 1e6,
-                  g.wall_ns / 1e3 / n, g.cpu_ns / 1e3 / n, g.wall_ns / a.wall_ns,
-                  g.cpu_ns / a.cpu_ns);
-      const auto run_a = times_.find("run/augur_O2" + arg);
-      const auto run_g = times_.find("run/gcc_O2" + arg);
-      if (run_a != times_.end() && run_g != times_.end()) {
-        std::printf("%.2f (%.1f vs %.1f us)", run_g->second.wall_ns / run_a->second.wall_ns,
-                    run_a->second.wall_ns / 1e3, run_g->second.wall_ns / 1e3);
-      }
-      std::printf("\n");
-    }
-  }
-
- private:
-  static double unit_ns(benchmark::TimeUnit unit) {
-    switch (unit) {
-      case benchmark::kSecond:
-        return 1e9;
-      case benchmark::kMillisecond:
-        return 1e6;
-      case benchmark::kMicrosecond:
-        return 1e3;
-      default:
-        return 1;
-    }
-  }
-  struct Times {
-    double wall_ns = 0;
-    double cpu_ns = 0;
+// After the console report, per size: compile time per statement of both
+// routes and gcc/Augur ratios of compile time and of run time. The CPU time
+// of a compile is its `cpu_ms` counter (threads and children included).
+void print_summary(const RatioReporter& report) {
+  std::printf("\n%8s | %-27s | %-27s | %-17s | %s\n%8s | %-27s | %-27s | %-17s | %s\n", "stmts",
+              "Augur O2 compile", "gcc -O2 compile", "gcc/Augur compile", "gcc/Augur code speed",
+              "", "ms wall, us/stmt wall, CPU", "ms wall, us/stmt wall, CPU", "wall, CPU",
+              "(run time; >= 0.9 wanted)");
+  const auto cpu_ns = [](const RunTimes* t) {
+    if (!t) return 0.0;
+    const auto cpu = t->counters.find("cpu_ms");
+    return cpu == t->counters.end() ? t->wall_ns : cpu->second * 1e6;
   };
-  std::map<std::string, Times> times_;
-};
+  for (std::int64_t size : kSizes) {
+    const std::string arg = "/" + std::to_string(size);
+    const RunTimes* augur = report.find("compile/augur_O2" + arg);
+    const RunTimes* gcc = report.find("compile/gcc_O2" + arg);
+    if (!augur && !gcc) continue;
+    const double n = static_cast<double>(program_of(size).nodes);
+    const double a_wall = augur ? augur->wall_ns : 0, g_wall = gcc ? gcc->wall_ns : 0;
+    std::printf("%8.0f | %9.1f %7.2f %7.2f | %9.1f %7.2f %7.2f | %7.2f %7.2f | ", n, a_wall / 1e6,
+                a_wall / 1e3 / n, cpu_ns(augur) / 1e3 / n, g_wall / 1e6, g_wall / 1e3 / n,
+                cpu_ns(gcc) / 1e3 / n, g_wall / a_wall, cpu_ns(gcc) / cpu_ns(augur));
+    const RunTimes* run_a = report.find("run/augur_O2" + arg);
+    const RunTimes* run_g = report.find("run/gcc_O2" + arg);
+    if (run_a && run_g) {
+      std::printf("%.2f (%.1f vs %.1f us)", run_g->wall_ns / run_a->wall_ns, run_a->wall_ns / 1e3,
+                  run_g->wall_ns / 1e3);
+    }
+    std::printf("\n");
+  }
+}
 
 }  // namespace
 }  // namespace augur::bench
@@ -310,7 +275,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   augur::bench::register_benchmarks();
-  augur::bench::RatioReporter reporter;
+  augur::bench::RatioReporter reporter(augur::bench::print_summary);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   std::filesystem::remove_all(augur::bench::scratch_directory());
