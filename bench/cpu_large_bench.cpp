@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "bench/compile/ir_to_c.h"
+#include "bench/cpu_time.h"
 #include "bench/ratio_reporter.h"
 #include "jit/cpu/compile.h"
 #include "jit/cpu/statistics.h"
@@ -81,16 +82,6 @@ BfRun run_once(BfFn fn) {
   for (std::size_t i = 0; i < run.tape.size(); ++i) run.tape[i] = static_cast<std::uint8_t>(i);
   run.written = fn(run.tape.data(), run.input.data(), run.output.data());
   return run;
-}
-
-// CPU seconds of this process (all its threads) and of its finished children.
-double cpu_seconds() {
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
-  rusage self{}, children{};
-  getrusage(RUSAGE_SELF, &self);
-  getrusage(RUSAGE_CHILDREN, &children);
-  return seconds(self.ru_utime) + seconds(self.ru_stime) + seconds(children.ru_utime) +
-         seconds(children.ru_stime);
 }
 
 // Peak resident memory so far, MiB, of this process or of its largest child

@@ -40,6 +40,7 @@
 #include "bench/compile/ir_to_c.h"
 #include "bench/compile/native.h"
 #include "bench/compile/programs.h"
+#include "bench/cpu_time.h"
 #include "bf.h"
 #include "jit/cpu/compile.h"
 #include "jit/cpu/statistics.h"
@@ -141,16 +142,6 @@ void check(Program program, void* address) {
 }
 
 // ---------------------------------------------------------------- cold compile
-
-// CPU seconds of this process and of its finished children (cc and what it runs).
-double cpu_seconds() {
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
-  rusage self{}, children{};
-  getrusage(RUSAGE_SELF, &self);
-  getrusage(RUSAGE_CHILDREN, &children);
-  return seconds(self.ru_utime) + seconds(self.ru_stime) + seconds(children.ru_utime) +
-         seconds(children.ru_stime);
-}
 
 // Milliseconds of CPU per iteration since `start`: comparable across routes
 // even on a loaded machine, where wall time also counts waiting.

@@ -10,12 +10,10 @@
 #include <filesystem>
 #include <string>
 
+#include "bench/cpu_time.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::bench::corpus {
-
-// CPU seconds of this process and of its finished children (the compilers).
-double cpu_seconds();
 
 // A directory for the sources and libraries of this process; removed at exit
 // (loaded libraries stay mapped).

@@ -44,14 +44,16 @@ class ExprRenamer {
       }
       const ir::ExprPtr original = std::move(e);
       stack.pop_back();
-      bool changed = original->kind == ir::ExprKind::Var;
+      const bool var = original->kind == ir::ExprKind::Var;
+      const ir::VarId renamed = var ? rename_(original->var) : ir::VarId{};
+      bool changed = var && renamed != original->var;
       for (const ir::ExprPtr& a : original->args) changed = changed || done_.at(a.get()) != a;
       if (!changed) {
         done_.emplace(original.get(), original);
         continue;
       }
       ir::Expr copy = *original;
-      if (copy.kind == ir::ExprKind::Var) copy.var = rename_(copy.var);
+      if (var) copy.var = renamed;
       for (ir::ExprPtr& a : copy.args) a = done_.at(a.get());
       done_.emplace(original.get(), std::make_shared<const ir::Expr>(std::move(copy)));
     }
@@ -87,14 +89,17 @@ struct StmtFacts {
 };
 
 // What a region needs to know of one statement, walking at most `cap` + 1
-// of its nodes.
+// of its nodes (a shared subexpression counts once per use, so a small DAG
+// may stand for a huge tree: the count stops at the cap first).
 StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap) {
+  const std::size_t nodes = ir::node_count(std::span<const ir::Stmt>(&stmt, 1), cap);
+  if (nodes > cap) return StmtFacts{nodes, false};
   struct Level {
     std::span<const ir::Stmt> stmts;
     unsigned loops;    // loops around these statements, within `stmt`
     unsigned nesting;  // statements around them, within `stmt`
   };
-  StmtFacts facts{0, true};
+  StmtFacts facts{nodes, true};
   std::vector<Level> stack{{std::span<const ir::Stmt>(&stmt, 1), 0, 1}};
   while (!stack.empty()) {
     Level& top = stack.back();
@@ -105,9 +110,7 @@ StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap)
     const ir::Stmt& s = top.stmts.front();
     top.stmts = top.stmts.subspan(1);
     const unsigned loops = top.loops, nesting = top.nesting;
-    ++facts.nodes;
     ir::for_each_expr(s, [&](const ir::Expr& e) {
-      ++facts.nodes;
       if (e.kind == ir::ExprKind::Var && f.var(e.var).kind == ir::VarKind::Shared)
         facts.regionable = false;
     });
@@ -127,7 +130,6 @@ StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap)
         break;
     }
     if (nesting > kMaxRegionNesting) facts.regionable = false;
-    if (facts.nodes > cap) return StmtFacts{facts.nodes, false};
     const bool loop = s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For;
     for (const ir::Block* b : {&s.orelse, &s.step, &s.body, &s.init})
       if (!b->empty())

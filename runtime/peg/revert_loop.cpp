@@ -11,7 +11,6 @@
 // computed only if it cannot trap, is evaluated by the first test anyway, or
 // belongs to a loop variable of the source program (LoopFacts::total).
 #include <algorithm>
-#include <map>
 #include <unordered_set>
 
 #include "runtime/peg/revert_emitter.h"
@@ -229,30 +228,6 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
                         (must_now && std::binary_search(must_now->begin(), must_now->end(), e));
     const bool safe = speculatable_[x] || defined(e) || in_.total(node(x).eclass, pass_node.eclass);
     if (needed || (safe && bound_here(x, l))) outputs.push_back(e);
-  }
-
-  // A pure loop whose values come from several source loops (merged for
-  // their equal bounds): one loop per source loop, as written (LLVM may close
-  // one of them, a sum, and not the fused loop).
-  if (only.empty() && !state_out && in_.source_loop) {
-    std::map<unsigned, std::vector<std::uint32_t>> by_source;
-    std::vector<std::uint32_t> others;
-    for (std::uint32_t e : outputs) {
-      if (const std::optional<unsigned> k = in_.source_loop(node(e).eclass)) {
-        by_source[*k].push_back(e);
-      } else {
-        others.push_back(e);
-      }
-    }
-    if (by_source.size() > 1) {
-      by_source.begin()->second.insert(by_source.begin()->second.end(), others.begin(),
-                                       others.end());
-      for (auto& [source, group] : by_source) {
-        const auto has_trigger = std::find(group.begin(), group.end(), trigger) != group.end();
-        loop(pass, has_trigger ? trigger : group.front(), group);
-      }
-      return;
-    }
   }
 
   std::vector<std::uint32_t> roots{cond};
