@@ -33,8 +33,12 @@ const ir::Function& the_kernel(const ir::Module& module) {
 
 ImageRequest image_request(const CudaSource& source, const ir::Function& kernel,
                            const jit::gpu::options& options) {
-  return {source.text, kernel.name, options.arch.empty() ? default_arch() : options.arch,
-          options.nvrtc_options, disk_cache_dir(options)};
+  return {source.text,
+          kernel.name,
+          options.arch.empty() ? default_arch() : options.arch,
+          options.nvrtc_options,
+          disk_cache_dir(options),
+          disk_cache_trust(options)};
 }
 
 }  // namespace
@@ -58,10 +62,20 @@ jit::gpu::backend resolve_backend(jit::gpu::target where) {
 std::optional<std::filesystem::path> disk_cache_dir(const jit::gpu::options& options) {
   if (!options.disk_cache) return std::nullopt;
   if (!options.cache_dir.empty()) return std::filesystem::path(options.cache_dir);
-  if (const char* dir = std::getenv("AUGUR_CACHE_DIR"); dir && *dir) {
+  if (const char* dir = ::secure_getenv("AUGUR_CACHE_DIR"); dir && *dir) {
     return std::filesystem::path(dir);
   }
   return std::nullopt;
+}
+
+cache::DirectoryTrust disk_cache_trust(const jit::gpu::options& options) {
+  if (options.cache_dir.empty()) {
+    const char* shared = ::secure_getenv("AUGUR_CACHE_SHARED");
+    if (shared && std::string_view(shared) == "group") return cache::DirectoryTrust::Group;
+    return cache::DirectoryTrust::Owner;
+  }
+  return options.cache_dir_group_shared ? cache::DirectoryTrust::Group
+                                        : cache::DirectoryTrust::Owner;
 }
 
 std::shared_ptr<const KernelCode> compile_kernel(const ir::Module& module,

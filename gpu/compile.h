@@ -14,6 +14,7 @@
 
 #include "gpu/kernel_code.h"
 #include "jit/gpu/options.h"
+#include "runtime/cache/disk_cache.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::gpu {
@@ -24,6 +25,9 @@ jit::gpu::backend resolve_backend(jit::gpu::target where);
 
 // The disk cache root the options select, if any.
 std::optional<std::filesystem::path> disk_cache_dir(const jit::gpu::options& options);
+// Who besides this user the disk cache directory trusts: the option, or for
+// AUGUR_CACHE_DIR, AUGUR_CACHE_SHARED.
+cache::DirectoryTrust disk_cache_trust(const jit::gpu::options& options);
 
 // Compiles the one kernel of `module`. Throws jit::verify_error,
 // jit::compile_error (host calls in the kernel, NVRTC's log, the CPU

@@ -33,16 +33,11 @@ std::string image_toolchain(const ImageRequest& request) {
 }
 
 // The shared disk cache under the request's root, or null: none asked for, or
-// its directory cannot be made (reported: the image is compiled without it).
+// its directory refused (reported: the image is compiled without it).
 cache::DiskCache* disk_cache_of(const ImageRequest& request) {
   if (!request.disk_dir) return nullptr;
   const std::filesystem::path directory = image_disk_directory(*request.disk_dir);
-  try {
-    return cache::disk_cache_for(directory.string());
-  } catch (const jit::error& e) {
-    cache::report_disk_cache(e.message() + "; GPU images are compiled without it");
-    return nullptr;
-  }
+  return cache::disk_cache_for(directory.string(), request.disk_trust).cache;
 }
 
 std::shared_ptr<const CompiledImage> build(const ImageRequest& request, ImageOrigin& origin) {
@@ -108,9 +103,7 @@ std::string image_key_text(const ImageRequest& request) {
 }
 
 cache::DiskKey image_disk_key(const ImageRequest& request) {
-  ir::Hasher source;
-  source.add(request.source);
-  return {source.finish(), image_toolchain(request)};
+  return {image_toolchain(request), request.source};
 }
 
 std::filesystem::path image_disk_directory(const std::filesystem::path& root) {

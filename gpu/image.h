@@ -53,6 +53,7 @@ struct ImageRequest {
   std::string arch;                               // "sm_90" or "compute_90"
   std::vector<std::string> options;               // after nvrtc_base_options(arch)
   std::optional<std::filesystem::path> disk_dir;  // the disk cache's root, if any
+  cache::DirectoryTrust disk_trust = cache::DirectoryTrust::Owner;
 };
 
 enum class ImageOrigin : std::uint8_t { Memory, Disk, Nvrtc };

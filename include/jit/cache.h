@@ -32,6 +32,18 @@ struct cache_statistics {
   std::uint64_t regions_optimized = 0;
   std::uint64_t regions_kept = 0;
   std::chrono::nanoseconds optimize_time{0};
+  // The disk cache (docs/compile.md, "Disk cache"), for compiles that named
+  // one: objects loaded instead of compiled, lookups that found none, entries
+  // rejected (corrupt, truncated, foreign, untrusted, not a regular file, or
+  // failing to load: each reported, compiled again and replaced), entries
+  // written, writes that failed, and compiles that ran without the cache
+  // because its directory was refused (reported once per directory).
+  std::uint64_t disk_hits = 0;
+  std::uint64_t disk_misses = 0;
+  std::uint64_t disk_rejected = 0;
+  std::uint64_t disk_writes = 0;
+  std::uint64_t disk_write_failures = 0;
+  std::uint64_t disk_refused = 0;
 };
 
 cache_statistics cache_stats();

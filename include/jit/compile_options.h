@@ -20,8 +20,14 @@ struct compile_options {
 
   // A directory of compiled objects shared by later processes (docs/compile.md,
   // "Disk cache"). Empty: AUGUR_CACHE_DIR, or no disk cache if that is unset.
-  // Not part of the key: the code is the same either way.
+  // Not part of the key: the code is the same either way. It must belong to
+  // this user and be writable by no one else, or it is refused (reported once,
+  // counted in cache_statistics::disk_refused) and the process compiles
+  // without it.
   std::string cache_dir;
+  // Trust cache_dir's group as well: a cache shared by the users of one group
+  // (docs/compile.md, "Security"). Members can make each other run code.
+  bool cache_dir_group_shared = false;
 
   // Dumps of what a compilation produces (a request served from the cache
   // dumps nothing): the IR given to the backend, LLVM IR before and after

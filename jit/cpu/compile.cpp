@@ -4,6 +4,9 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <string_view>
+#include <unordered_set>
+
 #include "jit/cpu/abi.h"
 #include "jit/cpu/backend.h"
 #include "jit/cpu/codegen.h"
@@ -17,40 +20,24 @@
 #include "jit/cpu/target.h"
 #include "jit/error.h"
 #include "runtime/ir/verifier.h"
+#include "runtime/ir/visit.h"
 
 namespace augur::cpu {
 
 namespace {
 
-void collect_callees(const ir::Expr& expr, std::vector<const ir::ExternFn*>& out) {
-  if (expr.kind == ir::ExprKind::Call && expr.callee) out.push_back(expr.callee.get());
-  for (const ir::ExprPtr& arg : expr.args) collect_callees(*arg, out);
-}
-
-void collect_callees(const ir::Block& block, std::vector<const ir::ExternFn*>& out) {
-  for (const ir::Stmt& stmt : block) {
-    for (const ir::ExprPtr* expr : {&stmt.expr, &stmt.ptr, &stmt.index}) {
-      if (*expr) collect_callees(**expr, out);
-    }
-    for (const ir::Block* nested : {&stmt.body, &stmt.orelse, &stmt.init, &stmt.step}) {
-      collect_callees(*nested, out);
-    }
-  }
-}
-
-// The address of each extern the module calls, under its extern_symbol().
-std::vector<SymbolAddress> bind_externs(const ir::Module& module, const ir::ExternTable& externs) {
-  std::vector<const ir::ExternFn*> callees;
-  for (const ir::Function& function : module.functions) collect_callees(function.body, callees);
+// The address of each extern in `callees`, under its extern_symbol().
+std::vector<SymbolAddress> bind_externs(std::span<const ir::ExternFn> callees,
+                                        const ir::ExternTable& externs) {
   std::vector<SymbolAddress> bound;
-  for (const ir::ExternFn* callee : callees) {
-    std::string symbol = extern_symbol(callee->name);
-    bool seen = false;
-    for (const SymbolAddress& b : bound) seen = seen || b.symbol == symbol;
-    if (seen) continue;
-    bound.push_back({std::move(symbol), externs.resolve(*callee).address_bits()});
+  for (const ir::ExternFn& callee : callees) {
+    bound.push_back({extern_symbol(callee.name), externs.resolve(callee).address_bits()});
   }
   return bound;
+}
+
+std::vector<SymbolAddress> bind_externs(const ir::Module& module, const ir::ExternTable& externs) {
+  return bind_externs(called_externs(module), externs);
 }
 
 struct GeneratedModule {
@@ -151,8 +138,14 @@ std::vector<char> compile_object(const ir::Module& module, const Options& option
 
 std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir::Module& module,
                                           const ir::ExternTable& externs) {
+  return load_object(object, module, called_externs(module), externs);
+}
+
+std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir::Module& module,
+                                          std::span<const ir::ExternFn> callees,
+                                          const ir::ExternTable& externs) {
   stats::Scope timer(stats::Timer::Total);
-  const std::vector<SymbolAddress> bound = bind_externs(module, externs);
+  const std::vector<SymbolAddress> bound = bind_externs(callees, externs);
   auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> buffers;
   for (std::span<const char> piece : unbundle_objects(object)) {
@@ -165,6 +158,22 @@ std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir
   auto code = std::make_shared<CompiledCode>(std::move(dylib), entry_points(module));
   stats::count(stats::Counter::ObjectsLoaded);
   return code;
+}
+
+std::vector<ir::ExternFn> called_externs(const ir::Module& module) {
+  std::vector<ir::ExternFn> callees;
+  std::unordered_set<std::string_view> seen;
+  for (const ir::Function& function : module.functions) {
+    ir::for_each_stmt(function.body, [&](const ir::Stmt& stmt) {
+      ir::for_each_expr(stmt, [&](const ir::Expr& expr) {
+        if (expr.kind == ir::ExprKind::Call && expr.callee &&
+            seen.insert(expr.callee->name).second) {
+          callees.push_back(*expr.callee);
+        }
+      });
+    });
+  }
+  return callees;
 }
 
 bool is_loaded(std::string_view label) {

@@ -36,6 +36,17 @@ std::vector<char> compile_object(const ir::Module& module, const Options& option
 // machine, and jit::error as compile() does for externs.
 std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir::Module& module,
                                           const ir::ExternTable& externs);
+// The same for an object made from a module with `module`'s functions (names
+// and signatures) whose code calls `callees`: the disk cache loads the object
+// of an optimized module, which may call externs the extracted one does not
+// (user rules introduce calls), with the callees stored beside it.
+std::shared_ptr<CompiledCode> load_object(std::span<const char> object, const ir::Module& module,
+                                          std::span<const ir::ExternFn> callees,
+                                          const ir::ExternTable& externs);
+
+// The externs `module`'s code calls, each once, in order of first call: the
+// symbols its object leaves undefined.
+std::vector<ir::ExternFn> called_externs(const ir::Module& module);
 
 // Whether the version labelled `label` (CompiledCode::label()) is still loaded.
 bool is_loaded(std::string_view label);

@@ -1,27 +1,41 @@
 #include "runtime/cache/disk_caches.h"
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
+
+#include "jit/error.h"
 
 namespace augur::cache {
 
-DiskCache* disk_cache_for(const std::string& directory) {
+ChosenDiskCache disk_cache_for(const std::string& directory, DirectoryTrust trust) {
   // Never destroyed, like the in-memory cache that compiles through them.
   if (directory.empty()) {
-    static DiskCache* const from_environment = [] {
+    static const ChosenDiskCache from_environment = [] {
       std::optional<DiskCache> disk = DiskCache::from_environment();
-      return disk ? new DiskCache(std::move(*disk)) : nullptr;
+      if (disk) return ChosenDiskCache{new DiskCache(std::move(*disk)), false};
+      const char* named = ::secure_getenv("AUGUR_CACHE_DIR");
+      return ChosenDiskCache{nullptr, named != nullptr && *named != '\0'};
     }();
     return from_environment;
   }
   static std::mutex* const mutex = new std::mutex();
-  static auto* const caches = new std::map<std::string, std::unique_ptr<DiskCache>>();
+  // A null entry remembers a refused directory: it is reported once.
+  static auto* const caches =
+      new std::map<std::pair<std::string, DirectoryTrust>, std::unique_ptr<DiskCache>>();
   std::lock_guard lock(*mutex);
-  std::unique_ptr<DiskCache>& disk = (*caches)[directory];
-  if (!disk) disk = std::make_unique<DiskCache>(directory);
-  return disk.get();
+  const auto [it, inserted] = caches->try_emplace({directory, trust});
+  if (inserted) {
+    try {
+      it->second = std::make_unique<DiskCache>(directory, trust);
+    } catch (const jit::error& e) {
+      report_disk_cache(e.message() + "; compiling without a disk cache");
+    }
+  }
+  return {it->second.get(), it->second == nullptr};
 }
 
 }  // namespace augur::cache

@@ -1,5 +1,5 @@
-// The disk caches jit::compile uses: one DiskCache per directory named by an
-// option, and the one AUGUR_CACHE_DIR names.
+// The disk caches the compile pipelines use: one DiskCache per directory
+// named by an option, and the one AUGUR_CACHE_DIR names.
 #pragma once
 
 #include <string>
@@ -8,9 +8,16 @@
 
 namespace augur::cache {
 
-// The cache in `directory`, or for an empty one AUGUR_CACHE_DIR's (null when
-// that is unset or unusable). Throws jit::error if `directory` cannot be made.
-// The caches live until the process exits; any thread may use them.
-DiskCache* disk_cache_for(const std::string& directory);
+struct ChosenDiskCache {
+  DiskCache* cache = nullptr;  // null: none asked for, or refused
+  bool refused = false;        // a directory was named but cannot be used
+};
+
+// The cache in `directory` with `trust`, or for an empty one AUGUR_CACHE_DIR's
+// (which has its own trust, AUGUR_CACHE_SHARED). Never throws: a directory
+// that cannot be made or is not trusted is reported once and refused, and the
+// caller compiles without a disk cache. The caches live until the process
+// exits; any thread may use them.
+ChosenDiskCache disk_cache_for(const std::string& directory, DirectoryTrust trust);
 
 }  // namespace augur::cache

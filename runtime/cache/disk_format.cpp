@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "runtime/ir/hash.h"
+
 namespace augur::cache {
 namespace {
 
@@ -29,16 +31,16 @@ std::uint64_t get(std::span<const char> in, std::size_t offset, int bytes) {
 
 std::vector<char> encode_header(const DiskKey& key, std::span<const char> payload) {
   std::vector<char> header(kMagic.begin(), kMagic.end());
-  header.reserve(kDiskHeaderBytes + key.toolchain.size());
+  header.reserve(kDiskHeaderBytes + key.toolchain.size() + key.program.size());
   put(header, kDiskFormatVersion, 4);
   put(header, key.toolchain.size(), 4);
-  put(header, key.ir_hash.hi, 8);
-  put(header, key.ir_hash.lo, 8);
+  put(header, key.program.size(), 8);
   put(header, payload.size(), 8);
   const ir::Hash128 sum = checksum(payload);
   put(header, sum.hi, 8);
   put(header, sum.lo, 8);
   header.insert(header.end(), key.toolchain.begin(), key.toolchain.end());
+  header.insert(header.end(), key.program.begin(), key.program.end());
   return header;
 }
 
@@ -55,23 +57,29 @@ Decoded decode(std::span<const char> file, const DiskKey& key) {
                     std::to_string(kDiskFormatVersion));
   }
   const std::uint64_t toolchain_size = get(file, 12, 4);
-  if (file.size() - kDiskHeaderBytes < toolchain_size) {
-    return rejected("truncated header: " + size);
+  const std::uint64_t program_size = get(file, 16, 8);
+  const std::size_t after_header = file.size() - kDiskHeaderBytes;
+  if (after_header < toolchain_size || after_header - toolchain_size < program_size) {
+    return rejected("truncated key: " + size);
   }
   const std::string_view toolchain(file.data() + kDiskHeaderBytes, toolchain_size);
-  const ir::Hash128 ir_hash{get(file, 16, 8), get(file, 24, 8)};
-  if (ir_hash != key.ir_hash || toolchain != key.toolchain) {
-    return rejected("foreign: written for IR " + ir_hash.hex() + " and toolchain '" +
-                    std::string(toolchain) + "', not IR " + key.ir_hash.hex() + " and toolchain '" +
+  if (toolchain != key.toolchain) {
+    return rejected("foreign: written for toolchain '" + std::string(toolchain) + "', not '" +
                     key.toolchain + "'");
   }
-  const std::span<const char> payload = file.subspan(kDiskHeaderBytes + toolchain_size);
-  if (const std::uint64_t expected = get(file, 32, 8); payload.size() != expected) {
-    return rejected(
-        (payload.size() < expected ? "truncated: payload of " : "corrupt: payload of ") +
-        std::to_string(payload.size()) + " bytes, header says " + std::to_string(expected));
+  // Compared in full: the file name is only a hash of the key, and two
+  // programs may share it.
+  const std::size_t program_at = kDiskHeaderBytes + toolchain_size;
+  if (std::string_view(file.data() + program_at, program_size) != key.program) {
+    return rejected("foreign: written for another program with the same file name");
   }
-  if (checksum(payload) != ir::Hash128{get(file, 40, 8), get(file, 48, 8)}) {
+  const std::span<const char> payload = file.subspan(program_at + program_size);
+  if (const std::uint64_t declared = get(file, 24, 8); payload.size() != declared) {
+    return rejected(
+        (payload.size() < declared ? "truncated: payload of " : "corrupt: payload of ") +
+        std::to_string(payload.size()) + " bytes, header says " + std::to_string(declared));
+  }
+  if (checksum(payload) != ir::Hash128{get(file, 32, 8), get(file, 40, 8)}) {
     return rejected("corrupt: payload checksum mismatch");
   }
   return Decoded{payload, {}};

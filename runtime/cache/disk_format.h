@@ -1,16 +1,17 @@
-// The bytes of one disk cache file: a header naming the key and checksumming
-// the payload, then the payload (an object file, a cubin, PTX). Little-endian
-// throughout, independent of the host:
+// The bytes of one disk cache file: a header sizing the key and checksumming
+// the payload, the full key, then the payload (an object file, a cubin, PTX).
+// Little-endian throughout, independent of the host:
 //
 //   offset  size  field
 //        0     8  magic "AUGURobj"
 //        8     4  format version (kDiskFormatVersion)
-//       12     4  toolchain string length, n
-//       16    16  IR content hash: hi, lo
-//       32     8  payload length
-//       40    16  payload checksum (ir::Hasher over the payload bytes): hi, lo
-//       56     n  toolchain string
-//     56+n     …  payload
+//       12     4  toolchain length t
+//       16     8  program length n
+//       24     8  payload length p
+//       32    16  payload checksum (ir::Hasher over the payload bytes): hi, lo
+//       48     t  the key's toolchain line
+//     48+t     n  the key's program text
+//   48+t+n     p  payload
 #pragma once
 
 #include <cstddef>
@@ -23,10 +24,11 @@
 
 namespace augur::cache {
 
-inline constexpr std::uint32_t kDiskFormatVersion = 1;
-inline constexpr std::size_t kDiskHeaderBytes = 56;  // before the toolchain string
+inline constexpr std::uint32_t kDiskFormatVersion = 2;
+inline constexpr std::size_t kDiskHeaderBytes = 48;  // before the key's toolchain
 
-// The header of the file that holds `payload` under `key`; the payload follows it.
+// The header and key of the file that holds `payload` under `key`; the
+// payload follows them.
 std::vector<char> encode_header(const DiskKey& key, std::span<const char> payload);
 
 // What decode() found in a file: the payload, or why the file is rejected.
@@ -35,8 +37,8 @@ struct Decoded {
   std::string rejection;          // empty when the file is good
 };
 
-// Checks `file` against `key`: magic, version, the full key, the payload's
-// length and checksum.
+// Checks `file` against `key`: magic, version, the full key byte for byte,
+// the payload's length and checksum.
 Decoded decode(std::span<const char> file, const DiskKey& key);
 
 }  // namespace augur::cache

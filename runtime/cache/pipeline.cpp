@@ -11,11 +11,15 @@
 
 #include "jit/cpu/compile.h"
 #include "jit/error.h"
+#include "runtime/cache/build_id.h"
+#include "runtime/cache/cpu_entry.h"
 #include "runtime/cache/disk_caches.h"
 #include "runtime/dump_request.h"
+#include "runtime/ir/hash.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/peg/optimize.h"
+#include "runtime/peg/user_rules.h"
 #include "runtime/stage/externs.h"
 #include "runtime/stage/extract.h"
 
@@ -40,6 +44,51 @@ std::atomic<std::uint64_t> regions_optimized{0};
 std::atomic<std::uint64_t> regions_kept{0};
 std::atomic<std::int64_t> optimize_nanoseconds{0};
 
+struct DiskCounters {
+  std::atomic<std::uint64_t> hits{0};
+  std::atomic<std::uint64_t> misses{0};
+  std::atomic<std::uint64_t> rejected{0};
+  std::atomic<std::uint64_t> writes{0};
+  std::atomic<std::uint64_t> write_failures{0};
+  std::atomic<std::uint64_t> refused{0};
+};
+DiskCounters disk_counters;
+
+// Everything besides the program that decides its code: the backend's target
+// and options, the Augur build, and at O2 and above what the optimizer reads
+// besides the program (the registered rules and the externs they may call).
+std::string disk_toolchain(const jit::compile_options& options, const Version& version,
+                           const ir::ExternTable& externs) {
+  std::string toolchain = version.object_key + " augur " + std::string(build_id());
+  if (options.opt_level >= 2) {
+    ir::Module declarations;
+    declarations.externs = externs.declarations();
+    ir::Hasher registered;
+    registered.add(ir::print(declarations));
+    toolchain +=
+        " rules " + peg::registered_rules_hash().hex() + " externs " + registered.finish().hex();
+  }
+  return toolchain;
+}
+
+// The code in a disk cache entry, or null (reported and counted as rejected)
+// if it does not load: the caller compiles afresh and its store replaces the
+// entry.
+std::shared_ptr<cpu::CompiledCode> load_entry(std::span<const char> payload,
+                                              const ir::Module& module,
+                                              const ir::ExternTable& externs, const DiskCache& disk,
+                                              const DiskKey& key) {
+  try {
+    const CpuEntry entry = decode_cpu_entry(payload);
+    return cpu::load_object(entry.object, module, entry.callees, externs);
+  } catch (const jit::error& e) {
+    ++disk_counters.rejected;
+    report_disk_cache("disk cache: rejected " + disk.path_of(key).string() +
+                      ": it does not load (" + e.message() + "); compiling it again");
+    return nullptr;
+  }
+}
+
 // The optimized module's machine code, through the disk cache when one is
 // enabled: its object if it has a valid one (neither the PEG optimizer nor
 // LLVM runs), else a new object, stored for later processes. The disk key is
@@ -49,11 +98,22 @@ std::shared_ptr<cpu::CompiledCode> optimize_and_compile(ir::Module& module,
                                                         const cpu::Options& backend,
                                                         const Version& version) {
   const ir::ExternTable externs = stage::registered_externs();
-  DiskCache* disk = disk_cache_for(options.cache_dir);
-  const DiskKey key{version.program_hash, version.object_key};
+  const ChosenDiskCache chosen =
+      disk_cache_for(options.cache_dir, options.cache_dir_group_shared ? DirectoryTrust::Group
+                                                                       : DirectoryTrust::Owner);
+  if (chosen.refused) ++disk_counters.refused;
+  DiskCache* disk = chosen.cache;
+  std::optional<DiskKey> key;
   if (disk) {
-    if (std::optional<std::vector<char>> object = disk->load(key)) {
-      return cpu::load_object(*object, module, externs);
+    key = DiskKey{disk_toolchain(options, version, externs), version.program};
+    bool rejected = false;
+    if (std::optional<std::vector<char>> payload = disk->load(*key, &rejected)) {
+      if (auto code = load_entry(*payload, module, externs, *disk, *key)) {
+        ++disk_counters.hits;
+        return code;
+      }
+    } else {
+      ++(rejected ? disk_counters.rejected : disk_counters.misses);
     }
   }
   optimize(module, options, externs);
@@ -62,8 +122,10 @@ std::shared_ptr<cpu::CompiledCode> optimize_and_compile(ir::Module& module,
 #endif
   if (!disk) return cpu::compile(module, externs, backend);
   const std::vector<char> object = cpu::compile_object(module, backend);
-  disk->store(key, object);
-  return cpu::load_object(object, module, externs);
+  const std::vector<ir::ExternFn> callees = cpu::called_externs(module);
+  ++(disk->store(*key, encode_cpu_entry(callees, object)) ? disk_counters.writes
+                                                          : disk_counters.write_failures);
+  return cpu::load_object(object, module, callees, externs);
 }
 
 }  // namespace
@@ -81,6 +143,12 @@ void optimize(ir::Module& module, const jit::compile_options& options,
   }
   optimize_nanoseconds += result.report.total.count();
   module = std::move(result.module);
+}
+
+DiskCacheCounters disk_cache_counters() {
+  return {disk_counters.hits.load(),           disk_counters.misses.load(),
+          disk_counters.rejected.load(),       disk_counters.writes.load(),
+          disk_counters.write_failures.load(), disk_counters.refused.load()};
 }
 
 OptimizerCounters optimizer_counters() {

@@ -33,6 +33,17 @@ struct OptimizerCounters {
 };
 OptimizerCounters optimizer_counters();
 
+// What the disk cache did for jit::compile in this process (jit::cache_stats).
+struct DiskCacheCounters {
+  std::uint64_t hits = 0;
+  std::uint64_t misses = 0;
+  std::uint64_t rejected = 0;  // files the cache rejected, and entries that did not load
+  std::uint64_t writes = 0;
+  std::uint64_t write_failures = 0;
+  std::uint64_t refused = 0;  // compiles whose named directory was refused
+};
+DiskCacheCounters disk_cache_counters();
+
 // The CPU backend's options for `options`. jit::function calls the C ABI
 // entry only, so no invokers are generated.
 cpu::Options backend_options(const jit::compile_options& options);

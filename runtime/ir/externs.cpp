@@ -1,5 +1,7 @@
 #include "runtime/ir/externs.h"
 
+#include <algorithm>
+
 #include "jit/error.h"
 
 namespace augur::ir {
@@ -12,6 +14,15 @@ void ExternTable::add(ExternBinding binding) {
 const ExternBinding* ExternTable::find(std::string_view name) const {
   auto it = bindings_.find(std::string(name));
   return it == bindings_.end() ? nullptr : &it->second;
+}
+
+std::vector<ExternRef> ExternTable::declarations() const {
+  std::vector<ExternRef> decls;
+  decls.reserve(bindings_.size());
+  for (const auto& [name, binding] : bindings_) decls.push_back(binding.decl);
+  std::sort(decls.begin(), decls.end(),
+            [](const ExternRef& a, const ExternRef& b) { return a->name < b->name; });
+  return decls;
 }
 
 const ExternBinding& ExternTable::resolve(const ExternFn& decl) const {

@@ -70,6 +70,8 @@ class ExternTable {
   const ExternBinding& resolve(const ExternFn& decl) const;
 
   std::size_t size() const { return bindings_.size(); }
+  // Every bound declaration, by name.
+  std::vector<ExternRef> declarations() const;
 
  private:
   std::unordered_map<std::string, ExternBinding> bindings_;

@@ -65,6 +65,16 @@ void collect_calls(const eqsat::Pattern& p, std::vector<eqsat::Label>& out) {
 
 }  // namespace
 
+ir::Hash128 registered_rules_hash() {
+  ir::Hasher hasher;
+  for (const Rule& rule : Registry::instance().snapshot()) {
+    hasher.add(rule.name);
+    hasher.add(rule.lhs);
+    hasher.add(rule.rhs);
+  }
+  return hasher.finish();
+}
+
 UserRuleSet user_rules_for(const ir::Module& module, const ir::ExternTable* externs) {
   UserRuleSet out;
   const std::vector<Rule> rules = Registry::instance().snapshot();

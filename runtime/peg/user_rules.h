@@ -9,6 +9,7 @@
 
 #include "runtime/eqsat/rewrite.h"
 #include "runtime/ir/externs.h"
+#include "runtime/ir/hash.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::peg {
@@ -25,5 +26,9 @@ struct UserRuleSet {
 // The registered rules, typed by the externs `module` declares and, for
 // externs it does not call yet, by `externs` (may be null).
 UserRuleSet user_rules_for(const ir::Module& module, const ir::ExternTable* externs);
+
+// A hash of the registered rules (names and texts, in order): what the disk
+// cache keys optimized code on.
+ir::Hash128 registered_rules_hash();
 
 }  // namespace augur::peg

@@ -106,8 +106,8 @@ TEST(ImageCache, EveryOptionIsPartOfTheKey) {
   EXPECT_NE(image_key_text(a).find(nvrtc_version()), std::string::npos);
   EXPECT_NE(image_key_text(a).find("--fmad=false"), std::string::npos);
   // The disk key: the source's hash, and every other part in the toolchain line.
-  EXPECT_NE(image_disk_key(a).ir_hash, image_disk_key(d).ir_hash);
-  EXPECT_EQ(image_disk_key(a).ir_hash, image_disk_key(b).ir_hash);
+  EXPECT_NE(image_disk_key(a).program, image_disk_key(d).program);
+  EXPECT_EQ(image_disk_key(a).program, image_disk_key(b).program);
   EXPECT_NE(image_disk_key(a).toolchain, image_disk_key(b).toolchain);
   EXPECT_NE(image_disk_key(a).toolchain, image_disk_key(c).toolchain);
   EXPECT_EQ(image_disk_key(a).toolchain, image_disk_key(d).toolchain);

@@ -45,6 +45,8 @@ struct options {
   // Root of the disk cache of compiled images (under <dir>/gpu); empty:
   // $AUGUR_CACHE_DIR, and no disk cache if that is unset too.
   std::string cache_dir;
+  // Trust cache_dir's group as well (jit::compile_options::cache_dir_group_shared).
+  bool cache_dir_group_shared = false;
   bool disk_cache = true;  // false: never read or write the disk cache
   // On the CPU fallback, also compile the CUDA source with NVRTC (for
   // `arch`), so kernels written on machines without a GPU are known to build
