@@ -21,10 +21,11 @@
 // optimizer trusts it.
 //
 // Registration is process-wide and thread-safe; rules apply to functions
-// compiled after it. The rules are not part of jit::compile's cache key: a
-// request the cache already holds returns the version compiled before
-// (jit::clear_cache() first to recompile it). Registering a name again
-// replaces its rule.
+// compiled after it. The rules are not part of jit::compile's in-memory key:
+// a request the cache already holds returns the version compiled before
+// (jit::clear_cache() first to recompile it). The disk cache's key includes
+// them, so another process never loads code optimized under other rules.
+// Registering a name again replaces its rule.
 #pragma once
 
 #include <string>
