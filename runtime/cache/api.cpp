@@ -48,6 +48,7 @@ cache_statistics cache_stats() {
   s.compiles = shared.compiles;
   s.failures = shared.failures;
   s.programs_shared = programs().shared();
+  s.programs = programs().records();
   s.evictions = shared.evictions;
   s.entries = shared.entries;
   s.compile_time = shared.compile_time;
