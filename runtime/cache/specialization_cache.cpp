@@ -73,7 +73,8 @@ class Wait {
   Waiter& self_;
 };
 
-// Ends `slot`'s compilation in the graph: from now on it waits for no one.
+// Takes `slot` out of the graph before its result is set: its compiler will
+// not wait any more, so a walk that reaches it must stop there.
 void compiled(Slot& slot) {
   std::lock_guard lock(graph_mutex());
   slot.compiler = nullptr;
