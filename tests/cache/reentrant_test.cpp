@@ -144,10 +144,14 @@ TEST(Reentrant, ARespecializationAskingForItsOwnKeyRaisesInTheBackgroundAndPubli
   jit::handle<int(int)> h =
       jit::compile(tier_asks_for_itself, 1, jit::tiered_by({.explicit_only = true}));
   const int quick = reentries;  // the quick tier's first stage compiled k = 1 at O2
+  const long holders = h.core().weak_from_this().use_count();
   h.respecialize(5);
   h.wait();
   EXPECT_GT(reentries.load(), quick);
   EXPECT_EQ(h(12), 7);
+  // wait() returns from inside the job: let the pool drop the job's closure,
+  // which holds the handle, before the process exits (LeakSanitizer).
+  while (h.core().weak_from_this().use_count() > holders) std::this_thread::yield();
 }
 
 }  // namespace
