@@ -10,6 +10,7 @@
 #include "gpu/fallback.h"
 #include "gpu/image.h"
 #include "gpu/lru_cache.h"
+#include "jit/cpu/compile.h"
 #include "jit/error.h"
 #include "runtime/dump_request.h"
 #include "runtime/ir/printer.h"
@@ -103,6 +104,9 @@ std::shared_ptr<const KernelCode> compile_kernel(const ir::Module& module,
   const CacheKey key("augur gpu fallback 1\nopt " + std::to_string(options.cpu_opt_level) + "\n" +
                      ir_text);
   return fallback_cache().get(key, [&] {
+    // Threads waiting for this key may hold every pool worker (compile_async
+    // jobs): the backend's work must not need one, as in the CPU pipeline.
+    const cpu::CompileOnThisThread here;
     return std::make_shared<const FallbackKernel>(kernel, options.cpu_opt_level, ir_text,
                                                   source.text);
   });

@@ -4,6 +4,11 @@
 // the same value or the same exception. A failed computation is not kept, so
 // the next request tries again. Keys compare in full (the hash only picks the
 // bucket). An evicted value lives on in whoever still holds it.
+//
+// A `make` that asked this cache for a key in flight would wait on itself (or
+// on a thread waiting on it). Augur's makers cannot: they compile IR already
+// staged, so no user code (no first stage) runs inside them and they wait on
+// no other entry; the specialization cache's wait-for graph is not needed here.
 #pragma once
 
 #include <cstddef>

@@ -18,6 +18,9 @@ struct cache_statistics {
   // Runs whose program equalled one already compiled (same IR text, target
   // and options): that version was shared, no machine code was generated.
   std::uint64_t programs_shared = 0;
+  // Compiled programs recorded now for that sharing: the live versions and,
+  // until a periodic sweep, dead ones (never twice the live ones plus 64).
+  std::size_t programs = 0;
   std::uint64_t evictions = 0;               // entries dropped to respect the capacity
   std::size_t entries = 0;                   // entries held now
   std::chrono::nanoseconds compile_time{0};  // all pipeline runs, staging included

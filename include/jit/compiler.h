@@ -15,6 +15,9 @@
 // the static arguments as jit::key encodes them (key.h): a repeated request
 // is a lookup (tens of nanoseconds on a thread that asked before), and any
 // number of threads asking for one key at once share a single compilation.
+// A first stage may call compile() itself; a request that would wait for its
+// own thread's compilation, directly or around a cycle of threads, throws
+// jit::error instead (docs/compile.md).
 // Errors (staging, compilation) throw jit::error subclasses; a failed request
 // leaves the cache as it was, and the next identical request tries again.
 //

@@ -30,7 +30,7 @@ compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const
                                  const compile_options& options) {
   using namespace augur::cache;
   const Found found = SpecializationCache::instance().get(
-      key, hash, [&] { return compile_version(gen, options, programs()); });
+      key, hash, options.name, [&] { return compile_version(gen, options, programs()); });
   LocalCache::current().remember(key, hash, found);
   return {found.version->entry, found.version};
 }
@@ -48,6 +48,7 @@ cache_statistics cache_stats() {
   s.compiles = shared.compiles;
   s.failures = shared.failures;
   s.programs_shared = programs().shared();
+  s.programs = programs().records();
   s.evictions = shared.evictions;
   s.entries = shared.entries;
   s.compile_time = shared.compile_time;

@@ -1,15 +1,24 @@
 #include "runtime/cache/program_cache.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace augur::cache {
+
+namespace {
+
+bool expired(const std::weak_ptr<const Version>& weak) {
+  return weak.expired();
+}
+
+}  // namespace
 
 std::shared_ptr<const Version> ProgramCache::find_locked(const std::string& program,
                                                          const Key& key) {
   auto it = versions_.find(key);
   if (it == versions_.end()) return nullptr;
   std::vector<std::weak_ptr<const Version>>& candidates = it->second;
-  std::erase_if(candidates, [](const auto& weak) { return weak.expired(); });
+  records_ -= std::erase_if(candidates, expired);
   for (const auto& weak : candidates) {
     std::shared_ptr<const Version> version = weak.lock();
     // Equal hashes are not proof: the texts must match.
@@ -35,7 +44,16 @@ std::shared_ptr<const Version> ProgramCache::publish(std::shared_ptr<const Versi
     return existing;
   }
   versions_[key].push_back(version);
+  if (++records_ >= sweep_at_) sweep_locked();
   return version;
+}
+
+void ProgramCache::sweep_locked() {
+  for (auto it = versions_.begin(); it != versions_.end();) {
+    records_ -= std::erase_if(it->second, expired);
+    it = it->second.empty() ? versions_.erase(it) : std::next(it);
+  }
+  sweep_at_ = 2 * std::max(records_, min_sweep);
 }
 
 }  // namespace augur::cache

@@ -2,6 +2,13 @@
 // so that two generators (or static arguments) that stage the same IR share
 // one version. It holds weak references: a version lives as long as a cache
 // entry or a jit::function holds it.
+//
+// Memory is bounded by the live versions: a dead version's record (its key
+// and weak reference, some 900 bytes) goes when its program is looked up
+// again, or at the latest at the next sweep, which runs when the records have
+// doubled since the last one: each publish costs O(1) amortized, and the
+// records never reach twice the versions live at the last sweep (or twice
+// min_sweep).
 #pragma once
 
 #include <atomic>
@@ -29,12 +36,25 @@ class ProgramCache {
   // How many find() calls returned a version.
   std::uint64_t shared() const { return shared_.load(std::memory_order_relaxed); }
 
+  // Versions recorded now: the live ones and dead ones not yet swept.
+  std::size_t records() const {
+    std::lock_guard lock(mutex_);
+    return records_;
+  }
+
+  // Below this many records there is no sweep.
+  static constexpr std::size_t min_sweep = 32;
+
  private:
   using Key = std::pair<ir::Hash128, std::string>;  // content hash, object key
   std::shared_ptr<const Version> find_locked(const std::string& program, const Key& key);
+  // Drops every dead version's record.
+  void sweep_locked();
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<Key, std::vector<std::weak_ptr<const Version>>> versions_;
+  std::size_t records_ = 0;
+  std::size_t sweep_at_ = 2 * min_sweep;  // records that trigger the next sweep
   std::atomic<std::uint64_t> shared_{0};
 };
 

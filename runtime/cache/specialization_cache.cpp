@@ -1,9 +1,12 @@
 #include "runtime/cache/specialization_cache.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#include "jit/error.h"
 
 namespace augur::cache {
 
@@ -17,6 +20,66 @@ void add(std::atomic<std::uint64_t>& counter) {
   counter.fetch_add(1, std::memory_order_relaxed);
 }
 
+// The wait-for graph's edges: Slot::compiler and Waiter::waits_on. One mutex
+// for the whole graph: it is taken only to block on an in-flight key and when
+// a compilation ends, both rare next to a compilation's cost.
+std::mutex& graph_mutex() {
+  static auto* const mutex = new std::mutex();  // never destroyed, like the cache
+  return *mutex;
+}
+
+Waiter& this_thread() {
+  thread_local Waiter waiter;
+  return waiter;
+}
+
+std::string describe(std::string_view name, std::uint64_t hash) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return "'" + std::string(name) + "' (key hash " + hex + ")";
+}
+
+// This thread's wait on an in-flight slot, entered in the graph for its
+// duration; throws instead if the wait would close a cycle.
+class Wait {
+ public:
+  Wait(const Slot& slot, std::string_view name, std::uint64_t hash) : self_(this_thread()) {
+    std::lock_guard lock(graph_mutex());
+    if (slot.compiler == &self_) {
+      throw jit::error("jit::compile: the first stage requested " + describe(name, hash) +
+                           ", which this thread is compiling: it would wait for itself",
+                       jit::location::in_function(std::string(name)));
+    }
+    for (const Waiter* owner = slot.compiler; owner && owner->waits_on;) {
+      owner = owner->waits_on->compiler;
+      if (owner == &self_) {
+        throw jit::error(
+            "jit::compile: the first stage requested " + describe(name, hash) +
+                ", whose compilation waits, through other threads' first stages, on a key this "
+                "thread is compiling: the threads would wait for each other forever",
+            jit::location::in_function(std::string(name)));
+      }
+    }
+    self_.waits_on = &slot;
+  }
+  ~Wait() {
+    std::lock_guard lock(graph_mutex());
+    self_.waits_on = nullptr;
+  }
+  Wait(const Wait&) = delete;
+  Wait& operator=(const Wait&) = delete;
+
+ private:
+  Waiter& self_;
+};
+
+// Takes `slot` out of the graph before its result is set: its compiler will
+// not wait any more, so a walk that reaches it must stop there.
+void compiled(Slot& slot) {
+  std::lock_guard lock(graph_mutex());
+  slot.compiler = nullptr;
+}
+
 }  // namespace
 
 SpecializationCache& SpecializationCache::instance() {
@@ -24,7 +87,8 @@ SpecializationCache& SpecializationCache::instance() {
   return *cache;
 }
 
-Found SpecializationCache::get(std::string_view key, std::uint64_t hash, const Compile& compile) {
+Found SpecializationCache::get(std::string_view key, std::uint64_t hash, std::string_view name,
+                               const Compile& compile) {
   add(requests_);
   Shard& shard = shard_of(hash);
   std::shared_ptr<Slot> slot;
@@ -38,6 +102,7 @@ Found SpecializationCache::get(std::string_view key, std::uint64_t hash, const C
     } else {
       slot = std::make_shared<Slot>();
       slot->version = promise.get_future().share();
+      slot->compiler = &this_thread();
       shard.slots.emplace(std::string(key), slot);
       entries_.fetch_add(1, std::memory_order_relaxed);
       compiles_here = true;
@@ -46,7 +111,12 @@ Found SpecializationCache::get(std::string_view key, std::uint64_t hash, const C
   slot->last_used.store(clock_.fetch_add(1, std::memory_order_relaxed) + 1,
                         std::memory_order_relaxed);
   if (!compiles_here) {
-    add(is_ready(*slot) ? hits_ : misses_);
+    if (is_ready(*slot)) {
+      add(hits_);
+      return {slot->version.get(), slot};
+    }
+    add(misses_);
+    const Wait wait(*slot, name, hash);
     return {slot->version.get(), slot};
   }
 
@@ -62,9 +132,11 @@ Found SpecializationCache::get(std::string_view key, std::uint64_t hash, const C
   try {
     std::shared_ptr<const Version> version = compile();
     record_time();
+    compiled(*slot);
     promise.set_value(std::move(version));
   } catch (...) {
     record_time();
+    compiled(*slot);
     add(failures_);
     promise.set_exception(std::current_exception());
     erase(shard, key, *slot);

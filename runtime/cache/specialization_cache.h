@@ -14,6 +14,14 @@
 // again (a staging or compiler error may depend on the environment, e.g.
 // registered externs, and is not cached).
 //
+// A first stage may itself call jit::compile, so a wait can deadlock: on the
+// thread's own in-flight key, or around a cycle of threads each compiling a
+// key the next one's first stage asks for. Before blocking, a thread walks
+// the wait-for graph (the slot's compiling thread, the slot that thread waits
+// on, its compiling thread...) and throws a jit::error instead of closing a
+// cycle. The graph has no cycle (each edge is checked as it is added), so the
+// walk ends; it runs only when a request finds its key in flight.
+//
 // Eviction keeps at most capacity() ready entries, dropping the least recently
 // used. It drops only the cache's reference: a Version is reference-counted,
 // and its code is unloaded when the last jit::function (and hot-swap handle)
@@ -39,9 +47,20 @@
 
 namespace augur::cache {
 
+struct Slot;
+
+// A thread's node in the wait-for graph.
+struct Waiter {
+  const Slot* waits_on = nullptr;  // the in-flight slot it is blocked on
+};
+
 struct Slot {
   std::shared_future<std::shared_ptr<const Version>> version;
   std::atomic<std::uint64_t> last_used{0};  // the cache's clock at the last request
+  // The thread compiling it while in flight, null once the version or error
+  // is about to be set. Set before the slot is shared, then guarded by the
+  // wait-for graph's mutex.
+  const Waiter* compiler = nullptr;
 };
 
 struct Found {
@@ -69,7 +88,10 @@ class SpecializationCache {
 
   // The version for `key`: ready, compiled by another thread meanwhile, or
   // compiled here by `compile`, whose exceptions propagate to every waiter.
-  Found get(std::string_view key, std::uint64_t hash, const Compile& compile);
+  // A wait that would deadlock (above) throws a jit::error naming `name`, the
+  // requested function, instead.
+  Found get(std::string_view key, std::uint64_t hash, std::string_view name,
+            const Compile& compile);
 
   // Marks a slot as used now (for a hit served outside the map).
   void touch(Slot& slot) noexcept {

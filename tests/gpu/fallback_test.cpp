@@ -9,6 +9,7 @@
 
 #include "gpu/compile.h"
 #include "gpu/fallback.h"
+#include "jit/cpu/statistics.h"
 #include "jit/gpu.h"
 #include "jit/jit.h"
 #include "runtime/ir/parser.h"
@@ -181,6 +182,18 @@ TEST(FallbackApi, CompileAsyncDeliversTheKernelOrTheError) {
   invalid.name = "not a name";  // the verifier refuses it
   auto failing = jit::gpu::compile_async(invalid, scale, 0.5f);
   EXPECT_THROW(failing.get(), jit::verify_error);
+}
+
+// Threads waiting for a fallback kernel another thread compiles may hold
+// every TBB worker (compile_async jobs asking for the same kernel): the
+// compile must need none, or it waits for them as they wait for it.
+TEST(FallbackApi, TheCompileRunsNoTaskOnThePool) {
+  jit::gpu::options options;
+  options.where = jit::gpu::target::cpu;
+  options.name = "scale_here";
+  const std::uint64_t on_pool = cpu::statistics().tasks_on_pool;
+  const auto k = jit::gpu::compile(options, scale, 1.75f);
+  EXPECT_EQ(cpu::statistics().tasks_on_pool, on_pool);
 }
 
 TEST(FallbackApi, AnEmptyKernelCannotLaunch) {
