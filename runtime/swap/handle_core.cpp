@@ -37,7 +37,7 @@ std::size_t handle_core::reclaim() {
   std::vector<retired_version> freed;
   {
     const std::scoped_lock lock(control_->mutex);
-    freed = augur::swap::take_reclaimable(*control_);
+    freed = augur::swap::take_reclaimable(*this, *control_);
   }
   return freed.size();
 }
@@ -58,10 +58,10 @@ using jit::detail::handle_control;
 using jit::detail::handle_core;
 using jit::detail::retired_version;
 
-std::vector<retired_version> take_reclaimable(handle_control& control) {
+std::vector<retired_version> take_reclaimable(const handle_core& core, handle_control& control) {
   std::vector<retired_version> freed;
   if (control.retired.empty()) return freed;
-  const std::uint64_t oldest = oldest_announced_epoch();
+  const std::uint64_t oldest = oldest_announced_epoch(&core);
   const auto kept =
       std::stable_partition(control.retired.begin(), control.retired.end(),
                             [&](const retired_version& r) { return r.epoch >= oldest; });
@@ -105,7 +105,7 @@ bool offer(handle_core& core, std::uint64_t ticket, jit::tier tier, compiled_ver
                              control.policy.promote_after_calls > 0;
     core.count_calls_until_promotion(
         count_calls ? static_cast<std::int64_t>(control.policy.promote_after_calls) : 0);
-    freed = take_reclaimable(control);
+    freed = take_reclaimable(core, control);
   }
   return true;
 }

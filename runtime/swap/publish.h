@@ -19,8 +19,9 @@ bool offer(jit::detail::handle_core& core, std::uint64_t ticket, jit::tier tier,
            jit::detail::compiled_version version,
            std::shared_ptr<const jit::detail::specialization> spec);
 
-// Moves the retired versions that no thread can still be running out of
-// `control` (whose mutex the caller holds), counting them as freed.
-std::vector<jit::detail::retired_version> take_reclaimable(jit::detail::handle_control& control);
+// Moves the retired versions of `core` that no thread can still be running
+// out of its `control` (whose mutex the caller holds), counting them as freed.
+std::vector<jit::detail::retired_version> take_reclaimable(const jit::detail::handle_core& core,
+                                                           jit::detail::handle_control& control);
 
 }  // namespace augur::swap
