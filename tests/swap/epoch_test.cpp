@@ -56,6 +56,8 @@ void block() {
 }
 
 TEST(Reclamation, LongCallOnOneHandleDoesNotPinAnotherHandlesVersions) {
+  blocked.store(false);
+  released.store(false);
   counter_handle a;
   publish_version(a, compile_calling(&block));
   auto in_flight = std::async(std::launch::async, [&] { return a(1); });
@@ -73,6 +75,31 @@ TEST(Reclamation, LongCallOnOneHandleDoesNotPinAnotherHandlesVersions) {
 
   released.store(true);
   EXPECT_EQ(in_flight.get(), 103);
+}
+
+// A version that a call held when its handle last collected is freed by a
+// later publication of any handle once the call returns, though its own handle
+// never publishes again.
+TEST(Reclamation, AHeldVersionIsFreedByAnotherHandlesPublication) {
+  blocked.store(false);
+  released.store(false);
+  counter_handle a;
+  auto slow = compile_calling(&block);
+  const std::string slow_label = slow->label();
+  publish_version(a, slow);
+  slow.reset();
+  auto in_flight = std::async(std::launch::async, [&] { return a(1); });
+  while (!blocked.load()) std::this_thread::yield();
+  publish_version(a, compile_version(5));
+  EXPECT_EQ(a.statistics().freed, 0u);
+  released.store(true);
+  EXPECT_EQ(in_flight.get(), 103);
+  EXPECT_TRUE(cpu::is_loaded(slow_label));
+
+  counter_handle b;
+  publish_version(b, compile_version(1));
+  EXPECT_EQ(a.statistics().freed, 1u);
+  EXPECT_FALSE(cpu::is_loaded(slow_label));
 }
 
 // A call into handle `inner` made from inside a call to `outer` must keep

@@ -50,8 +50,10 @@ inline constinit thread_local reader_record* this_thread_reader = nullptr;
 reader_record& attach_reader();
 // Takes a record for a call_section, which may close on another thread.
 reader_record& take_section_reader();
-// Gives a record taken by attach_reader() for one call, or by
-// take_section_reader(), back; its epoch must be 0.
+// Gives a record taken by take_section_reader() back (kept for the closing
+// thread's next section); its epoch must be 0.
+void close_section_reader(reader_record& record) noexcept;
+// Gives a record taken by attach_reader() for one call back; its epoch must be 0.
 void release_reader(reader_record& record) noexcept;
 
 // Publishes `record`'s announcement of the current epoch for `handle` (null:
@@ -133,7 +135,7 @@ class section_announcement {
   section_announcement() : record_(take_section_reader()) { announce(record_, nullptr); }
   ~section_announcement() {
     record_.epoch.store(0, std::memory_order_release);
-    release_reader(record_);
+    close_section_reader(record_);
   }
   section_announcement(const section_announcement&) = delete;
   section_announcement& operator=(const section_announcement&) = delete;
