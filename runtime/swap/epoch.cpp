@@ -42,8 +42,8 @@ thread_local reader_lease lease;
 
 reader_record& take_record() {
   for (reader_record* r = all_readers.load(std::memory_order_acquire); r != nullptr; r = r->next) {
-    // Read first: a failing compare-exchange would take the cache line that
-    // another thread writes on every call.
+    // Read first: a failing compare-exchange would take, exclusively, the
+    // cache line that the record's owner writes on every call.
     if (r->taken.load(std::memory_order_relaxed)) continue;
     bool free = false;
     if (r->taken.compare_exchange_strong(free, true, std::memory_order_acq_rel)) return *r;

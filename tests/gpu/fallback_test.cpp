@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <numeric>
-#include <string>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "gpu/compile.h"
