@@ -85,11 +85,14 @@ const std::string& Device::unavailable_reason() {
   return found().reason;
 }
 
+// Asks the driver rather than remembering what this thread was last given:
+// the application may have made another context current on the thread since
+// (cudaSetDevice, cuCtxSetCurrent), and cuCtxGetCurrent is a thread-local read.
 void Device::bind() const {
-  thread_local cu::Context bound = nullptr;
-  if (bound == context_) return;
+  cu::Context current = nullptr;
+  check(driver_.api().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+  if (current == context_) return;
   check(driver_.api().cuCtxSetCurrent(context_), "cuCtxSetCurrent");
-  bound = context_;
 }
 
 }  // namespace augur::gpu

@@ -34,8 +34,10 @@ class Device {
   const DeviceInfo& info() const { return info_; }
   const Driver& driver() const { return driver_; }
 
-  // Makes the device's context current on the calling thread; every call
-  // into the driver is preceded by it (cheap after a thread's first time).
+  // Makes the device's context current on the calling thread unless it is;
+  // every call into the driver is preceded by it. It checks the current
+  // context each time, so a thread whose application switched devices or
+  // contexts in between is bound back (and the context stays current after).
   void bind() const;
   // Throws jit::gpu_error unless `result` is CUDA_SUCCESS (Driver::check).
   void check(cu::Result result, const char* call) const { driver_.check(result, call); }

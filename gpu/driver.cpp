@@ -41,6 +41,7 @@ std::optional<cu::Api> resolve_all(void* library, std::string& missing) {
   AUGUR_RESOLVE(cuDeviceGetAttribute);
   AUGUR_RESOLVE(cuDeviceTotalMem_v2);
   AUGUR_RESOLVE(cuDevicePrimaryCtxRetain);
+  AUGUR_RESOLVE(cuCtxGetCurrent);
   AUGUR_RESOLVE(cuCtxSetCurrent);
   AUGUR_RESOLVE(cuCtxSynchronize);
   AUGUR_RESOLVE(cuModuleLoadData);
@@ -112,10 +113,13 @@ std::string Driver::describe(cu::Result result) const {
 
 namespace {
 
-// The errors after which CUDA's context stays broken: a kernel faulted.
+// The errors after which CUDA's context stays broken: a kernel faulted, or
+// ran past the display watchdog's limit (CUDA_ERROR_LAUNCH_TIMEOUT: the driver
+// kills the context as it does on a fault).
 bool context_is_lost(cu::Result result) {
-  constexpr cu::Result kIllegalAddress = 700, kAssert = 710, kFirstFault = 714, kLastFault = 719;
-  return result == kIllegalAddress || result == kAssert ||
+  constexpr cu::Result kIllegalAddress = 700, kLaunchTimeout = 702, kAssert = 710,
+                       kFirstFault = 714, kLastFault = 719;
+  return result == kIllegalAddress || result == kLaunchTimeout || result == kAssert ||
          (result >= kFirstFault && result <= kLastFault);
 }
 
@@ -126,8 +130,8 @@ void Driver::check(cu::Result result, const char* call) const {
   std::string message = std::string(call) + " failed: " + describe(result);
   if (context_is_lost(result)) {
     message +=
-        "; a kernel faulted on the device, which leaves CUDA's context unusable: every later GPU "
-        "call in this process fails (the CPU fallback still works)";
+        "; a kernel faulted or timed out on the device, which leaves CUDA's context unusable: "
+        "every later GPU call in this process fails (the CPU fallback still works)";
   }
   throw jit::gpu_error(message);
 }

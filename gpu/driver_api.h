@@ -41,6 +41,7 @@ struct Api {
   Result (*cuDeviceGetAttribute)(int* value, int attribute, Device device);
   Result (*cuDeviceTotalMem_v2)(std::size_t* bytes, Device device);
   Result (*cuDevicePrimaryCtxRetain)(Context* context, Device device);
+  Result (*cuCtxGetCurrent)(Context* context);
   Result (*cuCtxSetCurrent)(Context context);
   Result (*cuCtxSynchronize)();
   Result (*cuModuleLoadData)(Module* module, const void* image);

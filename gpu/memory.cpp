@@ -2,6 +2,7 @@
 // (the jit::gpu::detail functions of include/jit/detail/gpu.h).
 #include <cstring>
 #include <new>
+#include <string>
 
 #include "gpu/device.h"
 #include "jit/detail/gpu.h"
@@ -34,6 +35,11 @@ cu::DevicePtr address(const void* device) {
 
 backend default_backend() {
   return Device::get() ? backend::cuda : backend::cpu;
+}
+
+[[noreturn]] void throw_size_overflow(const char* api, std::size_t count, std::size_t size) {
+  throw jit::error(std::string(api) + ": " + std::to_string(count) + " elements of " +
+                   std::to_string(size) + " bytes overflow std::size_t");
 }
 
 void* allocate(std::size_t bytes, backend where) {

@@ -7,10 +7,10 @@
 //   auto t = jit::compile(rules, config, jit::tiered);  // jit/tiered.h
 //   t.respecialize(new_config);                     // compiled in the background
 //
-// A call announces the global epoch in a thread-local record, loads the entry
-// and calls it. A replaced version's owner is released only once no thread can
-// still be running its code (docs/hotswap.md), so a call in flight finishes on
-// the version it started with. Copies of a handle share one slot: publishing
+// A call announces the global epoch and the handle in a thread-local record,
+// loads the entry and calls it. A replaced version's owner is released only
+// once no thread can still be running its code (docs/hotswap.md), so a call in
+// flight finishes on the version it started with. Copies of a handle share one slot: publishing
 // through one is seen by all.
 #pragma once
 
@@ -27,17 +27,20 @@
 
 namespace jit {
 
-// Marks the calling thread as inside calls through handles while it lives, so
-// that handle::call(section, args...) can skip the per-call announcement: a
-// batch of calls then costs one atomic load and one indirect call each. Every
-// version retired while a section is open stays loaded until it closes: keep a
-// section to a batch of calls or one request, never a whole thread's life.
+// Announces calls through every handle while it lives, so that
+// handle::call(section, args...) can skip the per-call announcement: a batch
+// of calls then costs one atomic load and one indirect call each. The
+// announcement is the section's own, not its thread's: calls through it may
+// be made on any thread while it is open, and it may close on another thread
+// than the one that opened it (a coroutine resumed elsewhere). Every version
+// retired while a section is open stays loaded until it closes: keep a section
+// to a batch of calls or one request, never a whole thread's life.
 class call_section {
  public:
   call_section() = default;
 
  private:
-  detail::read_section section_;
+  detail::section_announcement announcement_;
 };
 
 template <class Signature>
@@ -51,12 +54,12 @@ class handle<R(A...)> {
   handle() : core_(std::make_shared<detail::handle_core>(erase(&unpublished))) {}
 
   R operator()(A... args) const {
-    const detail::read_section section;
+    const detail::read_section section(core_.get());
     if (core_->counting()) core_->count_call();
     return reinterpret_cast<entry_type>(core_->current())(args...);
   }
 
-  // A call inside an open call_section of this thread.
+  // A call inside an open call_section.
   R call(const call_section&, A... args) const {
     if (core_->counting()) core_->count_call();
     return reinterpret_cast<entry_type>(core_->current())(args...);

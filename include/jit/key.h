@@ -10,7 +10,8 @@
 //
 // Built in: integers, bool and characters; floating point bit for bit (-0.0
 // and 0.0 differ, as do NaNs with different payloads); enums; std::string,
-// std::string_view and const char* (as strings); std::array, std::vector,
+// std::string_view and const char* (as strings; a null pointer is its own
+// key, not ""); std::array, std::vector,
 // std::pair and std::tuple of encodable types, nested freely.
 //
 // For your own types, specialize jit::key:
@@ -124,9 +125,17 @@ template <>
 struct key<std::string> {
   static void encode(key_writer& out, const std::string& value) { out.write_string(value); }
 };
+// A null pointer is a key of its own, distinct from every string ("" too): its
+// length field is one no string can have.
 template <>
 struct key<const char*> {
-  static void encode(key_writer& out, const char* value) { out.write_string(value); }
+  static void encode(key_writer& out, const char* value) {
+    if (value == nullptr) {
+      out.write_value(~std::uint64_t{0});
+    } else {
+      out.write_string(value);
+    }
+  }
 };
 
 template <keyable T, std::size_t N>

@@ -28,19 +28,27 @@ bool expedited_membarrier() {
   return available;
 }
 
+constinit std::atomic<bool> fail_for_testing{false};
+
 }  // namespace
+
+void fail_heavy_barrier_for_testing(bool fail) {
+  fail_for_testing.store(fail, std::memory_order_relaxed);
+}
 
 void prepare_heavy_barrier() {
   expedited_membarrier();
 }
 
-void heavy_barrier() {
+bool heavy_barrier() {
 #ifndef AUGUR_EPOCH_TSAN
   // Under ThreadSanitizer (which has no fences) readers announce with seq_cst
   // exchanges, and the publisher's exchange and scan are seq_cst too.
   std::atomic_thread_fence(std::memory_order_seq_cst);
 #endif
-  if (expedited_membarrier()) membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+  if (fail_for_testing.load(std::memory_order_relaxed)) return false;
+  if (!expedited_membarrier()) return true;
+  return membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
 }
 
 }  // namespace augur::swap

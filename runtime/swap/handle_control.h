@@ -36,6 +36,7 @@ class handle_control {
   tiering policy;
 
   std::vector<retired_version> retired;
+  bool listed_as_held = false;  // in collect_held()'s list (publish.h)
 
   std::uint64_t pending = 0;
   std::condition_variable idle;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -37,8 +39,9 @@ std::size_t handle_core::reclaim() {
   std::vector<retired_version> freed;
   {
     const std::scoped_lock lock(control_->mutex);
-    freed = augur::swap::take_reclaimable(*control_);
+    freed = augur::swap::take_reclaimable(*this, *control_);
   }
+  augur::swap::collect_held(this);
   return freed.size();
 }
 
@@ -58,17 +61,79 @@ using jit::detail::handle_control;
 using jit::detail::handle_core;
 using jit::detail::retired_version;
 
-std::vector<retired_version> take_reclaimable(handle_control& control) {
+namespace {
+
+// The handles whose last collection left retired versions behind (a call in
+// flight held them). Every publication or reclaim() of any handle collects
+// them again, so such a version is freed soon after its last call returns
+// even if its own handle never publishes again. Immortal: handles may outlive
+// static destruction.
+struct held_handles {
+  std::mutex mutex;
+  std::vector<std::weak_ptr<handle_core>> cores;
+};
+held_handles& held() {
+  static auto* handles = new held_handles;
+  return *handles;
+}
+
+// Under control.mutex.
+void list_as_held(handle_core& core, handle_control& control) {
+  if (control.listed_as_held) return;
+  control.listed_as_held = true;
+  const std::scoped_lock lock(held().mutex);
+  held().cores.push_back(core.weak_from_this());
+}
+
+}  // namespace
+
+std::vector<retired_version> take_reclaimable(handle_core& core, handle_control& control) {
   std::vector<retired_version> freed;
   if (control.retired.empty()) return freed;
-  const std::uint64_t oldest = oldest_announced_epoch();
+  const std::uint64_t oldest = oldest_announced_epoch(&core);
   const auto kept =
       std::stable_partition(control.retired.begin(), control.retired.end(),
                             [&](const retired_version& r) { return r.epoch >= oldest; });
   freed.assign(std::make_move_iterator(kept), std::make_move_iterator(control.retired.end()));
   control.retired.erase(kept, control.retired.end());
   control.counts.freed += freed.size();
+  if (!control.retired.empty()) list_as_held(core, control);
   return freed;
+}
+
+void collect_held(const handle_core* done) {
+  // Freeing a version runs its owner's destructor, which may publish too.
+  thread_local bool collecting = false;
+  if (collecting) return;
+  std::vector<std::weak_ptr<handle_core>> cores;
+  {
+    const std::scoped_lock lock(held().mutex);
+    cores.swap(held().cores);
+  }
+  if (cores.empty()) return;
+  collecting = true;
+  std::vector<std::weak_ptr<handle_core>> busy;
+  for (const std::weak_ptr<handle_core>& weak : cores) {
+    const std::shared_ptr<handle_core> core = weak.lock();
+    if (core == nullptr) continue;  // destroyed, and every version with it
+    handle_control& control = core->control();
+    std::vector<retired_version> freed;
+    {
+      // A handle collected just now, or busy (its holder may be collecting
+      // it), stays listed for the next time rather than waiting here.
+      std::unique_lock lock(control.mutex, std::try_to_lock);
+      if (core.get() == done || !lock.owns_lock()) {
+        busy.push_back(weak);
+        continue;
+      }
+      control.listed_as_held = false;
+      freed = take_reclaimable(*core, control);
+    }
+  }
+  collecting = false;
+  if (busy.empty()) return;
+  const std::scoped_lock lock(held().mutex);
+  held().cores.insert(held().cores.end(), busy.begin(), busy.end());
 }
 
 bool offer(handle_core& core, std::uint64_t ticket, jit::tier tier, compiled_version version,
@@ -105,8 +170,9 @@ bool offer(handle_core& core, std::uint64_t ticket, jit::tier tier, compiled_ver
                              control.policy.promote_after_calls > 0;
     core.count_calls_until_promotion(
         count_calls ? static_cast<std::int64_t>(control.policy.promote_after_calls) : 0);
-    freed = take_reclaimable(control);
+    freed = take_reclaimable(core, control);
   }
+  collect_held(&core);
   return true;
 }
 

@@ -69,6 +69,9 @@ TEST(Key, Strings) {
   EXPECT_EQ(encoded(std::string("power")), encoded(std::string_view("power")));
   const char* text = "power";
   EXPECT_EQ(encoded(text), encoded(std::string("power")));
+  // A null pointer (once strlen(nullptr)) is a key of its own, not "".
+  expect_injective<const char*>({nullptr, "", "a"});
+  expect_injective<std::vector<const char*>>({{nullptr}, {""}, {nullptr, nullptr}, {"", ""}});
 }
 
 TEST(Key, Containers) {

@@ -2,6 +2,7 @@
 // on it against the interpreter. Without a GPU these tests skip, saying why.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -9,6 +10,7 @@
 
 #include "gpu/compile.h"
 #include "gpu/device.h"
+#include "gpu/driver.h"
 #include "jit/detail/gpu.h"
 #include "jit/gpu.h"
 #include "support.h"
@@ -39,6 +41,80 @@ TEST(Device, AvailabilityComesWithAReason) {
   EXPECT_THROW(jit::gpu::buffer<float>(4, jit::gpu::backend::cuda), jit::gpu_error);
   // Without a GPU everything defaults to the CPU fallback.
   EXPECT_EQ(jit::gpu::detail::default_backend(), jit::gpu::backend::cpu);
+}
+
+// A driver double, in process: the entry points the tests below reach, with
+// the current context per thread as the real driver keeps it.
+thread_local cu::Context fake_current = nullptr;
+int fake_context_switches = 0;
+
+cu::Result fake_get_current(cu::Context* context) {
+  *context = fake_current;
+  return cu::kSuccess;
+}
+cu::Result fake_set_current(cu::Context context) {
+  fake_current = context;
+  ++fake_context_switches;
+  return cu::kSuccess;
+}
+cu::Result fake_error_name(cu::Result, const char** name) {
+  *name = "CUDA_ERROR_FAKE";
+  return cu::kSuccess;
+}
+cu::Result fake_error_string(cu::Result, const char** text) {
+  *text = "fake";
+  return cu::kSuccess;
+}
+
+cu::Api fake_api() {
+  cu::Api api{};
+  api.cuCtxGetCurrent = &fake_get_current;
+  api.cuCtxSetCurrent = &fake_set_current;
+  api.cuGetErrorName = &fake_error_name;
+  api.cuGetErrorString = &fake_error_string;
+  return api;
+}
+
+cu::Context context_at(std::uintptr_t address) {
+  return reinterpret_cast<cu::Context>(address);
+}
+
+// The application switches this thread to another device's context between
+// two of Augur's calls: Augur's next call binds its own context again, rather
+// than trusting what it bound last time.
+TEST(DeviceBinding, RebindsAfterTheApplicationSwitchesContexts) {
+  const Driver driver(fake_api(), 12000);
+  const Device device(driver, DeviceInfo{}, context_at(0x1000));
+  fake_current = nullptr;
+  fake_context_switches = 0;
+  device.bind();
+  EXPECT_EQ(fake_current, context_at(0x1000));
+  device.bind();
+  EXPECT_EQ(fake_context_switches, 1);  // already current: not set again
+
+  fake_current = context_at(0x2000);  // cudaSetDevice(1), say
+  device.bind();
+  EXPECT_EQ(fake_current, context_at(0x1000));
+  EXPECT_EQ(fake_context_switches, 2);
+}
+
+// CUDA_ERROR_LAUNCH_TIMEOUT (702) kills the context like a fault does.
+TEST(DeviceBinding, ALaunchTimeoutLosesTheContext) {
+  const Driver driver(fake_api(), 12000);
+  for (const cu::Result lost : {700, 702, 719}) {
+    try {
+      driver.check(lost, "cuStreamSynchronize");
+      FAIL() << lost << " passed";
+    } catch (const jit::gpu_error& e) {
+      EXPECT_NE(e.message().find("context unusable"), std::string::npos) << e.message();
+    }
+  }
+  try {
+    driver.check(2, "cuMemAlloc");  // CUDA_ERROR_OUT_OF_MEMORY leaves the context working
+    FAIL() << "2 passed";
+  } catch (const jit::gpu_error& e) {
+    EXPECT_EQ(e.message().find("context unusable"), std::string::npos) << e.message();
+  }
 }
 
 // The driver is loaded once per process, so each of these runs in a fresh one.

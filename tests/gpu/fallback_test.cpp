@@ -3,8 +3,10 @@
 // kernels with barriers run on fibers; the public API end to end.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <numeric>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "gpu/compile.h"
@@ -110,6 +112,9 @@ TEST(FallbackKernels, LaunchesAreChecked) {
   EXPECT_THROW(code->launch({{1, 1, 1}, {2048, 1, 1}, nullptr, bits, nullptr}), jit::error);
   EXPECT_THROW(code->launch({{1, 1, 1}, {4, 1, 1}, nullptr, std::span(bits, 1), nullptr}),
                jit::error);
+  // 2^30 * 2^30 * 16 blocks is 2^64: counted in 64 bits, no block at all.
+  EXPECT_THROW(code->launch({{1u << 30, 1u << 30, 16}, {4, 1, 1}, nullptr, bits, nullptr}),
+               jit::error);
 }
 
 // ---------------------------------------------------------------- the public API
@@ -194,6 +199,22 @@ TEST(FallbackApi, TheCompileRunsNoTaskOnThePool) {
   const std::uint64_t on_pool = cpu::statistics().tasks_on_pool;
   const auto k = jit::gpu::compile(options, scale, 1.75f);
   EXPECT_EQ(cpu::statistics().tasks_on_pool, on_pool);
+}
+
+// 2^61 + 1 doubles are 2^64 + 8 bytes: wrapped, that was an 8-byte buffer
+// that the next copy overflowed.
+TEST(FallbackApi, BufferSizesThatOverflowAreRejected) {
+  const std::size_t count = (std::size_t{1} << 61) + 1;
+  try {
+    jit::gpu::buffer<double> b(count, jit::gpu::backend::cpu);
+    FAIL() << "allocated " << b.size() << " doubles";
+  } catch (const jit::error& e) {
+    EXPECT_NE(e.message().find("jit::gpu::buffer: 2305843009213693953 elements of 8 bytes"),
+              std::string::npos)
+        << e.message();
+  }
+  EXPECT_THROW(jit::gpu::buffer<std::uint16_t>(SIZE_MAX / 2 + 1, jit::gpu::backend::cpu),
+               jit::error);
 }
 
 TEST(FallbackApi, AnEmptyKernelCannotLaunch) {

@@ -25,6 +25,17 @@ namespace jit::gpu::detail {
 backend default_backend();
 // `bytes` of device memory (cpu: host memory), zeroed; null for 0 bytes.
 void* allocate(std::size_t bytes, backend where);
+
+[[noreturn]] void throw_size_overflow(const char* api, std::size_t count, std::size_t size);
+
+// count * size, or a jit::error naming `api` and both when the product does
+// not fit in std::size_t: a wrapped size would allocate a small buffer that
+// later copies of `count` elements overflow.
+inline std::size_t checked_bytes(const char* api, std::size_t count, std::size_t size) {
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(count, size, &bytes)) throw_size_overflow(api, count, size);
+  return bytes;
+}
 void release(void* memory, backend where) noexcept;
 void copy_to_device(void* device, const void* host, std::size_t bytes, backend where);
 void copy_to_host(void* host, const void* device, std::size_t bytes, backend where);

@@ -28,7 +28,8 @@ class buffer {
  public:
   buffer() = default;
   explicit buffer(std::size_t count, backend where = detail::default_backend())
-      : data_(static_cast<T*>(detail::allocate(count * sizeof(T), where))),
+      : data_(static_cast<T*>(
+            detail::allocate(detail::checked_bytes("jit::gpu::buffer", count, sizeof(T)), where))),
         count_(count),
         where_(where) {}
   // A buffer holding a copy of `host`.
@@ -56,6 +57,8 @@ class buffer {
   buffer& operator=(const buffer&) = delete;
 
   // Host → buffer, `host.size()` elements from the start (at most size()).
+  // check_fits() bounds the count by size(), whose size in bytes the
+  // constructor checked, so size_bytes() cannot wrap here.
   void copy_from(std::span<const T> host) {
     check_fits(host.size());
     detail::copy_to_device(data_, host.data(), host.size_bytes(), where_);
