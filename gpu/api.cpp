@@ -1,11 +1,10 @@
 // The public functions of jit/gpu.h and the kernel side of jit/detail/gpu.h.
-#include <tbb/task_arena.h>
-
 #include "gpu/compile.h"
 #include "gpu/device.h"
 #include "gpu/image.h"
 #include "gpu/kernel_code.h"
 #include "gpu/statistics.h"
+#include "jit/compiler.h"
 #include "jit/detail/gpu.h"
 #include "jit/error.h"
 #include "jit/gpu.h"
@@ -106,7 +105,9 @@ void check_buffer_backend(backend buffer, backend kernel, std::size_t argument) 
 }
 
 void enqueue(std::function<void()> job) {
-  tbb::this_task_arena::enqueue(std::move(job));
+  // The pool and isolation of jit::compile_async: a worker waiting inside one
+  // kernel's compile never starts another job that could wait on it.
+  jit::detail::run_in_background(std::move(job));
 }
 
 }  // namespace detail

@@ -10,9 +10,26 @@
 
 namespace jit::detail {
 
+namespace {
+
+// A pool task running one job. The job's state moves onto the worker's stack
+// while it runs and dies with it: a caller woken by the job (a promise it
+// sets) may exit the process before the pool frees the task, and the pool's
+// task memory is not where a leak checker looks for live pointers. TBB calls
+// tasks as const, hence the mutable member.
+struct BackgroundTask {
+  mutable std::function<void()> job;
+
+  void operator()() const {
+    const std::function<void()> running = std::move(job);
+    tbb::this_task_arena::isolate([&] { running(); });
+  }
+};
+
+}  // namespace
+
 void run_in_background(std::function<void()> job) {
-  tbb::this_task_arena::enqueue(
-      [job = std::move(job)] { tbb::this_task_arena::isolate([&] { job(); }); });
+  tbb::this_task_arena::enqueue(BackgroundTask{std::move(job)});
 }
 
 }  // namespace jit::detail

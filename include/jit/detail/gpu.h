@@ -68,7 +68,7 @@ const std::string& cuda_source_of(const kernel_code& code);
 // Throws jit::error if a buffer of `buffer` memory is passed to a kernel on `kernel`.
 void check_buffer_backend(backend buffer, backend kernel, std::size_t argument);
 
-// Runs `job` on Augur's TBB task pool (background compilation).
+// Runs `job` on Augur's TBB task pool, isolated (jit::detail::run_in_background).
 void enqueue(std::function<void()> job);
 
 }  // namespace jit::gpu::detail
