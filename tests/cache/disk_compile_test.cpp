@@ -67,16 +67,7 @@ class DiskCompile : public DiskCacheTest {
   }
 
   std::pair<int, std::string> run_child() {
-    const std::string self = std::filesystem::read_symlink("/proc/self/exe");
-    const std::string command = "AUGUR_CACHE_DIR='" + dir().string() + "' '" + self +
-                                "' --gtest_also_run_disabled_tests "
-                                "--gtest_filter=DiskCompileChild.* 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return {-1, "popen failed"};
-    std::string output;
-    std::array<char, 256> chunk;
-    while (std::fgets(chunk.data(), chunk.size(), pipe)) output += chunk.data();
-    return {pclose(pipe), output};
+    return run_this_binary("DiskCompileChild.*", "AUGUR_CACHE_DIR='" + dir().string() + "'");
   }
 
   jit::compile_options with_disk() const {

@@ -103,17 +103,8 @@ class DiskAcrossProcesses : public DiskCacheTest {
  protected:
   // Runs the child on dir(); its exit status and output.
   std::pair<int, std::string> run_child(const std::string& expect) {
-    const std::string self = std::filesystem::read_symlink("/proc/self/exe");
-    const std::string command = "AUGUR_CACHE_DIR='" + dir().string() +
-                                "' AUGUR_TEST_EXPECT=" + expect + " '" + self +
-                                "' --gtest_also_run_disabled_tests "
-                                "--gtest_filter=DiskChild.DISABLED_LoadsFromTheCache 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return {-1, "popen failed"};
-    std::string output;
-    std::array<char, 256> chunk;
-    while (std::fgets(chunk.data(), chunk.size(), pipe)) output += chunk.data();
-    return {pclose(pipe), output};
+    return run_this_binary("DiskChild.DISABLED_LoadsFromTheCache",
+                           "AUGUR_CACHE_DIR='" + dir().string() + "' AUGUR_TEST_EXPECT=" + expect);
   }
 };
 

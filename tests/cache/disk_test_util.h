@@ -1,16 +1,20 @@
-// Helpers of the disk cache's tests: a fresh directory per test and a
-// reporter that captures what the cache reports.
+// Helpers of the disk cache's tests: a fresh directory per test, a reporter
+// that captures what the cache reports, and child processes.
 #pragma once
 
+#include <stdio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -51,6 +55,22 @@ class DiskCacheTest : public ::testing::Test {
   std::mutex mutex_;
   std::vector<std::string> reports_;
 };
+
+// Runs this test binary again, as a fresh process, on the disabled test
+// `test` ("Suite.DISABLED_Name") with `environment` ("NAME='value' ...")
+// prepended; its exit status and output.
+inline std::pair<int, std::string> run_this_binary(const std::string& test,
+                                                   const std::string& environment) {
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe");
+  const std::string command = environment + " '" + self +
+                              "' --gtest_also_run_disabled_tests --gtest_filter=" + test + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  std::string output;
+  std::array<char, 256> chunk;
+  while (std::fgets(chunk.data(), chunk.size(), pipe)) output += chunk.data();
+  return {::pclose(pipe), output};
+}
 
 inline std::vector<char> read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
