@@ -13,6 +13,7 @@
 //   jit::handle<Sig>  a callable whose compiled version can be swapped live (handle.h)
 //   jit::compile(fn, statics..., jit::tiered)   a handle served at O0, then O2 (tiered.h)
 //   jit::error        everything Augur throws (error.h)
+//   jit::gpu::compile GPU kernels from staged C++, with a CPU fallback (gpu.h)
 //
 // docs/staging.md explains the model.
 #pragma once
@@ -25,6 +26,7 @@
 #include "jit/extern.h"
 #include "jit/extract.h"
 #include "jit/function.h"
+#include "jit/gpu.h"
 #include "jit/handle.h"
 #include "jit/key.h"
 #include "jit/prophecy.h"
