@@ -67,7 +67,10 @@ void Explorer::explore() {
       while (true) {
         ++stats_.prophecy_runs;
         exploration();
-        if (!prophecies_.any_missed()) return;
+        if (!prophecies_.any_missed()) {
+          narrow_predictions();
+          return;
+        }
         prophecies_.commit();
         if (stats_.prophecy_runs >= options_.max_prophecy_runs) {
           throw jit::prophecy_error(
@@ -87,6 +90,29 @@ void Explorer::explore() {
       stats_.prophecy_runs = 0;
       stats_.tags_used = jit::tag_source::backtrace;
     }
+  }
+}
+
+// Joining misses from bottom stops at a prediction every path satisfies, but
+// it keeps requirements that only mispredicted explorations made (a path the
+// final prediction no longer takes). So each prediction becomes what the
+// paths under it require, and the first stage is explored again, for as long
+// as that is still satisfied by every path; at the first miss or error the
+// last satisfied prediction is restored and explored once more.
+void Explorer::narrow_predictions() {
+  while (stats_.prophecy_runs < options_.max_prophecy_runs && prophecies_.narrow() > 0) {
+    ++stats_.prophecy_runs;
+    bool satisfied = false;
+    try {
+      exploration();
+      satisfied = !prophecies_.any_missed();
+    } catch (const jit::error&) {
+    }
+    if (satisfied) continue;
+    prophecies_.restore();
+    ++stats_.prophecy_runs;
+    exploration();
+    return;
   }
 }
 

@@ -122,6 +122,7 @@ class Explorer {
   };
 
   void exploration();
+  void narrow_predictions();
   void execute_run(Pending target);
   void invoke_generator();
   void begin_run(Pending target);
