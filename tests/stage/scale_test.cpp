@@ -72,8 +72,12 @@ TEST(Scale, RunawayDynLoopStopsWithMemoryLinearInNodes) {
   const std::uint64_t grown = peak_rss() - before;
   EXPECT_THAT(message, ::testing::HasSubstr("more than 400000 statements"));
   EXPECT_THAT(message, ::testing::HasSubstr("unrolls without end"));
-  // About 300 bytes per node today (more under sanitizers).
+#if defined(__SANITIZE_ADDRESS__) || (defined(__has_feature) && __has_feature(address_sanitizer))
+  (void)grown;  // redzones and quarantine make resident memory no measure of the nodes
+#else
+  // About 500 bytes per node today.
   EXPECT_LT(grown, 400'000u * 2048u) << grown / 400'000 << " bytes per node";
+#endif
 }
 
 }  // namespace
