@@ -26,9 +26,8 @@ std::atomic<std::int64_t> g_peak{0};
 void* counted_alloc(std::size_t size) {
   void* p = std::malloc(size == 0 ? 1 : size);
   if (!p) throw std::bad_alloc();
-  const std::int64_t now =
-      g_heap.fetch_add(static_cast<std::int64_t>(malloc_usable_size(p))) +
-      static_cast<std::int64_t>(malloc_usable_size(p));
+  const std::int64_t now = g_heap.fetch_add(static_cast<std::int64_t>(malloc_usable_size(p))) +
+                           static_cast<std::int64_t>(malloc_usable_size(p));
   std::int64_t peak = g_peak.load(std::memory_order_relaxed);
   while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
   }
@@ -77,13 +76,8 @@ void Nodes(benchmark::State& state) {
   state.counters["ns_per_node"] = ns / extractions / nodes;
   state.counters["heap_bytes_per_node"] = heap / extractions / nodes;
 }
-BENCHMARK(Nodes)
-    ->Arg(1'000)
-    ->Arg(10'000)
-    ->Arg(100'000)
-    ->Arg(1'000'000)
-    ->ArgNames({"nodes"})
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(Nodes)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->ArgNames({"nodes"})->Unit(
+    benchmark::kMillisecond);
 
 jit::dyn<int> unrolls_forever(jit::dyn<int> x) {
   jit::stat<int> k = 0;

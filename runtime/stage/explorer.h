@@ -171,8 +171,8 @@ class Explorer {
   // Per run.
   std::uint64_t token_ = 0;
   Mode mode_ = Mode::Done;
-  std::vector<bool> decisions_;  // the path to replay, its last entry the outcome to take
-  std::size_t replayed_ = 0;     // decisions consumed by the replay
+  std::vector<bool> decisions_;   // the path to replay, its last entry the outcome to take
+  std::size_t replayed_ = 0;      // decisions consumed by the replay
   std::uint32_t path_ = kNoStep;  // while recording: the last step of the run's path
   std::uint32_t expected_ = kNoNode;
   OpenEdge open_;

@@ -163,8 +163,7 @@ TEST(Compile, ExtractionOptionsReachTheFirstStage) {
     jit::compile(options, sum_below, 100);
     ADD_FAILURE() << "200 nodes compiled under a budget of 50";
   } catch (const jit::staging_error& e) {
-    EXPECT_NE(std::string(e.what()).find("more than 50 statements"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("more than 50 statements"), std::string::npos) << e.what();
   }
   // The budget does not change the key: within it the same request compiles.
   options.extraction.max_nodes = 1000;

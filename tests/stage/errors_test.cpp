@@ -75,7 +75,10 @@ TEST(Errors, ExpressionsFromAnEarlierExtraction) {
   };
   EXPECT_THAT(error_of([&] { jit::extract(uses_element); }),
               ::testing::HasSubstr("jit::dyn element made in another run"));
-  EXPECT_THAT(error_of([] { jit::dyn_expr<int> e = *g_kept_expr; (void)(e + 1); }),
+  EXPECT_THAT(error_of([] {
+                jit::dyn_expr<int> e = *g_kept_expr;
+                (void)(e + 1);
+              }),
               ::testing::HasSubstr("used outside the extraction"));
   g_kept_expr.reset();
   g_kept_element.reset();
