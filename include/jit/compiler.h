@@ -93,6 +93,8 @@ inline void write_options(key_writer& out, const compile_options& options) {
   out.write_string(options.name);
   out.write_string(options.cpu);
   out.write_string(options.features);
+  out.write_value(options.extraction.param_names.size());
+  for (const std::string& param : options.extraction.param_names) out.write_string(param);
 }
 
 // Picks the bucket; equality always compares the bytes. Two lanes of
@@ -135,6 +137,7 @@ inline std::uint64_t hash_key(std::string_view bytes) noexcept {
 struct compiled_entry {
   void* address = nullptr;
   std::shared_ptr<const void> owner;
+  const stage_report* report = nullptr;  // owned by `owner`
 };
 
 // The calling thread's lookup of a key it has requested before (no locks).
@@ -172,7 +175,7 @@ function<detail::native_signature<std::decay_t<F>>> compile(const compile_option
     entry = detail::compile_generator(bytes, hash, closure.get(), options);
   }
   return result(reinterpret_cast<typename result::pointer_type>(entry.address),
-                std::move(entry.owner));
+                std::move(entry.owner), entry.report);
 }
 
 template <class F, class... S>

@@ -187,7 +187,7 @@ class dyn_expr {
   // The expression of a variable or element of the same type (a read, a
   // load). Explicit, so that `c ? e : v` has one meaning (a dyn<T>).
   template <detail::staged_of<T> X>
-  explicit dyn_expr(const X& x) : expr_(detail::unwrap(x)) {}
+  explicit dyn_expr(const X& x) : expr_(detail::unwrap(x)), token_(detail::current_token()) {}
 
   // Branch point: the first stage forks here.
   explicit operator bool() const { return detail::branch(detail::truth_of(*this)); }
@@ -196,16 +196,22 @@ class dyn_expr {
   template <class I>
   dyn_ref<std::remove_pointer_t<T>> operator[](
       const I& index) const requires detail::indexable<T, I> {
-    return {expr_, detail::as<detail::value_t<I>>(index)};
+    return {expr(), detail::as<detail::value_t<I>>(index)};
   }
 
-  const detail::expr_ref& expr() const { return expr_; }
+  // Its variables are numbered by the run that made it: in another run or
+  // extraction they would name other variables, or none.
+  const detail::expr_ref& expr() const {
+    if (token_ != detail::current_token()) detail::throw_foreign_use("a jit::dyn_expr", token_);
+    return expr_;
+  }
 
  private:
-  explicit dyn_expr(detail::expr_ref e) : expr_(std::move(e)) {}
+  explicit dyn_expr(detail::expr_ref e) : expr_(std::move(e)), token_(detail::current_token()) {}
   friend dyn_expr detail::wrap<T>(detail::expr_ref);
 
   detail::expr_ref expr_;
+  std::uint64_t token_;  // the run that made it (0: made outside any run)
 };
 
 namespace detail {
@@ -296,35 +302,43 @@ class dyn_ref {
   using value_type = std::remove_const_t<T>;
 
   dyn_ref(detail::expr_ref pointer, detail::expr_ref index)
-      : pointer_(std::move(pointer)), index_(std::move(index)) {}
+      : pointer_(std::move(pointer)), index_(std::move(index)), token_(detail::current_token()) {}
   dyn_ref(const dyn_ref&) = default;
 
   // p[i] = value
   template <detail::operand X>
   dyn_ref& operator=(const X& value) {
     static_assert(!std::is_const_v<T>, "cannot store through a pointer to const");
-    detail::store(pointer_, index_, detail::as<value_type>(value));
+    detail::store(pointer(), index_, detail::as<value_type>(value));
     return *this;
   }
   // p[i] = q[j] stores the loaded element (it does not rebind the reference).
   dyn_ref& operator=(const dyn_ref& other) {
     static_assert(!std::is_const_v<T>, "cannot store through a pointer to const");
-    detail::store(pointer_, index_, other.expr());
+    detail::store(pointer(), index_, other.expr());
     return *this;
   }
 
   explicit operator bool() const { return detail::branch(detail::truth_of(*this)); }
 
   // The load `p[i]`.
-  detail::expr_ref expr() const { return detail::load(pointer_, index_); }
+  detail::expr_ref expr() const { return detail::load(pointer(), index_); }
   // The pointer and the index (intrinsics that act on an element's address,
   // such as jit::gpu::atomic_add, take the element).
-  const detail::expr_ref& pointer() const { return pointer_; }
-  const detail::expr_ref& index() const { return index_; }
+  // Checks the run, as dyn_expr::expr() does.
+  const detail::expr_ref& pointer() const {
+    if (token_ != detail::current_token()) detail::throw_foreign_use("a jit::dyn element", token_);
+    return pointer_;
+  }
+  const detail::expr_ref& index() const {
+    pointer();
+    return index_;
+  }
 
  private:
   detail::expr_ref pointer_;
   detail::expr_ref index_;
+  std::uint64_t token_;  // the run that made it
 };
 
 // ---------------------------------------------------------------- casts and select

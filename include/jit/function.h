@@ -11,6 +11,8 @@
 
 namespace jit {
 
+struct stage_report;  // extract.h
+
 template <class Signature>
 class function;
 
@@ -22,9 +24,10 @@ class function<R(A...)> {
   // Empty: calling it is undefined; operator bool says false.
   function() = default;
   // `entry` must stay callable while `owner` lives (what compile() and
-  // handles build: owner is the compiled version).
-  function(pointer_type entry, std::shared_ptr<const void> owner) noexcept
-      : entry_(entry), owner_(std::move(owner)) {}
+  // handles build: owner is the compiled version, which owns `report`).
+  function(pointer_type entry, std::shared_ptr<const void> owner,
+           const jit::stage_report* report = nullptr) noexcept
+      : entry_(entry), owner_(std::move(owner)), report_(report) {}
 
   R operator()(A... args) const { return entry_(args...); }
 
@@ -39,9 +42,17 @@ class function<R(A...)> {
   // no thread may still be running it then.
   std::shared_ptr<const void> keep_alive() const { return owner_; }
 
+  // The first stage that produced this function's program (runs,
+  // explorations, first-stage time, IR size; docs/compile.md, "Stage
+  // report"), valid while the function lives; null for a function that
+  // jit::compile did not make. A version shared by equal programs reports the
+  // extraction that compiled it.
+  const jit::stage_report* stage_report() const noexcept { return report_; }
+
  private:
   pointer_type entry_ = nullptr;
   std::shared_ptr<const void> owner_;
+  const jit::stage_report* report_ = nullptr;
 };
 
 }  // namespace jit

@@ -9,8 +9,10 @@
 // value() is the current prediction: bottom at first, the same in every run of
 // one exploration. require(v) checks that v is below the prediction; if not,
 // the first stage carries on (collecting every miss of the exploration) and
-// then runs again with the prediction joined with v. Extraction ends with the
-// least prediction that every run satisfies. A prophecy that keeps changing
+// then runs again with the prediction joined with v, until no run misses; then
+// each prediction narrows to what the runs required of it while that still
+// holds (dropping requirements only mispredicted runs made; docs/staging.md,
+// "Prophecies"). A prophecy that keeps changing
 // past extract_options::max_prophecy_runs raises jit::prophecy_error naming
 // its construction site and the values it took.
 //
@@ -49,11 +51,27 @@ class lattice_slot final : public prophecy_slot {
   using value_type = typename L::value_type;
 
   bool commit() override {
+    required_ = L::bottom();
     if (!missed_) return false;
     missed_ = false;
     const bool changed = !(L::leq(next_, current_) && L::leq(current_, next_));
     current_ = next_;
     return changed;
+  }
+
+  bool narrow() override {
+    // required_ is below current_: every requirement was met.
+    const bool changed = !L::leq(current_, required_);
+    fallback_ = current_;
+    current_ = required_;
+    required_ = L::bottom();
+    return changed;
+  }
+
+  void restore() override {
+    current_ = fallback_;
+    required_ = L::bottom();
+    missed_ = false;
   }
 
   std::string describe() const override {
@@ -69,6 +87,7 @@ class lattice_slot final : public prophecy_slot {
   const value_type& current() const { return current_; }
 
   void require(const value_type& v) {
+    required_ = L::join(required_, v);
     if (L::leq(v, current_)) return;
     if (missed_ && L::leq(v, next_)) return;
     next_ = missed_ ? L::join(next_, v) : L::join(current_, v);
@@ -79,6 +98,8 @@ class lattice_slot final : public prophecy_slot {
  private:
   value_type current_ = L::bottom();
   value_type next_ = L::bottom();
+  value_type required_ = L::bottom();  // every requirement of this exploration, joined
+  value_type fallback_ = L::bottom();  // the prediction before narrow()
   bool missed_ = false;
 };
 

@@ -32,7 +32,7 @@ compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const
   const Found found = SpecializationCache::instance().get(
       key, hash, options.name, [&] { return compile_version(gen, options, programs()); });
   LocalCache::current().remember(key, hash, found);
-  return {found.version->entry, found.version};
+  return {found.version->entry, found.version, &found.version->stage};
 }
 
 }  // namespace detail

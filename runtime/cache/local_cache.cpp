@@ -56,6 +56,7 @@ bool LocalCache::find(std::string_view key, std::uint64_t hash,
   hits_.store(hits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   out.address = entry.address;
   out.owner = entry.owner;
+  out.report = entry.report;
   return true;
 }
 
@@ -65,6 +66,7 @@ void LocalCache::remember(std::string_view key, std::uint64_t hash, const Found&
   entry.key.assign(key);
   entry.address = found.version->entry;
   entry.owner = found.version;
+  entry.report = &found.version->stage;
   entry.slot = found.slot;
 }
 

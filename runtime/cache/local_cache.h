@@ -40,7 +40,8 @@ class LocalCache {
     std::uint64_t hash = 0;
     std::string key;
     void* address = nullptr;
-    std::shared_ptr<const void> owner;  // the Version
+    std::shared_ptr<const void> owner;          // the Version
+    const jit::stage_report* report = nullptr;  // its stage report
     std::shared_ptr<Slot> slot;
   };
   static constexpr std::size_t size = 64;

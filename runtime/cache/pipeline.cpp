@@ -181,13 +181,16 @@ std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen
         "jit::compile: opt level " + std::to_string(options.opt_level) + " is not in 0..3",
         jit::location::in_function(options.name));
   }
-  jit::extract_options staging;
+  jit::extract_options staging = options.extraction;
   staging.name = options.name;
-  ir::Module module = stage::extract(gen, staging).module;
+  staging.kernel = false;
+  stage::Extracted extracted = stage::extract(gen, staging);
+  ir::Module module = std::move(extracted.module);
 
   // The version is identified by the extracted program: equal programs share
   // one version (and one disk object) before any optimization is spent.
   auto version = std::make_shared<Version>();
+  version->stage = extracted.report;
   version->program = ir::print(module);
   static const bool environment_ir = dump_requested("ir");
   if (options.dump_ir || environment_ir) dump_ir(options, version->program);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "jit/cpu/compiled_code.h"
+#include "jit/extract.h"
 #include "runtime/ir/hash.h"
 
 namespace augur::cache {
@@ -20,6 +21,9 @@ struct Version {
   std::string program;
   ir::Hash128 program_hash;
   std::string object_key;
+  // The extraction that produced the program (the first request's, when
+  // later ones with an equal program share this version).
+  jit::stage_report stage;
 };
 
 }  // namespace augur::cache

@@ -1,5 +1,6 @@
 #include "runtime/stage/explorer.h"
 
+#include <algorithm>
 #include <atomic>
 #include <utility>
 
@@ -66,7 +67,10 @@ void Explorer::explore() {
       while (true) {
         ++stats_.prophecy_runs;
         exploration();
-        if (!prophecies_.any_missed()) return;
+        if (!prophecies_.any_missed()) {
+          narrow_predictions();
+          return;
+        }
         prophecies_.commit();
         if (stats_.prophecy_runs >= options_.max_prophecy_runs) {
           throw jit::prophecy_error(
@@ -89,9 +93,35 @@ void Explorer::explore() {
   }
 }
 
+// Joining misses from bottom stops at a prediction every path satisfies, but
+// it keeps requirements that only mispredicted explorations made (a path the
+// final prediction no longer takes). So each prediction becomes what the
+// paths under it require, and the first stage is explored again, for as long
+// as that is still satisfied by every path; at the first miss or error the
+// last satisfied prediction is restored and explored once more.
+void Explorer::narrow_predictions() {
+  while (stats_.prophecy_runs < options_.max_prophecy_runs && prophecies_.narrow() > 0) {
+    ++stats_.prophecy_runs;
+    bool satisfied = false;
+    try {
+      exploration();
+      satisfied = !prophecies_.any_missed();
+    } catch (const jit::error&) {
+    }
+    if (satisfied) continue;
+    prophecies_.restore();
+    ++stats_.prophecy_runs;
+    exploration();
+    return;
+  }
+}
+
 void Explorer::exploration() {
   graph_.clear();
   pending_.clear();
+  next_pending_ = 0;
+  steps_.clear();
+  reach_.clear();
   variables_.clear();
   node_run_.clear();
   node_pos_.clear();
@@ -100,12 +130,12 @@ void Explorer::exploration() {
   for (std::size_t i = 0; i < gen_.params.size(); ++i) {
     graph_.vars.push_back({"", to_ir(gen_.params[i]), true});
   }
-  pending_.push_back({});
   try {
-    while (!pending_.empty()) {
-      Pending next = std::move(pending_.back());
-      pending_.pop_back();
-      execute_run(std::move(next.decisions));
+    execute_run({});
+    while (next_pending_ < pending_.size()) {
+      const Pending next = pending_[next_pending_++];
+      if (graph_[next.node].succ[next.which] != kNoNode) continue;  // a run took it on its way
+      execute_run(next);
     }
   } catch (const ChainBroken&) {
     throw;
@@ -117,13 +147,13 @@ void Explorer::exploration() {
   }
 }
 
-void Explorer::execute_run(std::vector<bool> decisions) {
+void Explorer::execute_run(Pending target) {
   if (++runs_in_exploration_ > options_.max_runs) {
     throw jit::staging_error("the first stage ran more than " + std::to_string(options_.max_runs) +
                              " times in one exploration (raise extract_options::max_runs)");
   }
   ++stats_.control_flow_runs;
-  begin_run(std::move(decisions));
+  begin_run(target);
   bool returned = false;
   try {
     invoke_generator();
@@ -167,14 +197,22 @@ void Explorer::execute_run(std::vector<bool> decisions) {
   asm volatile("" ::: "memory");
 }
 
-void Explorer::begin_run(std::vector<bool> decisions) {
+void Explorer::begin_run(Pending target) {
   token_ = g_next_token.fetch_add(1, std::memory_order_relaxed);
   t_token = token_;
   ++run_serial_;
-  mode_ = graph_.empty() ? Mode::Record : Mode::Replay;
-  decisions_ = std::move(decisions);
+  decisions_.clear();
+  if (target.node != kNoNode) {
+    decisions_.push_back(target.which != 0);
+    for (std::uint32_t s = reach_[target.node]; s != kNoStep; s = steps_[s].parent) {
+      decisions_.push_back(steps_[s].taken);
+    }
+    std::reverse(decisions_.begin(), decisions_.end());
+  }
+  mode_ = target.node == kNoNode ? Mode::Record : Mode::Replay;
   replayed_ = 0;
-  expected_ = graph_.empty() ? kNoNode : 0;
+  expected_ = target.node == kNoNode ? kNoNode : 0;
+  path_ = kNoStep;
   open_ = {};
   path_length_ = 0;
   last_branch_pos_ = kNoNode;
@@ -256,12 +294,8 @@ bool Explorer::replay(Event& event) {
   switch (event.kind) {
     case EventKind::Branch: {
       const bool d = decisions_[replayed_++];
-      if (replayed_ == decisions_.size()) {
-        mode_ = Mode::Record;
-        open_ = {n, static_cast<std::uint8_t>(d)};
-      } else {
-        expected_ = node.succ[d];
-      }
+      if (replayed_ == decisions_.size()) return take_new_outcome(n, d);
+      expected_ = node.succ[d];
       return d;
     }
     case EventKind::Return:
@@ -301,10 +335,10 @@ bool Explorer::record(Event& event) {
   link(n);
   visit(n);
   if (kind == EventKind::Branch) {
-    std::vector<bool> other = decisions_;
-    other.push_back(false);
-    pending_.push_back({std::move(other)});
-    decisions_.push_back(true);
+    if (reach_.size() < graph_.size()) reach_.resize(graph_.size(), kNoStep);
+    reach_[n] = path_;
+    pending_.push_back({n, 0});
+    path_ = push_step(path_, true);
     open_ = {n, 1};
     return true;
   }
@@ -316,21 +350,42 @@ bool Explorer::record(Event& event) {
   return false;
 }
 
+std::uint32_t Explorer::push_step(std::uint32_t parent, bool taken) {
+  steps_.push_back({parent, taken});
+  return static_cast<std::uint32_t>(steps_.size() - 1);
+}
+
+// Takes an outcome of recorded branch n that no run took yet, and records
+// what follows. The run's path is now a path to n (the one it was recorded
+// on: the same tag leads to the same code, whatever the way there) and `taken`.
+bool Explorer::take_new_outcome(std::uint32_t n, bool taken) {
+  path_ = push_step(reach_[n], taken);
+  mode_ = Mode::Record;
+  open_ = {n, static_cast<std::uint8_t>(taken)};
+  return taken;
+}
+
 void Explorer::link(std::uint32_t target) {
   if (open_.node != kNoNode) graph_[open_.node].succ[open_.which] = target;
 }
 
-// Follows recorded node n, which the current event matched: at a branch the
-// program takes a recorded outcome, so the events after it can be checked.
+// Follows recorded node n, which the current event matched. At a branch with
+// an outcome no run took yet the run takes it and records again (that is what
+// keeps N sequential ifs at 2 runs); at one whose outcomes are both known it
+// takes a recorded one, so the events after it can be checked.
 bool Explorer::enter(std::uint32_t n) {
   if (node_check_.size() < graph_.size()) node_check_.resize(graph_.size(), 0);
   node_check_[n] = run_serial_;
   const Node& node = graph_[n];
   switch (node.event.kind) {
     case EventKind::Branch: {
-      const bool d = node.succ[1] != kNoNode;
-      expected_ = node.succ[d];
-      return d;
+      if (node.succ[0] == kNoNode || node.succ[1] == kNoNode) {
+        // A branch on this run's path since what was visited before it.
+        visit(n);
+        return take_new_outcome(n, node.succ[1] == kNoNode);
+      }
+      expected_ = node.succ[1];
+      return true;
     }
     case EventKind::Return:
     case EventKind::End:

@@ -4,11 +4,18 @@
 // has been seen. A run replays a recorded prefix of decisions (checking that
 // it meets the recorded events again), takes the one pending outcome it was
 // started for, and then records new events, taking `true` at each new branch
-// and leaving `false` pending. A run ends when it reaches an event that the
-// graph already has (same tag, same statement): from there the code is known,
-// so it links to it, checks the next few recorded events against what the
-// program does, and stops. So runs = 1 + branch nodes, and N sequential dyn
-// ifs cost N + 1 runs.
+// and leaving `false` pending. When it reaches an event that the graph
+// already has (same tag, same statement), the code from there is known: it
+// links to it and follows it, checking the recorded events against what the
+// program does, up to the first branch with an outcome no run has taken yet,
+// where it takes that outcome and records again. It stops at the end or when
+// it comes round to a node it checked already. Pending outcomes are run in
+// the order they were found and skipped if a run took them on its way. So
+// runs <= 1 + branch nodes, and N sequential dyn ifs cost 2 runs.
+//
+// The path to a pending outcome is kept as a persistent stack (a step per
+// decision, pointing to the step before): paths share their prefixes, so the
+// memory of an exploration is linear in the nodes it records.
 //
 // Prophecies: every run of an exploration sees the same predictions. Misses
 // are collected over the whole exploration; if there were any, the
@@ -95,9 +102,18 @@ class Explorer {
  private:
   enum class Mode : std::uint8_t { Replay, Record, Verify, Done };
 
+  // An outcome of a recorded branch that no run has taken yet.
   struct Pending {
-    std::vector<bool> decisions;  // the path to the branch, its last entry the outcome to take
+    std::uint32_t node = kNoNode;
+    std::uint8_t which = 0;
   };
+
+  // One decision of a path: the outcome taken, and the step before it.
+  struct PathStep {
+    std::uint32_t parent = kNoStep;
+    bool taken = false;
+  };
+  static constexpr std::uint32_t kNoStep = ~std::uint32_t{0};
 
   // An edge to fill: succ[which] of `node`, or the graph's entry.
   struct OpenEdge {
@@ -106,9 +122,12 @@ class Explorer {
   };
 
   void exploration();
-  void execute_run(std::vector<bool> decisions);
+  void narrow_predictions();
+  void execute_run(Pending target);
   void invoke_generator();
-  void begin_run(std::vector<bool> decisions);
+  void begin_run(Pending target);
+  std::uint32_t push_step(std::uint32_t parent, bool taken);
+  bool take_new_outcome(std::uint32_t n, bool taken);
   void end_run() noexcept;
 
   Tag make_tag();
@@ -142,15 +161,19 @@ class Explorer {
 
   // Per exploration.
   Graph graph_;
-  std::vector<Pending> pending_;
+  std::vector<Pending> pending_;  // in the order found; pending_[next_pending_] runs next
+  std::size_t next_pending_ = 0;
+  std::vector<PathStep> steps_;       // the decisions of every path, prefixes shared
+  std::vector<std::uint32_t> reach_;  // per branch node: the last step of a path to it
   std::unordered_map<Tag, std::uint32_t, TagHash> variables_;  // identity -> graph variable
   std::uint64_t runs_in_exploration_ = 0;
 
   // Per run.
   std::uint64_t token_ = 0;
   Mode mode_ = Mode::Done;
-  std::vector<bool> decisions_;  // replayed, then extended with the run's own choices
-  std::size_t replayed_ = 0;     // decisions consumed by the replay
+  std::vector<bool> decisions_;   // the path to replay, its last entry the outcome to take
+  std::size_t replayed_ = 0;      // decisions consumed by the replay
+  std::uint32_t path_ = kNoStep;  // while recording: the last step of the run's path
   std::uint32_t expected_ = kNoNode;
   OpenEdge open_;
   std::uint32_t path_length_ = 0;          // nodes this run went through

@@ -52,6 +52,19 @@ std::size_t ProphecyTable::commit() {
   return changed;
 }
 
+std::size_t ProphecyTable::narrow() {
+  std::size_t changed = 0;
+  for (auto& [tag, entry] : entries_) {
+    if (entry.slot->narrow()) ++changed;
+  }
+  return changed;
+}
+
+void ProphecyTable::restore() {
+  for (auto& [tag, entry] : entries_) entry.slot->restore();
+  missed_.clear();
+}
+
 std::string ProphecyTable::describe_changed() const {
   std::string out;
   for (const auto& [tag, entry] : entries_) {

@@ -26,6 +26,11 @@ class ProphecyTable {
 
   // Joins the misses into the predictions; returns how many changed.
   std::size_t commit();
+  // After an exploration without misses: each prediction becomes what that
+  // exploration required of it (prophecy_slot::narrow); how many changed.
+  std::size_t narrow();
+  // Undoes the last narrow() and forgets the misses since.
+  void restore();
   // The prophecies that changed in the last commit, with their sites and values.
   std::string describe_changed() const;
   std::size_t size() const { return entries_.size(); }

@@ -147,6 +147,61 @@ TEST(Compile, EqualProgramsFromTwoGeneratorsShareOneVersion) {
   EXPECT_NE(jit::compile(add_k_again, 1235).pointer(), first.pointer());
 }
 
+jit::dyn<int> sum_below(jit::dyn<int> x, int count) {
+  jit::dyn<int> sum = 0;
+  for (jit::stat<int> i = 0; i < count; ++i) {
+    if (x > i) sum = sum + i;
+  }
+  return sum;
+}
+
+TEST(Compile, ExtractionOptionsReachTheFirstStage) {
+  jit::compile_options options;
+  options.name = "budgeted";
+  options.extraction.max_nodes = 50;
+  try {
+    jit::compile(options, sum_below, 100);
+    ADD_FAILURE() << "200 nodes compiled under a budget of 50";
+  } catch (const jit::staging_error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 50 statements"), std::string::npos) << e.what();
+  }
+  // The budget does not change the key: within it the same request compiles.
+  options.extraction.max_nodes = 1000;
+  EXPECT_EQ(jit::compile(options, sum_below, 100)(50), 1225);
+
+  // Parameter names are part of the key: they change the program.
+  jit::compile_options named;
+  named.dump_ir = true;
+  named.extraction.param_names = {"limit"};
+  std::string ir;
+  named.dump_sink = [&](std::string_view kind, std::string_view text) {
+    if (kind == "ir") ir = text;
+  };
+  EXPECT_EQ(jit::compile(named, sum_below, 3)(2), 1);
+  EXPECT_NE(ir.find("(limit: i32)"), std::string::npos) << ir;
+}
+
+TEST(Compile, FunctionsReportTheirFirstStage) {
+  const auto f = jit::compile(sum_below, 40);
+  const jit::stage_report* r = f.stage_report();
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->control_flow_runs, 2u);  // all 40 `else`s in the second run
+  EXPECT_EQ(r->prophecy_runs, 1u);
+  EXPECT_EQ(r->nodes, 82u);  // declaration, 40 x (branch, assignment), return
+  EXPECT_GT(r->first_stage_time.count(), 0);
+  EXPECT_GT(r->ir_statements, 40u);
+  // A hit, here and on another thread, reports the same extraction.
+  EXPECT_EQ(jit::compile(sum_below, 40).stage_report(), r);
+  const jit::stage_report* other = nullptr;
+  std::thread([&] { other = jit::compile(sum_below, 40).stage_report(); }).join();
+  EXPECT_EQ(other, r);
+  // A shared version reports the extraction that compiled it.
+  const auto first = jit::compile(add_k, 4321);
+  const auto second = jit::compile(add_k_again, 4321);
+  EXPECT_EQ(second.stage_report(), first.stage_report());
+  EXPECT_EQ(jit::function<int(int)>().stage_report(), nullptr);
+}
+
 TEST(Compile, OptionsArePartOfTheKey) {
   jit::compile_options o0;
   o0.opt_level = 0;

@@ -50,6 +50,54 @@ TEST(Errors, DynValuesOutsideAnExtraction) {
   expect_next_extraction_works();
 }
 
+// Expressions kept from an earlier extraction name its variables: using one
+// in the next built a wrong program (an out-of-bounds variable in release
+// builds). They carry their run's token like dyn variables.
+std::optional<jit::dyn_expr<int>> g_kept_expr;
+std::optional<jit::dyn_ref<int>> g_kept_element;
+
+TEST(Errors, ExpressionsFromAnEarlierExtraction) {
+  jit::extract([](jit::dyn<int> x, jit::dyn<int*> p) {
+    jit::dyn<int> local = x * 3;
+    g_kept_expr.emplace(local + x);
+    g_kept_element.emplace(p[local]);
+    return 0;
+  });
+  auto uses_expr = [](jit::dyn<int> x) {
+    jit::dyn<int> y = x + 1;
+    return y + *g_kept_expr;
+  };
+  EXPECT_THAT(error_of([&] { jit::extract(uses_expr); }),
+              ::testing::HasSubstr("jit::dyn_expr made in another run"));
+  auto uses_element = [](jit::dyn<int> x) {
+    *g_kept_element = x;
+    return x;
+  };
+  EXPECT_THAT(error_of([&] { jit::extract(uses_element); }),
+              ::testing::HasSubstr("jit::dyn element made in another run"));
+  EXPECT_THAT(error_of([] {
+                jit::dyn_expr<int> e = *g_kept_expr;
+                (void)(e + 1);
+              }),
+              ::testing::HasSubstr("used outside the extraction"));
+  g_kept_expr.reset();
+  g_kept_element.reset();
+  expect_next_extraction_works();
+}
+
+// Within one extraction too: the second run used the first run's expression.
+TEST(Errors, ExpressionsFromAnotherRun) {
+  std::optional<jit::dyn_expr<int>> first;
+  auto keeps = [&](jit::dyn<int> x) {
+    if (!first) first.emplace(x * 2);
+    if (x > 0) x = x + 1;  // a second run
+    return *first + x;
+  };
+  EXPECT_THAT(error_of([&] { jit::extract(keeps); }), ::testing::HasSubstr("made in another run"));
+  first.reset();
+  expect_next_extraction_works();
+}
+
 TEST(Errors, DynValuesFromAnotherRunOrThread) {
   // A dyn value kept across runs (in state that outlives the generator).
   std::optional<jit::dyn<int>> first;
@@ -121,7 +169,8 @@ TEST(Errors, SwallowingTheRunEndSignalIsReported) {
   auto swallows = [](jit::dyn<int> x) {
     jit::dyn<int> y = 0;
     try {
-      while (x > y) y = y + 1;  // the loop ends the run at its back-edge
+      if (x > 5) y = 5;
+      while (x > y) y = y + 1;  // the second run ends at the loop's back-edge
     } catch (...) {
     }
     return y;

@@ -42,6 +42,53 @@ TEST(Lattices, ShippedLatticesAreJoinSemilattices) {
   EXPECT_EQ(jit::same_value_lattice<float>::describe(same::of(2.0f)), "value 2");
 }
 
+// The first exploration predicts `false`, so the only path requires 1,000;
+// with `true` the path taken requires 10. Joining misses alone ends at 1,000,
+// a requirement of a path that the final prediction never takes.
+jit::dyn<int> flag_then_size(jit::dyn<int> x) {
+  jit::prophecy<jit::flag_lattice> flag;
+  jit::prophecy<jit::max_lattice<int>> need;
+  jit::dyn<int> size("size", need.value());
+  if (flag.value()) {
+    need.require(10);
+  } else {
+    need.require(1000);
+  }
+  flag.require(true);
+  return size + x;
+}
+
+TEST(Prophecy, RequirementsOfMispredictedExplorationsAreDropped) {
+  const jit::extraction e = jit::extract(flag_then_size);
+  EXPECT_EQ(run<int>(interpreter(e), 0), 10);
+  // Misses, then (true, 1000) with no miss, then (true, 10) with none.
+  EXPECT_EQ(e.report().prophecy_runs, 3u);
+}
+
+// Narrowing to what the paths require may break them: under (true, 10) the
+// path requires 2,000. The last prediction every path satisfied stays.
+jit::dyn<int> narrowing_misses(jit::dyn<int> x) {
+  jit::prophecy<jit::flag_lattice> flag;
+  jit::prophecy<jit::max_lattice<int>> need;
+  jit::dyn<int> size("size", need.value());
+  if (!flag.value()) {
+    need.require(1000);
+  } else if (need.value() >= 1000) {
+    need.require(10);
+  } else {
+    need.require(2000);
+  }
+  flag.require(true);
+  return size + x;
+}
+
+TEST(Prophecy, NarrowingThatMissesKeepsTheSatisfiedPrediction) {
+  const jit::extraction e = jit::extract(narrowing_misses);
+  EXPECT_EQ(run<int>(interpreter(e), 0), 1000);
+  // (false, bottom) misses; (true, 1000) holds; (true, 10) misses; (true, 1000) again.
+  EXPECT_EQ(e.report().prophecy_runs, 4u);
+}
+
 TEST(Prophecy, PredictsTheLeastValueEveryPathRequires) {
   // A buffer sized before the code that finds out how much it needs.
   auto sized = [](jit::dyn<int> x) {

@@ -277,6 +277,12 @@ class prophecy_slot {
   // Makes the joined requirements of the last exploration the new prediction;
   // true if it changed.
   virtual bool commit() = 0;
+  // After an exploration without misses: makes the join of every requirement
+  // it made (each below the prediction) the new prediction, keeping the old
+  // one for restore(); true if it changed.
+  virtual bool narrow() = 0;
+  // Back to the prediction before the last narrow(), with no misses.
+  virtual void restore() = 0;
   // The prediction, printed (empty if the lattice cannot print values).
   virtual std::string describe() const = 0;
 

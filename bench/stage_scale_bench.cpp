@@ -1,0 +1,134 @@
+// The first stage's cost per recorded node from 1,000 to 1,000,000 nodes
+// (flat is the target: docs/performance.md, "Staging at scale").
+//
+//   Nodes/N        sequential dyn ifs recording about N nodes: first-stage
+//                  time and peak heap per node, runs and events per node.
+//   RunawayLoop/N  staging rule 8's dyn loop, stopped by max_nodes = N with
+//                  its staging_error (N = 1,000,000 is the default budget).
+//
+// Peak heap is counted by replacing operator new and delete in this program,
+// so it covers everything the extraction allocates, libraries included.
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+#include "jit/jit.h"
+
+namespace {
+
+std::atomic<std::int64_t> g_heap{0};
+std::atomic<std::int64_t> g_peak{0};
+
+void* counted_alloc(std::size_t size) {
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (!p) throw std::bad_alloc();
+  const std::int64_t now = g_heap.fetch_add(static_cast<std::int64_t>(malloc_usable_size(p))) +
+                           static_cast<std::int64_t>(malloc_usable_size(p));
+  std::int64_t peak = g_peak.load(std::memory_order_relaxed);
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
+  }
+  return p;
+}
+
+void counted_free(void* p) noexcept {
+  if (!p) return;
+  g_heap.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)));
+  std::free(p);
+}
+
+// The peak heap above the current one while `f` runs, in bytes.
+template <class F>
+double peak_heap_of(F&& f) {
+  const std::int64_t base = g_heap.load();
+  g_peak.store(base);
+  f();
+  return static_cast<double>(g_peak.load() - base);
+}
+
+jit::dyn<int> sequential_ifs(jit::dyn<int> x, int count) {
+  jit::dyn<int> y = 0;
+  for (jit::stat<int> i = 0; i < count; ++i) {
+    if (x > i) y = y + i;
+  }
+  return y;
+}
+
+void Nodes(benchmark::State& state) {
+  // Two nodes per if (the branch, the assignment).
+  const int ifs = static_cast<int>(state.range(0) / 2);
+  jit::extract_options options;
+  options.max_nodes = 2 * static_cast<std::uint64_t>(state.range(0));
+  jit::stage_report last;
+  double ns = 0, heap = 0, extractions = 0;
+  for (auto _ : state) {
+    heap += peak_heap_of([&] { last = jit::extract(options, sequential_ifs, ifs).report(); });
+    ns += static_cast<double>(last.first_stage_time.count());
+    ++extractions;
+  }
+  const double nodes = static_cast<double>(last.nodes);
+  state.counters["nodes"] = nodes;
+  state.counters["runs"] = static_cast<double>(last.control_flow_runs);
+  state.counters["events_per_node"] = static_cast<double>(last.events) / nodes;
+  state.counters["ns_per_node"] = ns / extractions / nodes;
+  state.counters["heap_bytes_per_node"] = heap / extractions / nodes;
+}
+BENCHMARK(Nodes)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->ArgNames({"nodes"})->Unit(
+    benchmark::kMillisecond);
+
+jit::dyn<int> unrolls_forever(jit::dyn<int> x) {
+  jit::stat<int> k = 0;
+  while (x > 0) {
+    x = x - k;
+    ++k;
+  }
+  return x;
+}
+
+void RunawayLoop(benchmark::State& state) {
+  jit::extract_options options;
+  options.max_nodes = static_cast<std::uint64_t>(state.range(0));
+  double heap = 0, extractions = 0;
+  for (auto _ : state) {
+    heap += peak_heap_of([&] {
+      try {
+        jit::extract(options, unrolls_forever);
+        state.SkipWithError("the runaway loop extracted");
+      } catch (const jit::staging_error&) {
+      }
+    });
+    ++extractions;
+  }
+  state.counters["heap_bytes_per_node"] = heap / extractions / static_cast<double>(state.range(0));
+}
+BENCHMARK(RunawayLoop)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->ArgNames({"max_nodes"})
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+void* operator new(std::size_t size) {
+  return counted_alloc(size);
+}
+void* operator new[](std::size_t size) {
+  return counted_alloc(size);
+}
+void operator delete(void* p) noexcept {
+  counted_free(p);
+}
+void operator delete[](void* p) noexcept {
+  counted_free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  counted_free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  counted_free(p);
+}
+
+BENCHMARK_MAIN();
