@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/ir/ir.h"
@@ -34,15 +35,59 @@ void for_each_stmt(std::span<const Stmt> block, F&& f) {
 // Calls f(expr) for every expression node of `root` (each use of a shared
 // subexpression again), parents before children.
 template <class F>
-void for_each_expr(const ExprPtr& root, F&& f) {
-  if (!root) return;
-  std::vector<const Expr*> stack{root.get()};
+void for_each_expr(const Expr& root, F&& f) {
+  std::vector<const Expr*> stack{&root};
   while (!stack.empty()) {
     const Expr* e = stack.back();
     stack.pop_back();
     f(*e);
     for (auto it = e->args.rbegin(); it != e->args.rend(); ++it) stack.push_back(it->get());
   }
+}
+
+// Folds `root` bottom-up without recursion: `f(e, results)` gets each node
+// (as its ExprPtr) after the results of its arguments, in order, and returns
+// its own. With `memo`, a node reached again (a shared subexpression) reuses
+// its result; memo also keeps results across calls.
+template <class R, class F>
+R fold_expr(const ExprPtr& root, F&& f, std::unordered_map<const Expr*, R>* memo = nullptr) {
+  struct Frame {
+    const ExprPtr* e;
+    std::size_t next;  // the next argument to visit
+    std::size_t base;  // where its arguments' results start in `results`
+  };
+  std::vector<Frame> stack;
+  std::vector<R> results;
+  const auto enter = [&](const ExprPtr& e) {
+    if (memo) {
+      if (auto it = memo->find(e.get()); it != memo->end()) {
+        results.push_back(it->second);
+        return;
+      }
+    }
+    stack.push_back({&e, 0, results.size()});
+  };
+  enter(root);
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    const Expr& e = **top.e;
+    if (top.next < e.args.size()) {
+      enter(e.args[top.next++]);
+      continue;
+    }
+    const std::size_t base = top.base;
+    R r = f(*top.e, std::span<R>(results).subspan(base));
+    if (memo) memo->emplace(top.e->get(), r);
+    stack.pop_back();
+    results.erase(results.begin() + static_cast<std::ptrdiff_t>(base), results.end());
+    results.push_back(std::move(r));
+  }
+  return std::move(results.back());
+}
+
+template <class F>
+void for_each_expr(const ExprPtr& root, F&& f) {
+  if (root) for_each_expr(*root, f);
 }
 
 // The expressions a statement holds itself (not those of nested statements).
