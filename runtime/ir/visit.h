@@ -41,14 +41,16 @@ void for_each_expr(const Expr& root, F&& f) {
     const Expr* e = stack.back();
     stack.pop_back();
     f(*e);
-    for (auto it = e->args.rbegin(); it != e->args.rend(); ++it) stack.push_back(it->get());
+    for (auto it = e->args.rbegin(); it != e->args.rend(); ++it)
+      if (*it) stack.push_back(it->get());
   }
 }
 
 // Folds `root` bottom-up without recursion: `f(e, results)` gets each node
 // (as its ExprPtr) after the results of its arguments, in order, and returns
 // its own. With `memo`, a node reached again (a shared subexpression) reuses
-// its result; memo also keeps results across calls.
+// its result; memo also keeps results across calls. A missing argument (IR
+// that does not verify) gives R{}.
 template <class R, class F>
 R fold_expr(const ExprPtr& root, F&& f, std::unordered_map<const Expr*, R>* memo = nullptr) {
   struct Frame {
@@ -59,6 +61,10 @@ R fold_expr(const ExprPtr& root, F&& f, std::unordered_map<const Expr*, R>* memo
   std::vector<Frame> stack;
   std::vector<R> results;
   const auto enter = [&](const ExprPtr& e) {
+    if (!e) {
+      results.emplace_back();
+      return;
+    }
     if (memo) {
       if (auto it = memo->find(e.get()); it != memo->end()) {
         results.push_back(it->second);
@@ -103,5 +109,12 @@ std::size_t node_count(std::span<const Stmt> block, std::size_t cap = ~std::size
 
 // Loop statements (while, for) in `block`, nested ones included.
 std::size_t loop_count(const Block& block);
+
+// The most expression nodes on one path from a statement's expression down to
+// a leaf, over all of `block` (0: no expressions).
+std::size_t expr_depth(std::span<const Stmt> block);
+
+// How deep statements nest in `block` (1: none holds another; 0: empty).
+std::size_t nesting_depth(std::span<const Stmt> block);
 
 }  // namespace augur::ir
