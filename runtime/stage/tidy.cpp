@@ -1,5 +1,4 @@
 #include "runtime/stage/tidy.h"
-#include "runtime/ir/visit.h"
 
 #include <utility>
 
