@@ -2,11 +2,13 @@
 
 #include <set>
 #include <string_view>
+#include <utility>
 
 #include "gpu/cuda_expr.h"
 #include "gpu/cuda_helpers.h"
 #include "gpu/cuda_names.h"
 #include "jit/error.h"
+#include "runtime/ir/visit.h"
 
 namespace augur::gpu {
 
@@ -31,19 +33,19 @@ constexpr std::string_view kPrelude =
 
 // Throws for the first call to a host function, naming where it is.
 void reject_host_calls(const ir::Function& fn, const Block& block, const std::string& path) {
-  auto has_call = [](auto& self, const ir::Expr& e) -> const ir::Expr* {
-    if (e.kind == ir::ExprKind::Call) return &e;
-    for (const ir::ExprPtr& a : e.args) {
-      if (const ir::Expr* c = self(self, *a)) return c;
-    }
-    return nullptr;
+  const auto has_call = [](const ir::Expr& root) {
+    const ir::Expr* call = nullptr;
+    ir::for_each_expr(root, [&](const ir::Expr& e) {
+      if (!call && e.kind == ir::ExprKind::Call) call = &e;
+    });
+    return call;
   };
   for (std::size_t i = 0; i < block.size(); ++i) {
     const Stmt& s = block[i];
     const std::string here = path + "[" + std::to_string(i) + "]";
     for (const ir::ExprPtr* e : {&s.expr, &s.ptr, &s.index}) {
       if (!*e) continue;
-      if (const ir::Expr* call = has_call(has_call, **e)) {
+      if (const ir::Expr* call = has_call(**e)) {
         throw jit::compile_error(
             "a call to host function '" + call->callee->name +
                 "' cannot run on the GPU; compute it on the host and pass the result in",
@@ -233,6 +235,16 @@ CudaSource emit_cuda(const ir::Module& module) {
   CudaSource out;
   CudaNamer function_names;
   for (const ir::Function& fn : module.functions) {
+    // The writers recurse once per level of expression and statement nesting.
+    for (const auto& [depth, what] : {std::pair{ir::expr_depth(fn.body), "an expression"},
+                                      std::pair{ir::nesting_depth(fn.body), "statements nested"}}) {
+      if (depth > kMaxCudaDepth) {
+        throw jit::compile_error("cannot write CUDA for " + std::string(what) + " " +
+                                     std::to_string(depth) + " deep: the limit is " +
+                                     std::to_string(kMaxCudaDepth),
+                                 jit::location::in_function(fn.name));
+      }
+    }
     reject_host_calls(fn, fn.body, "body");
     out.functions.push_back({fn.name, function_names.take(fn.name), fn.kernel});
   }

@@ -9,6 +9,7 @@
 // gives every block zeroed shared memory, CUDA gives it uninitialized.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct CudaSource {
 
 // `module` must verify. Throws jit::compile_error naming the function and
 // statement path for what cannot run on a GPU: calls to host functions.
+// Expressions and statement nesting deeper than this are a jit::compile_error:
+// the writers recurse once per level, on any thread's stack.
+inline constexpr std::size_t kMaxCudaDepth = 1000;
+
 CudaSource emit_cuda(const ir::Module& module);
 
 }  // namespace augur::gpu

@@ -7,35 +7,38 @@
 
 #include "jit/cpu/codegen_function.h"
 #include "jit/cpu/codegen_types.h"
+#include "runtime/ir/visit.h"
 
 namespace augur::cpu {
 
 namespace {
 
 bool can_speculate(const ir::Expr& expr) {
-  switch (expr.kind) {
-    case ir::ExprKind::Const:
-    case ir::ExprKind::Var:
-    case ir::ExprKind::GpuIndex:
-      return true;
-    case ir::ExprKind::Load:
-    case ir::ExprKind::Call:
-    case ir::ExprKind::Atomic:
-      return false;
-    case ir::ExprKind::Binary: {
-      const ir::BinaryOp op = expr.binary_op();
-      const bool divides = op == ir::BinaryOp::Div || op == ir::BinaryOp::Rem;
-      if (divides && !expr.type.is_float()) return false;
-      break;
+  bool speculable = true;
+  ir::for_each_expr(expr, [&](const ir::Expr& e) {
+    switch (e.kind) {
+      case ir::ExprKind::Load:
+      case ir::ExprKind::Call:
+      case ir::ExprKind::Atomic:
+        speculable = false;
+        break;
+      case ir::ExprKind::Binary: {
+        const ir::BinaryOp op = e.binary_op();
+        const bool divides = op == ir::BinaryOp::Div || op == ir::BinaryOp::Rem;
+        if (divides && !e.type.is_float()) speculable = false;
+        break;
+      }
+      default:
+        break;
     }
-    default:
-      break;
-  }
-  for (const ir::ExprPtr& arg : expr.args) {
-    if (!can_speculate(*arg)) return false;
-  }
-  return true;
+  });
+  return speculable;
 }
+
+// Operands evaluated in branches of their own nest at most this deep: each
+// level is a few native frames (docs/cpu.md), and compiles may run on
+// background threads with small stacks.
+constexpr int kMaxLazyNesting = 1000;
 
 // The field of BlockContext a GPU index reads (BlockContext is three int32[3]).
 unsigned context_field(ir::GpuIndex which) {
@@ -51,34 +54,89 @@ unsigned context_field(ir::GpuIndex which) {
 
 }  // namespace
 
-llvm::Value* FunctionEmitter::emit(const ir::Expr& expr) {
+llvm::Value* FunctionEmitter::emit(const ir::Expr& root) {
+  // Post-order over the eager operands, on stacks of our own: expressions may
+  // be as tall as a staged program makes them.
+  struct Frame {
+    const ir::Expr* e;
+    std::size_t next;   // the next eager operand to visit
+    std::size_t eager;  // how many operands are eager
+    std::size_t base;   // where its operands' values start in `values`
+  };
+  std::vector<Frame> stack{{&root, 0, eager_operands(root), 0}};
+  std::vector<llvm::Value*> values;
+  while (true) {
+    Frame& top = stack.back();
+    if (top.next < top.eager) {
+      const ir::Expr& operand = *top.e->args[top.next++];
+      stack.push_back({&operand, 0, eager_operands(operand), values.size()});
+      continue;
+    }
+    const std::size_t base = top.base;
+    llvm::Value* value = emit_node(*top.e, std::span(values).subspan(base));
+    stack.pop_back();
+    values.resize(base);
+    if (stack.empty()) return value;
+    values.push_back(value);
+  }
+}
+
+std::size_t FunctionEmitter::eager_operands(const ir::Expr& expr) const {
+  switch (expr.kind) {
+    case ir::ExprKind::Binary:
+      if (expr.binary_op() == ir::BinaryOp::And || expr.binary_op() == ir::BinaryOp::Or)
+        return can_speculate(*expr.args.at(1)) ? 2 : 1;
+      break;
+    case ir::ExprKind::Select:
+      return can_speculate(*expr.args.at(1)) && can_speculate(*expr.args.at(2)) ? 3 : 1;
+    default:
+      break;
+  }
+  return expr.args.size();
+}
+
+llvm::Value* FunctionEmitter::emit_lazy(const ir::Expr& expr) {
+  if (lazy_depth_ >= kMaxLazyNesting)
+    fail("operands of '&&', '||' and '?:' that need branches of their own nest more than " +
+         std::to_string(kMaxLazyNesting) + " deep");
+  ++lazy_depth_;
+  llvm::Value* value = emit(expr);
+  --lazy_depth_;
+  return value;
+}
+
+llvm::Value* FunctionEmitter::emit_node(const ir::Expr& expr,
+                                        std::span<llvm::Value* const> operands) {
   switch (expr.kind) {
     case ir::ExprKind::Const:
       return constant_of(context_, expr.type, expr.bits);
     case ir::ExprKind::Var:
       return read(expr.var);
     case ir::ExprKind::Unary:
-      return emit_unary(expr);
+      return emit_unary(expr, operands[0]);
     case ir::ExprKind::Binary:
-      return emit_binary(expr);
+      if (expr.binary_op() == ir::BinaryOp::And || expr.binary_op() == ir::BinaryOp::Or)
+        return emit_logical(expr, operands);
+      return emit_binary(expr, operands[0], operands[1]);
     case ir::ExprKind::Select:
-      return emit_select(expr);
+      return emit_select(expr, operands);
     case ir::ExprKind::Cast:
-      return emit_cast(expr.type, *expr.args.at(0));
+      return emit_cast(expr.args.at(0)->type, expr.type, operands[0]);
     case ir::ExprKind::Load: {
-      llvm::Value* address = element_address(*expr.args.at(0), *expr.args.at(1));
+      llvm::Value* address =
+          element_address(expr.args.at(0)->type, operands[0], operands[1], expr.args.at(1)->type);
       llvm::Value* value =
           b_.CreateAlignedLoad(memory_type(context_, expr.type), address, llvm::Align(1));
       return expr.type.is_bool() ? b_.CreateTrunc(value, b_.getInt1Ty()) : value;
     }
     case ir::ExprKind::Call:
-      return emit_call(expr);
+      return emit_call(expr, operands);
     case ir::ExprKind::Math:
-      return emit_math(expr);
+      return emit_math(expr, operands);
     case ir::ExprKind::GpuIndex:
       return emit_gpu_index(expr);
     case ir::ExprKind::Atomic:
-      return emit_atomic(expr);
+      return emit_atomic(expr, operands);
   }
   fail("unknown expression kind");
 }
@@ -90,8 +148,7 @@ llvm::Value* FunctionEmitter::read(ir::VarId var) {
   return b_.CreateLoad(register_type(context_, variable.type), slot, variable.name);
 }
 
-llvm::Value* FunctionEmitter::emit_unary(const ir::Expr& expr) {
-  llvm::Value* operand = emit(*expr.args.at(0));
+llvm::Value* FunctionEmitter::emit_unary(const ir::Expr& expr, llvm::Value* operand) {
   switch (expr.unary_op()) {
     case ir::UnaryOp::Neg:
       return expr.type.is_float() ? b_.CreateFNeg(operand) : b_.CreateNeg(operand);
@@ -102,13 +159,11 @@ llvm::Value* FunctionEmitter::emit_unary(const ir::Expr& expr) {
   fail("unknown unary operator");
 }
 
-llvm::Value* FunctionEmitter::emit_binary(const ir::Expr& expr) {
+llvm::Value* FunctionEmitter::emit_binary(const ir::Expr& expr, llvm::Value* lhs,
+                                          llvm::Value* rhs) {
   const ir::BinaryOp op = expr.binary_op();
-  if (op == ir::BinaryOp::And || op == ir::BinaryOp::Or) return emit_logical(expr);
   const ir::Expr& lhs_expr = *expr.args.at(0);
   const ir::Expr& rhs_expr = *expr.args.at(1);
-  llvm::Value* lhs = emit(lhs_expr);
-  llvm::Value* rhs = emit(rhs_expr);
   if (ir::is_comparison(op)) return compare(op, lhs_expr.type, lhs, rhs);
   if (lhs_expr.type.is_pointer()) {
     if (op != ir::BinaryOp::Add && op != ir::BinaryOp::Sub) fail("arithmetic on a pointer");
@@ -186,14 +241,15 @@ llvm::Value* FunctionEmitter::compare(ir::BinaryOp op, ir::Type type, llvm::Valu
   return b_.CreateICmp(type.is_signed() ? kSigned[i] : kUnsigned[i], lhs, rhs);
 }
 
-llvm::Value* FunctionEmitter::emit_logical(const ir::Expr& expr) {
+llvm::Value* FunctionEmitter::emit_logical(const ir::Expr& expr,
+                                           std::span<llvm::Value* const> operands) {
   const bool is_and = expr.binary_op() == ir::BinaryOp::And;
-  llvm::Value* lhs = emit(*expr.args.at(0));
-  const ir::Expr& rhs_expr = *expr.args.at(1);
-  if (can_speculate(rhs_expr)) {
-    llvm::Value* rhs = emit(rhs_expr);
+  llvm::Value* lhs = operands[0];
+  if (operands.size() == 2) {
+    llvm::Value* rhs = operands[1];
     return is_and ? b_.CreateLogicalAnd(lhs, rhs) : b_.CreateLogicalOr(lhs, rhs);
   }
+  const ir::Expr& rhs_expr = *expr.args.at(1);
   llvm::BasicBlock* lhs_end = b_.GetInsertBlock();
   llvm::BasicBlock* rhs_block = new_block(is_and ? "and.rhs" : "or.rhs");
   llvm::BasicBlock* merge = new_block(is_and ? "and.end" : "or.end");
@@ -203,7 +259,7 @@ llvm::Value* FunctionEmitter::emit_logical(const ir::Expr& expr) {
     b_.CreateCondBr(lhs, merge, rhs_block);
   }
   b_.SetInsertPoint(rhs_block);
-  llvm::Value* rhs = emit(rhs_expr);
+  llvm::Value* rhs = emit_lazy(rhs_expr);
   llvm::BasicBlock* rhs_end = b_.GetInsertBlock();
   b_.CreateBr(merge);
   b_.SetInsertPoint(merge);
@@ -213,25 +269,22 @@ llvm::Value* FunctionEmitter::emit_logical(const ir::Expr& expr) {
   return phi;
 }
 
-llvm::Value* FunctionEmitter::emit_select(const ir::Expr& expr) {
+llvm::Value* FunctionEmitter::emit_select(const ir::Expr& expr,
+                                          std::span<llvm::Value* const> operands) {
+  llvm::Value* cond = operands[0];
+  if (operands.size() == 3) return b_.CreateSelect(cond, operands[1], operands[2]);
   const ir::Expr& then_expr = *expr.args.at(1);
   const ir::Expr& else_expr = *expr.args.at(2);
-  llvm::Value* cond = emit(*expr.args.at(0));
-  if (can_speculate(then_expr) && can_speculate(else_expr)) {
-    llvm::Value* then_value = emit(then_expr);
-    llvm::Value* else_value = emit(else_expr);
-    return b_.CreateSelect(cond, then_value, else_value);
-  }
   llvm::BasicBlock* then_block = new_block("select.then");
   llvm::BasicBlock* else_block = new_block("select.else");
   llvm::BasicBlock* merge = new_block("select.end");
   b_.CreateCondBr(cond, then_block, else_block);
   b_.SetInsertPoint(then_block);
-  llvm::Value* then_value = emit(then_expr);
+  llvm::Value* then_value = emit_lazy(then_expr);
   llvm::BasicBlock* then_end = b_.GetInsertBlock();
   b_.CreateBr(merge);
   b_.SetInsertPoint(else_block);
-  llvm::Value* else_value = emit(else_expr);
+  llvm::Value* else_value = emit_lazy(else_expr);
   llvm::BasicBlock* else_end = b_.GetInsertBlock();
   b_.CreateBr(merge);
   b_.SetInsertPoint(merge);
@@ -241,9 +294,7 @@ llvm::Value* FunctionEmitter::emit_select(const ir::Expr& expr) {
   return phi;
 }
 
-llvm::Value* FunctionEmitter::emit_cast(ir::Type to, const ir::Expr& operand) {
-  const ir::Type from = operand.type;
-  llvm::Value* value = emit(operand);
+llvm::Value* FunctionEmitter::emit_cast(ir::Type from, ir::Type to, llvm::Value* value) {
   if (from == to) return value;
   llvm::Type* target = register_type(context_, to);
   if (from.is_pointer() || to.is_pointer()) {
@@ -273,21 +324,15 @@ llvm::Value* FunctionEmitter::emit_cast(ir::Type to, const ir::Expr& operand) {
   return to.bits() > from.bits() ? b_.CreateFPExt(value, target) : b_.CreateFPTrunc(value, target);
 }
 
-llvm::Value* FunctionEmitter::emit_call(const ir::Expr& expr) {
+llvm::Value* FunctionEmitter::emit_call(const ir::Expr& expr, std::span<llvm::Value* const> args) {
   if (!expr.callee) fail("call without a callee");
-  std::vector<llvm::Value*> args;
-  args.reserve(expr.args.size());
-  for (const ir::ExprPtr& arg : expr.args) args.push_back(emit(*arg));
   llvm::Function* callee = module_.extern_function(*expr.callee);
-  llvm::CallInst* call = b_.CreateCall(callee, args);
+  llvm::CallInst* call = b_.CreateCall(callee, llvm::ArrayRef(args.data(), args.size()));
   call->setAttributes(callee->getAttributes());
   return call;
 }
 
-llvm::Value* FunctionEmitter::emit_math(const ir::Expr& expr) {
-  std::vector<llvm::Value*> args;
-  args.reserve(expr.args.size());
-  for (const ir::ExprPtr& arg : expr.args) args.push_back(emit(*arg));
+llvm::Value* FunctionEmitter::emit_math(const ir::Expr& expr, std::span<llvm::Value* const> args) {
   if (args.size() != ir::arity(expr.math_op()))
     fail("wrong number of operands to a math intrinsic");
   const ir::Type type = expr.type;
@@ -323,7 +368,8 @@ llvm::Value* FunctionEmitter::emit_math(const ir::Expr& expr) {
       id = type.is_signed() ? llvm::Intrinsic::smax : llvm::Intrinsic::umax;
       break;
   }
-  return b_.CreateIntrinsic(id, {register_type(context_, type)}, args);
+  return b_.CreateIntrinsic(id, {register_type(context_, type)},
+                            llvm::ArrayRef(args.data(), args.size()));
 }
 
 // minNum/maxNum (a NaN operand yields the other operand), with -0 < +0 so that
@@ -350,17 +396,19 @@ llvm::Value* FunctionEmitter::emit_gpu_index(const ir::Expr& expr) {
   return b_.CreateLoad(b_.getInt32Ty(), address, ir::name_of(expr.gpu_index()));
 }
 
-llvm::Value* FunctionEmitter::emit_atomic(const ir::Expr& expr) {
+llvm::Value* FunctionEmitter::emit_atomic(const ir::Expr& expr,
+                                          std::span<llvm::Value* const> operands) {
   const ir::AtomicOp op = expr.atomic_op();
   if (expr.args.size() != ir::arity(op)) fail("wrong number of operands to an atomic");
-  llvm::Value* address = element_address(*expr.args[0], *expr.args[1]);
-  llvm::Value* value = emit(*expr.args[2]);
+  llvm::Value* address =
+      element_address(expr.args[0]->type, operands[0], operands[1], expr.args[1]->type);
+  llvm::Value* value = operands[2];
   const ir::Type type = expr.type;
   // Atomics need their natural alignment (unaligned ones become library calls).
   const llvm::Align align(type.size());
   constexpr auto order = llvm::AtomicOrdering::SequentiallyConsistent;
   if (op == ir::AtomicOp::Cas) {
-    llvm::Value* desired = emit(*expr.args[3]);
+    llvm::Value* desired = operands[3];
     llvm::Value* pair = b_.CreateAtomicCmpXchg(address, value, desired, align, order, order);
     return b_.CreateExtractValue(pair, 0);
   }
@@ -383,10 +431,15 @@ llvm::Value* FunctionEmitter::emit_atomic(const ir::Expr& expr) {
 }
 
 llvm::Value* FunctionEmitter::element_address(const ir::Expr& pointer, const ir::Expr& index) {
-  if (!pointer.type.is_pointer()) fail("indexing a non-pointer");
   llvm::Value* base = emit(pointer);
   llvm::Value* offset = emit(index);
-  return offset_pointer(pointer.type, base, offset, index.type, false);
+  return element_address(pointer.type, base, offset, index.type);
+}
+
+llvm::Value* FunctionEmitter::element_address(ir::Type pointer_type, llvm::Value* pointer,
+                                              llvm::Value* index, ir::Type index_type) {
+  if (!pointer_type.is_pointer()) fail("indexing a non-pointer");
+  return offset_pointer(pointer_type, pointer, index, index_type, false);
 }
 
 llvm::Value* FunctionEmitter::offset_pointer(ir::Type pointer_type, llvm::Value* pointer,

@@ -68,21 +68,33 @@ class FunctionEmitter {
   [[noreturn]] void fail(const std::string& message) const;
 
   // ------------------------------------------------------------ expressions
+  // Iterative over the operands evaluated unconditionally; the operands of
+  // `&&`, `||` and `?:` evaluated in branches of their own nest at most
+  // kMaxLazyNesting deep (docs/cpu.md).
   llvm::Value* emit(const ir::Expr& expr);
-  llvm::Value* emit_unary(const ir::Expr& expr);
-  llvm::Value* emit_binary(const ir::Expr& expr);
-  llvm::Value* emit_logical(const ir::Expr& expr);
-  llvm::Value* emit_select(const ir::Expr& expr);
-  llvm::Value* emit_cast(ir::Type to, const ir::Expr& operand);
-  llvm::Value* emit_call(const ir::Expr& expr);
-  llvm::Value* emit_math(const ir::Expr& expr);
+  // The operands emit() evaluated before `expr`, left to right: all of them,
+  // except the branches of `&&`, `||` and `?:` when they cannot be speculated.
+  std::size_t eager_operands(const ir::Expr& expr) const;
+  // One node, given its eager operands' values.
+  llvm::Value* emit_node(const ir::Expr& expr, std::span<llvm::Value* const> operands);
+  // An operand evaluated in a branch of its own.
+  llvm::Value* emit_lazy(const ir::Expr& expr);
+  llvm::Value* emit_unary(const ir::Expr& expr, llvm::Value* operand);
+  llvm::Value* emit_binary(const ir::Expr& expr, llvm::Value* lhs, llvm::Value* rhs);
+  llvm::Value* emit_logical(const ir::Expr& expr, std::span<llvm::Value* const> operands);
+  llvm::Value* emit_select(const ir::Expr& expr, std::span<llvm::Value* const> operands);
+  llvm::Value* emit_cast(ir::Type from, ir::Type to, llvm::Value* value);
+  llvm::Value* emit_call(const ir::Expr& expr, std::span<llvm::Value* const> args);
+  llvm::Value* emit_math(const ir::Expr& expr, std::span<llvm::Value* const> args);
   llvm::Value* float_min_max(bool is_min, llvm::Value* lhs, llvm::Value* rhs);
   llvm::Value* emit_gpu_index(const ir::Expr& expr);
-  llvm::Value* emit_atomic(const ir::Expr& expr);
+  llvm::Value* emit_atomic(const ir::Expr& expr, std::span<llvm::Value* const> operands);
   llvm::Value* compare(ir::BinaryOp op, ir::Type type, llvm::Value* lhs, llvm::Value* rhs);
   llvm::Value* arithmetic(ir::BinaryOp op, ir::Type type, llvm::Value* lhs, llvm::Value* rhs);
   // The address of pointer[index], the index extended to 64 bits by its type.
   llvm::Value* element_address(const ir::Expr& pointer, const ir::Expr& index);
+  llvm::Value* element_address(ir::Type pointer_type, llvm::Value* pointer, llvm::Value* index,
+                               ir::Type index_type);
   llvm::Value* offset_pointer(ir::Type pointer_type, llvm::Value* pointer, llvm::Value* index,
                               ir::Type index_type, bool negate);
   llvm::Value* read(ir::VarId var);
@@ -96,6 +108,7 @@ class FunctionEmitter {
   llvm::IRBuilder<> b_;
   std::vector<llvm::Value*> slots_;  // by VarId: an alloca, or a Shared array's address
   llvm::BasicBlock* entry_;          // where allocas go
+  int lazy_depth_ = 0;               // emit_lazy calls under way
 
   const FunctionPlan* plan_ = nullptr;  // null: the function is emitted whole
   // The part being emitted (null for the function itself), its one exit

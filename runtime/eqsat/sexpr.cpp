@@ -6,6 +6,7 @@ namespace augur::eqsat {
 
 std::vector<Token> tokenize(std::string_view text) {
   std::vector<Token> tokens;
+  std::size_t open = 0;  // parentheses not yet closed
   int line = 1;
   int column = 1;
   std::size_t i = 0;
@@ -29,6 +30,11 @@ std::vector<Token> tokenize(std::string_view text) {
                                : c == ')' ? Token::Kind::Close
                                           : Token::Kind::Comma;
       tokens.push_back({kind, text.substr(i, 1), line, column});
+      if (kind == Token::Kind::Open && ++open > kMaxNesting) {
+        throw jit::parse_error("nested more than " + std::to_string(kMaxNesting) + " levels deep",
+                               jit::location::in_text({}, line, column));
+      }
+      if (kind == Token::Kind::Close && open > 0) --open;
       ++column;
       ++i;
     } else {

@@ -21,6 +21,10 @@ struct Token {
   int column = 1;  // 1-based
 };
 
+// The parsers of these forms recurse once per level, on any thread's stack:
+// deeper text is a jit::parse_error from tokenize().
+inline constexpr std::size_t kMaxNesting = 1000;
+
 std::vector<Token> tokenize(std::string_view text);
 
 // A read position in a token list; errors name the file, line and column.

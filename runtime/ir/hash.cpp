@@ -172,7 +172,21 @@ class FunctionEncoder {
     }
   }
 
-  void expr(const ExprPtr& e) {
+  // Pre-order, on a stack of our own: expressions may be tall.
+  void expr(const ExprPtr& root) {
+    std::vector<const ExprPtr*> stack{&root};
+    while (!stack.empty()) {
+      const ExprPtr& e = *stack.back();
+      stack.pop_back();
+      node(e);
+      if (e) {
+        for (auto it = e->args.rbegin(); it != e->args.rend(); ++it) stack.push_back(&*it);
+      }
+    }
+  }
+
+  // One node, its operand count included, but not its operands.
+  void node(const ExprPtr& e) {
     if (!e) {
       h_.add(kNullTag);
       return;
@@ -198,7 +212,6 @@ class FunctionEncoder {
         break;
     }
     h_.add(e->args.size());
-    for (const ExprPtr& arg : e->args) expr(arg);
   }
 
   Hasher& h_;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "jit/error.h"
+#include "runtime/ir/visit.h"
 
 namespace augur::ir::interp {
 
@@ -58,23 +60,12 @@ bool is_move_cast(Type from, Type to) {
   return false;
 }
 
-void collect_constants(const Expr& e, std::vector<std::uint64_t>& out) {
-  if (e.kind == ExprKind::Const) out.push_back(e.bits);
-  for (const ExprPtr& a : e.args) {
-    if (a) collect_constants(*a, out);
-  }
-}
-
 void collect_constants(const Block& block, std::vector<std::uint64_t>& out) {
-  for (const Stmt& s : block) {
-    for (const ExprPtr* e : {&s.expr, &s.ptr, &s.index}) {
-      if (*e) collect_constants(**e, out);
-    }
-    collect_constants(s.body, out);
-    collect_constants(s.orelse, out);
-    collect_constants(s.init, out);
-    collect_constants(s.step, out);
-  }
+  for_each_stmt(block, [&](const Stmt& s) {
+    for_each_expr(s, [&](const Expr& e) {
+      if (e.kind == ExprKind::Const) out.push_back(e.bits);
+    });
+  });
 }
 
 class Lowerer {
@@ -838,6 +829,15 @@ class Lowerer {
 }  // namespace
 
 Program lower(const Function& function, const InterpOptions& options) {
+  // Lowering recurses once per level of expression and statement nesting.
+  for (const auto& [depth, what] : {std::pair{expr_depth(function.body), "an expression"},
+                                    std::pair{nesting_depth(function.body), "statements nested"}}) {
+    if (depth > kMaxLoweringDepth) {
+      throw jit::error("cannot interpret " + std::string(what) + " " + std::to_string(depth) +
+                           " deep: the interpreter's limit is " + std::to_string(kMaxLoweringDepth),
+                       jit::location::in_function(function.name));
+    }
+  }
   return Lowerer(function, options).run();
 }
 

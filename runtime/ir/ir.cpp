@@ -1,6 +1,8 @@
 #include "runtime/ir/ir.h"
 
 #include <bit>
+#include <utility>
+#include <vector>
 
 #include "jit/error.h"
 
@@ -24,18 +26,61 @@ bool same_callee(const ExternRef& a, const ExternRef& b) {
 }
 }  // namespace
 
+namespace {
+
+// The fields of one node, not its arguments.
+bool same_node(const Expr& a, const Expr& b) {
+  return a.kind == b.kind && a.op == b.op && a.axis == b.axis && a.type == b.type &&
+         a.bits == b.bits && a.var == b.var && same_callee(a.callee, b.callee) &&
+         a.args.size() == b.args.size();
+}
+
+// The arguments of the Expr being destroyed on this thread's outermost ~Expr
+// that is still releasing; nested destructors hand theirs to it.
+thread_local std::vector<ExprPtr>* releasing = nullptr;
+
+}  // namespace
+
+Expr::~Expr() {
+  if (args.empty()) return;
+  if (releasing) {
+    for (ExprPtr& a : args) releasing->push_back(std::move(a));
+    return;
+  }
+  std::vector<ExprPtr> pending = std::move(args);
+  releasing = &pending;
+  while (!pending.empty()) {
+    // Dropping the last owner runs ~Expr above, which appends to `pending`.
+    ExprPtr last = std::move(pending.back());
+    pending.pop_back();
+    last.reset();
+  }
+  releasing = nullptr;
+}
+
 bool same_expr(const ExprPtr& a, const ExprPtr& b) {
-  if (a == b) return true;
-  if (!a || !b) return false;
-  return *a == *b;
+  // Pairs still to compare, on a stack of our own: expressions may be tall.
+  std::vector<std::pair<const Expr*, const Expr*>> stack;
+  const auto push = [&](const ExprPtr& x, const ExprPtr& y) {
+    if (x == y) return true;
+    if (!x || !y) return false;
+    stack.emplace_back(x.get(), y.get());
+    return true;
+  };
+  if (!push(a, b)) return false;
+  while (!stack.empty()) {
+    const auto [x, y] = stack.back();
+    stack.pop_back();
+    if (!same_node(*x, *y)) return false;
+    for (std::size_t i = 0; i < x->args.size(); ++i) {
+      if (!push(x->args[i], y->args[i])) return false;
+    }
+  }
+  return true;
 }
 
 bool operator==(const Expr& a, const Expr& b) {
-  if (a.kind != b.kind || a.op != b.op || a.axis != b.axis || a.type != b.type ||
-      a.bits != b.bits || a.var != b.var || !same_callee(a.callee, b.callee) ||
-      a.args.size() != b.args.size()) {
-    return false;
-  }
+  if (!same_node(a, b)) return false;
   for (std::size_t i = 0; i < a.args.size(); ++i) {
     if (!same_expr(a.args[i], b.args[i])) return false;
   }

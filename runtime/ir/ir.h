@@ -132,6 +132,15 @@ struct Expr {
   ExternRef callee;        // Call
   std::vector<ExprPtr> args;
 
+  Expr() = default;
+  Expr(const Expr&) = default;
+  Expr(Expr&&) = default;
+  Expr& operator=(const Expr&) = default;
+  Expr& operator=(Expr&&) = default;
+  // Releases the nodes only this one holds without recursing: an expression
+  // may be as tall as a staged program makes it.
+  ~Expr();
+
   UnaryOp unary_op() const { return static_cast<UnaryOp>(op); }
   BinaryOp binary_op() const { return static_cast<BinaryOp>(op); }
   MathOp math_op() const { return static_cast<MathOp>(op); }

@@ -1,5 +1,9 @@
 #include "runtime/ir/printer.h"
 
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
 #include "runtime/ir/literal.h"
 #include "runtime/ir/precedence.h"
 
@@ -27,15 +31,34 @@ class Printer {
 
   void expr(const ExprPtr& e, int min_level) { expr(e.get(), min_level); }
 
+  // Iterative, over a list of pieces still to write: expressions may be tall.
   void expr(const Expr* e, int min_level) {
-    if (!e) {
-      out_ += "<null>";
-      return;
+    std::vector<Piece> todo{Piece::expr(e, min_level)};
+    while (!todo.empty()) {
+      const Piece p = todo.back();
+      todo.pop_back();
+      switch (p.kind) {
+        case Piece::Kind::Text:
+          out_ += p.text;
+          break;
+        case Piece::Kind::Expr:
+          if (!p.e) {
+            out_ += "<null>";
+            break;
+          }
+          if (precedence(*p.e) < p.level) {
+            out_ += '(';
+            todo.push_back(Piece::words(")"));
+          }
+          todo.push_back(Piece::bare(*p.e));
+          break;
+        case Piece::Kind::Bare:
+          operand_free(*p.e);
+          todo.insert(todo.end(), then_.rbegin(), then_.rend());
+          then_.clear();
+          break;
+      }
     }
-    const int level = precedence(*e);
-    if (level < min_level) out_ += '(';
-    operand_free(*e);
-    if (level < min_level) out_ += ')';
   }
 
  private:
@@ -174,20 +197,37 @@ class Printer {
     }
   }
 
+  // What expr() writes: text, an expression (parenthesized below `level`),
+  // or an expression without surrounding parentheses.
+  struct Piece {
+    enum class Kind : std::uint8_t { Text, Expr, Bare };
+    Kind kind;
+    const Expr* e = nullptr;
+    int level = 0;
+    std::string_view text;
+
+    static Piece words(std::string_view t) { return {Kind::Text, nullptr, 0, t}; }
+    static Piece expr(const Expr* e, int level) { return {Kind::Expr, e, level, {}}; }
+    static Piece bare(const Expr& e) { return {Kind::Bare, &e, 0, {}}; }
+  };
+
+  void then(Piece p) { then_.push_back(p); }
+
   void arguments(const std::vector<ExprPtr>& args) {
     out_ += '(';
     for (std::size_t i = 0; i < args.size(); ++i) {
-      if (i > 0) out_ += ", ";
-      expr(args[i], kLoosest);
+      if (i > 0) then(Piece::words(", "));
+      then(Piece::expr(args[i].get(), kLoosest));
     }
-    out_ += ')';
+    then(Piece::words(")"));
   }
 
   static const Expr* arg(const Expr& e, std::size_t i) {
     return i < e.args.size() ? e.args[i].get() : nullptr;
   }
 
-  // The expression without surrounding parentheses.
+  // The expression without surrounding parentheses: what comes before its
+  // first operand is written now, the rest goes to then_, in reading order.
   void operand_free(const Expr& e) {
     switch (e.kind) {
       case ExprKind::Const:
@@ -201,37 +241,37 @@ class Printer {
         const Expr* operand = arg(e, 0);
         // A '-' directly before a literal would be read as the literal's sign.
         if (e.unary_op() == UnaryOp::Neg && operand && operand->kind == ExprKind::Const) {
-          out_ += '(';
-          operand_free(*operand);
-          out_ += ')';
+          out_ += '(' + format_constant(*operand) + ')';
         } else {
-          expr(operand, kPrefix);
+          then(Piece::expr(operand, kPrefix));
         }
         return;
       }
       case ExprKind::Binary: {
         const int level = precedence(e);
-        expr(arg(e, 0), level);
-        out_ += " " + std::string(name_of(e.binary_op())) + " ";
-        expr(arg(e, 1), level + 1);
+        then(Piece::expr(arg(e, 0), level));
+        then(Piece::words(" "));
+        then(Piece::words(name_of(e.binary_op())));
+        then(Piece::words(" "));
+        then(Piece::expr(arg(e, 1), level + 1));
         return;
       }
       case ExprKind::Select:
-        expr(arg(e, 0), kSelect + 1);
-        out_ += " ? ";
-        expr(arg(e, 1), kSelect);
-        out_ += " : ";
-        expr(arg(e, 2), kSelect);
+        then(Piece::expr(arg(e, 0), kSelect + 1));
+        then(Piece::words(" ? "));
+        then(Piece::expr(arg(e, 1), kSelect));
+        then(Piece::words(" : "));
+        then(Piece::expr(arg(e, 2), kSelect));
         return;
       case ExprKind::Cast:
         out_ += e.type.name();
         arguments(e.args);
         return;
       case ExprKind::Load:
-        expr(arg(e, 0), kPostfix);
-        out_ += '[';
-        expr(arg(e, 1), kLoosest);
-        out_ += ']';
+        then(Piece::expr(arg(e, 0), kPostfix));
+        then(Piece::words("["));
+        then(Piece::expr(arg(e, 1), kLoosest));
+        then(Piece::words("]"));
         return;
       case ExprKind::Call:
         out_ += "@" + (e.callee ? e.callee->name : std::string("<null>"));
@@ -253,6 +293,7 @@ class Printer {
 
   const Function& fn_;
   std::string& out_;
+  std::vector<Piece> then_;  // operand_free's pieces after its first operand
 };
 
 void print_extern(const ExternFn& decl, std::string& out) {

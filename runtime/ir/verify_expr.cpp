@@ -85,30 +85,52 @@ std::string expr_name(const Expr& e) {
 
 }  // namespace
 
-bool FunctionVerifier::check_expr(const ExprPtr& e, std::string_view what) {
-  if (!e) {
+bool FunctionVerifier::check_expr(const ExprPtr& root, std::string_view what) {
+  if (!root) {
     report("missing " + std::string(what));
     return false;
   }
-  if (const std::size_t n = fixed_arity(e->kind); n != ~std::size_t{0} && e->args.size() != n) {
-    report(expr_name(*e) + " has " + std::to_string(e->args.size()) + " operands, not " +
-           std::to_string(n));
-    return false;
-  }
-  if (static_cast<int>(e->op) > max_op(e->kind)) {
-    report(expr_name(*e) + " has an unknown operator " + std::to_string(e->op));
-    return false;
-  }
-  bool operands_ok = true;
-  for (const ExprPtr& arg : e->args) {
-    if (!arg) {
-      report("missing operand of " + expr_name(*e));
-      operands_ok = false;
-    } else {
-      operands_ok = check_expr(arg, "operand") && operands_ok;
+  // What can be checked before the operands.
+  const auto shape_ok = [&](const Expr& e) {
+    if (const std::size_t n = fixed_arity(e.kind); n != ~std::size_t{0} && e.args.size() != n) {
+      report(expr_name(e) + " has " + std::to_string(e.args.size()) + " operands, not " +
+             std::to_string(n));
+      return false;
     }
+    if (static_cast<int>(e.op) > max_op(e.kind)) {
+      report(expr_name(e) + " has an unknown operator " + std::to_string(e.op));
+      return false;
+    }
+    return true;
+  };
+  // Operands first, on a stack of our own (expressions may be tall); a node
+  // is typed only when all its operands are well formed.
+  struct Frame {
+    const Expr* e;
+    std::size_t next;
+    bool operands_ok;
+  };
+  if (!shape_ok(*root)) return false;
+  std::vector<Frame> stack{{root.get(), 0, true}};
+  while (true) {
+    Frame& top = stack.back();
+    if (top.next < top.e->args.size()) {
+      const ExprPtr& arg = top.e->args[top.next++];
+      if (!arg) {
+        report("missing operand of " + expr_name(*top.e));
+        top.operands_ok = false;
+      } else if (!shape_ok(*arg)) {
+        top.operands_ok = false;
+      } else {
+        stack.push_back({arg.get(), 0, true});
+      }
+      continue;
+    }
+    const bool ok = top.operands_ok && check_node(*top.e);
+    stack.pop_back();
+    if (stack.empty()) return ok;
+    stack.back().operands_ok = ok && stack.back().operands_ok;
   }
-  return operands_ok && check_node(*e);
 }
 
 bool FunctionVerifier::check_node(const Expr& e) {

@@ -31,6 +31,12 @@
 
 namespace augur::peg {
 
+// Translation, extraction and reversion recurse once per level of expression
+// depth, statement nesting and PEG depth (the longest chain of values, loops'
+// back edges aside), on whatever thread compiles. A function deeper than this
+// is kept as it is, and its report says why (docs/peg.md).
+inline constexpr std::size_t kMaxPegDepth = 1000;
+
 struct PegOptions {
   // Saturation budget (eqsat::Limits::jit(): 8 iterations, 6,000 e-nodes,
   // and 100 ms of wall clock as a safety net the other budgets stop well

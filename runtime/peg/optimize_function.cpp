@@ -51,6 +51,66 @@ void fuse_equal_loops(eqsat::EGraph& g) {
   eqsat::merge_bisimilar_classes(g);
 }
 
+// Why `f` is too deep to translate (empty if it is not).
+std::string too_deep_for_translation(const ir::Function& f) {
+  if (const std::size_t d = ir::expr_depth(f.body); d > kMaxPegDepth)
+    return "an expression " + std::to_string(d) + " deep, past the optimizer's limit of " +
+           std::to_string(kMaxPegDepth);
+  if (const std::size_t d = ir::nesting_depth(f.body); d > kMaxPegDepth)
+    return "statements nested " + std::to_string(d) + " deep, past the optimizer's limit of " +
+           std::to_string(kMaxPegDepth);
+  return {};
+}
+
+// The most e-classes on one path down from the roots, a loop's back edges
+// aside; iterative, since it is measured to keep the recursive passes off
+// deep PEGs. Measured right after translation, where each class holds one
+// e-node.
+std::size_t peg_depth(const eqsat::EGraph& g, const PegRoots& roots) {
+  constexpr std::size_t kOpen = ~std::size_t{0};  // on the current path
+  std::unordered_map<std::uint32_t, std::size_t> depth;
+  std::size_t deepest = 0;
+  std::vector<eqsat::Id> starts{roots.state};
+  if (roots.result) starts.push_back(*roots.result);
+  starts.insert(starts.end(), roots.outputs.begin(), roots.outputs.end());
+  struct Frame {
+    std::uint32_t cls;
+    std::span<const eqsat::Id> children;
+    std::size_t deepest_child;
+  };
+  std::vector<Frame> stack;
+  const auto enter = [&](eqsat::Id id) {
+    const eqsat::Id c = g.find(id);
+    const auto [it, fresh] = depth.try_emplace(eqsat::index(c), kOpen);
+    if (!fresh) return it->second == kOpen ? std::size_t{0} : it->second;
+    const std::span<const eqsat::Id> nodes = g.nodes_of(c);
+    stack.push_back({eqsat::index(c),
+                     nodes.empty() ? std::span<const eqsat::Id>{} : g.node(nodes.front()).children,
+                     0});
+    return kOpen;
+  };
+  for (eqsat::Id root : starts) {
+    if (enter(root) != kOpen) continue;
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      if (!top.children.empty()) {
+        const eqsat::Id child = top.children.front();
+        top.children = top.children.subspan(1);
+        const std::size_t d = enter(child);
+        // Recomputed: enter() may have moved the stack.
+        if (d != kOpen) stack.back().deepest_child = std::max(stack.back().deepest_child, d);
+        continue;
+      }
+      const std::size_t d = top.deepest_child + 1;
+      depth[top.cls] = d;
+      deepest = std::max(deepest, d);
+      stack.pop_back();
+      if (!stack.empty()) stack.back().deepest_child = std::max(stack.back().deepest_child, d);
+    }
+  }
+  return deepest;
+}
+
 }  // namespace
 
 void declare_called_externs(ir::Module& module, const ir::Function& f) {
@@ -66,6 +126,10 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
                                               bool dump, std::span<const ir::VarId> outputs) {
   report.function = f.name;
   report.ir_nodes = ir::node_count(f.body);
+  if (std::string why = too_deep_for_translation(f); !why.empty()) {
+    report.fallback = std::move(why);
+    return std::nullopt;
+  }
   Clock::time_point t = Clock::now();
   std::unique_ptr<eqsat::EGraph> g = make_peg_egraph();
   PegFunction peg;
@@ -79,6 +143,11 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   }
   report.to_peg = Clock::now() - t;
   report.peg_nodes = g->node_count();
+  if (const std::size_t d = peg_depth(*g, peg.roots()); d > kMaxPegDepth) {
+    report.fallback = "a PEG " + std::to_string(d) + " deep, past the optimizer's limit of " +
+                      std::to_string(kMaxPegDepth);
+    return std::nullopt;
+  }
   if (dump) {
     const eqsat::Extractor plain(*g, peg_cost(), peg_cycle_edges());
     std::cerr << "== PEG of " << f.name << " (" << report.peg_nodes << " e-nodes)\n";

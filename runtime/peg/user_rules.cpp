@@ -122,10 +122,8 @@ void register_rule(std::string name, std::string_view rule) {
   augur::eqsat::SymbolLanguage syntax;
   try {
     augur::eqsat::Rewrite::parse(name, lhs, rhs, syntax);
-  } catch (const jit::parse_error&) {
-    throw;
   } catch (const jit::error& e) {
-    throw jit::parse_error("rule '" + name + "': " + e.message());
+    throw jit::parse_error("rule '" + name + "': " + e.message(), e.where());
   }
   augur::peg::Registry::instance().add({std::move(name), std::move(lhs), std::move(rhs)});
 }

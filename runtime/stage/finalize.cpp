@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
 #include "runtime/ir/builder.h"
+#include "runtime/ir/visit.h"
 
 namespace augur::stage {
 
@@ -79,9 +81,10 @@ class ScopeCheck {
     }
   }
 
-  void expr(const ir::Expr& e) {
-    if (e.kind == ir::ExprKind::Var) use(e.var);
-    for (const ExprPtr& a : e.args) expr(*a);
+  void expr(const ir::Expr& root) {
+    ir::for_each_expr(root, [&](const ir::Expr& e) {
+      if (e.kind == ir::ExprKind::Var) use(e.var);
+    });
   }
 
   void use(VarId v) {
@@ -164,18 +167,17 @@ class Renumber {
   const std::vector<std::uint32_t>& order() const { return order_; }
 
  private:
-  ExprPtr expr(const ExprPtr& e) {
-    auto it = done_.find(e.get());
-    if (it != done_.end()) return it->second;
-    ExprPtr out = e;
-    if (e->kind == ir::ExprKind::Var || !e->args.empty()) {
-      ir::Expr copy = *e;
-      if (copy.kind == ir::ExprKind::Var) copy.var = VarId{map_[copy.var.index]};
-      for (ExprPtr& a : copy.args) a = expr(a);
-      out = std::make_shared<const ir::Expr>(std::move(copy));
-    }
-    done_.emplace(e.get(), out);
-    return out;
+  ExprPtr expr(const ExprPtr& root) {
+    return ir::fold_expr<ExprPtr>(
+        root,
+        [&](const ExprPtr& e, std::span<ExprPtr> args) {
+          if (e->kind != ir::ExprKind::Var && e->args.empty()) return e;
+          ir::Expr copy = *e;
+          if (copy.kind == ir::ExprKind::Var) copy.var = VarId{map_[copy.var.index]};
+          std::move(args.begin(), args.end(), copy.args.begin());
+          return ExprPtr(std::make_shared<const ir::Expr>(std::move(copy)));
+        },
+        &done_);
   }
 
   std::vector<std::uint32_t> map_;
@@ -307,35 +309,21 @@ void finalize(ir::Function& fn, const std::vector<std::string>& param_names) {
 
 std::vector<ir::ExternRef> callees(const ir::Function& fn) {
   std::vector<ir::ExternRef> out;
-  auto visit_expr = [&](auto& self, const ir::Expr& e) -> void {
-    if (e.kind == ir::ExprKind::Call &&
-        std::none_of(out.begin(), out.end(),
-                     [&](const ir::ExternRef& r) { return r == e.callee; })) {
-      out.push_back(e.callee);
-    }
-    for (const ExprPtr& a : e.args) self(self, *a);
-  };
-  auto visit_block = [&](auto& self, const Block& b) -> void {
-    for (const Stmt& s : b) {
-      for (const ExprPtr* e : {&s.expr, &s.ptr, &s.index}) {
-        if (*e) visit_expr(visit_expr, **e);
+  ir::for_each_stmt(fn.body, [&](const Stmt& s) {
+    ir::for_each_expr(s, [&](const ir::Expr& e) {
+      if (e.kind == ir::ExprKind::Call &&
+          std::none_of(out.begin(), out.end(),
+                       [&](const ir::ExternRef& r) { return r == e.callee; })) {
+        out.push_back(e.callee);
       }
-      self(self, s.init);
-      self(self, s.body);
-      self(self, s.orelse);
-      self(self, s.step);
-    }
-  };
-  visit_block(visit_block, fn.body);
+    });
+  });
   return out;
 }
 
 std::uint64_t count_statements(const Block& block) {
   std::uint64_t n = 0;
-  for (const Stmt& s : block) {
-    n += 1 + count_statements(s.init) + count_statements(s.body) + count_statements(s.orelse) +
-         count_statements(s.step);
-  }
+  ir::for_each_stmt(block, [&](const Stmt&) { ++n; });
   return n;
 }
 

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "runtime/ir/builder.h"
+#include "runtime/ir/visit.h"
 
 namespace augur::stage {
 
@@ -17,20 +18,20 @@ bool is_true(const ir::ExprPtr& e) {
   return e && e->kind == ExprKind::Const && e->type.is_bool() && e->bits == 1;
 }
 
-bool has_calls(const ir::Expr& e) {
-  if (e.kind == ExprKind::Call || e.kind == ExprKind::Atomic) return true;
-  for (const ir::ExprPtr& a : e.args) {
-    if (has_calls(*a)) return true;
-  }
-  return false;
+// Both walk without recursion: expressions may be tall.
+bool has_calls(const ir::Expr& root) {
+  bool found = false;
+  ir::for_each_expr(root, [&](const ir::Expr& e) {
+    found = found || e.kind == ExprKind::Call || e.kind == ExprKind::Atomic;
+  });
+  return found;
 }
 
-bool reads(const ir::Expr& e, ir::VarId v) {
-  if (e.kind == ExprKind::Var && e.var == v) return true;
-  for (const ir::ExprPtr& a : e.args) {
-    if (reads(*a, v)) return true;
-  }
-  return false;
+bool reads(const ir::Expr& root, ir::VarId v) {
+  bool found = false;
+  ir::for_each_expr(
+      root, [&](const ir::Expr& e) { found = found || (e.kind == ExprKind::Var && e.var == v); });
+  return found;
 }
 
 bool mentions(const Block& block, ir::VarId v);
