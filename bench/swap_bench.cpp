@@ -19,6 +19,7 @@
 #include "runtime/ir/interp.h"
 #include "runtime/ir/parser.h"
 #include "runtime/stage/extract.h"
+#include "tests/support/staged_programs.h"
 
 namespace {
 
@@ -78,14 +79,7 @@ void handle_call_in_section(benchmark::State& state) {
 }
 BENCHMARK(handle_call_in_section)->ThreadRange(1, 2);
 
-jit::dyn<double> power(jit::dyn<double> x, int n) {
-  jit::dyn<double> r = 1.0;
-  for (jit::stat<int> e = n; e > 0; e = e / 2) {
-    if (e % 2 == 1) r = r * x;
-    x = x * x;
-  }
-  return r;
-}
+using augur::staged::power;
 
 using Power = double (*)(double);
 

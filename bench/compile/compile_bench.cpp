@@ -47,20 +47,14 @@
 #include "jit/cpu/statistics.h"
 #include "jit/jit.h"
 #include "runtime/stage/extract.h"
+#include "tests/support/staged_programs.h"
 
 namespace augur::bench {
 namespace {
 
 // ---------------------------------------------------------------- programs
 
-jit::dyn<double> power(jit::dyn<double> x, int n) {
-  jit::dyn<double> r("r", 1.0);
-  for (jit::stat<int> e = n; e > 0; e = e / 2) {
-    if (e % 2 == 1) r = r * x;
-    x = x * x;
-  }
-  return r;
-}
+using augur::staged::power;
 
 jit::dyn<double> dot(jit::dyn<const double*> a, jit::dyn<const double*> b, int n) {
   jit::dyn<double> sum("sum", 0.0);
