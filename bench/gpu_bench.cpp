@@ -236,32 +236,31 @@ void register_gpu_benchmarks() {
 
 // ---------------------------------------------------------------- ratios
 
-// One pair's line after the console report.
-void ratio(const bench::RatioReporter& report, const char* what, const std::string& augur,
-           const std::string& peer) {
-  const auto [a, p] = report.pair(augur, peer);
-  if (!a) return;
-  std::printf("%s: %.1f us vs %.1f us, ratio %.4f (%.2fx)\n", what, a->wall_ns / 1e3,
-              p->wall_ns / 1e3, a->wall_ns / p->wall_ns, p->wall_ns / a->wall_ns);
-}
-
-void print_ratios(const bench::RatioReporter& r) {
-  ratio(r, "disk cache hit vs NVRTC", "image_disk_hit", "image_nvrtc");
-  ratio(r, "memory cache hit vs NVRTC", "image_memory_hit", "image_nvrtc");
-  ratio(r, "CPU fallback, conv1d: specialized vs generic", "conv1d/fallback_conv1d_specialized",
-        "conv1d/fallback_conv1d_generic");
-  ratio(r, "CPU fallback, conv2d: specialized vs generic", "conv2d/fallback_conv2d_specialized",
-        "conv2d/fallback_conv2d_generic");
-  ratio(r, "GPU, conv1d 64K: specialized vs generic", "gpu_conv1d_specialized",
-        "gpu_conv1d_generic");
-  ratio(r, "GPU, conv1d 16M: specialized vs generic", "gpu_conv1d_specialized_16M",
-        "gpu_conv1d_generic_16M");
-  ratio(r, "GPU, conv2d 256x192: specialized vs generic", "gpu_conv2d_specialized",
-        "gpu_conv2d_generic");
-  ratio(r, "GPU, conv2d 4096x4096: specialized vs generic", "gpu_conv2d_specialized_4096",
-        "gpu_conv2d_generic_4096");
-  ratio(r, "GPU, per launch: kernel::launch vs cuLaunchKernel", "gpu_launch_kernel",
-        "gpu_launch_direct");
+// After the console report, each pair's ratio: what, Augur's run, its peer.
+void print_ratios(const bench::RatioReporter& report) {
+  static const char* const kPairs[][3] = {
+      {"disk cache hit vs NVRTC", "image_disk_hit", "image_nvrtc"},
+      {"memory cache hit vs NVRTC", "image_memory_hit", "image_nvrtc"},
+      {"CPU fallback, conv1d: specialized vs generic", "conv1d/fallback_conv1d_specialized",
+       "conv1d/fallback_conv1d_generic"},
+      {"CPU fallback, conv2d: specialized vs generic", "conv2d/fallback_conv2d_specialized",
+       "conv2d/fallback_conv2d_generic"},
+      {"GPU, conv1d 64K: specialized vs generic", "gpu_conv1d_specialized", "gpu_conv1d_generic"},
+      {"GPU, conv1d 16M: specialized vs generic", "gpu_conv1d_specialized_16M",
+       "gpu_conv1d_generic_16M"},
+      {"GPU, conv2d 256x192: specialized vs generic", "gpu_conv2d_specialized",
+       "gpu_conv2d_generic"},
+      {"GPU, conv2d 4096x4096: specialized vs generic", "gpu_conv2d_specialized_4096",
+       "gpu_conv2d_generic_4096"},
+      {"GPU, per launch: kernel::launch vs cuLaunchKernel", "gpu_launch_kernel",
+       "gpu_launch_direct"},
+  };
+  for (const auto& [what, augur, peer] : kPairs) {
+    const auto [a, p] = report.pair(augur, peer);
+    if (!a) continue;
+    std::printf("%s: %.1f us vs %.1f us, ratio %.4f (%.2fx)\n", what, a->wall_ns / 1e3,
+                p->wall_ns / 1e3, a->wall_ns / p->wall_ns, p->wall_ns / a->wall_ns);
+  }
 }
 
 }  // namespace
