@@ -12,17 +12,11 @@
 #include <unordered_map>
 
 #include "jit/jit.h"
+#include "tests/support/staged_programs.h"
 
 namespace {
 
-jit::dyn<double> power(jit::dyn<double> x, int n) {
-  jit::dyn<double> r = 1.0;
-  for (jit::stat<int> e = n; e > 0; e = e / 2) {
-    if (e % 2 == 1) r = r * x;
-    x = x * x;
-  }
-  return r;
-}
+using augur::staged::power;
 
 [[gnu::noinline]] double native_power13(double x) {
   double r = x;

@@ -15,9 +15,9 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <string>
 
+#include "bench/support/ratio_reporter.h"
 #include "jit/cpu/compile.h"
 #include "jit/cpu/statistics.h"
 #include "runtime/ir/builder.h"
@@ -134,35 +134,17 @@ BENCHMARK(augur_compile_with_invokers)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(system_compiler)->Arg(0)->Arg(2)->Iterations(20)->Unit(benchmark::kMillisecond);
 
-// The console report, then "augur / cc" per -O level.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      // With --benchmark_repetitions, the median stands for the benchmark.
-      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if (run.run_type != Run::RT_Iteration && !median) continue;
-      // "augur_compile/2/process_time/real_time_median" → "augur_compile/2"
-      const std::string name = run.run_name.str();
-      seconds_[name.substr(0, name.find('/', name.find('/') + 1))] = run.GetAdjustedRealTime();
-    }
+// After the console report, "augur / cc" per -O level.
+void print_ratios(const bench::RatioReporter& report) {
+  for (const char* level : {"0", "2"}) {
+    const auto [augur, cc] =
+        report.pair(std::string("augur_compile/") + level, std::string("system_compiler/") + level);
+    if (!augur) continue;
+    const double a = augur->wall_ns / 1e6, c = cc->wall_ns / 1e6;
+    std::printf("O%s: augur %.3f ms, cc + dlopen %.3f ms, ratio %.4f (%.0fx faster)\n", level, a, c,
+                a / c, c / a);
   }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    for (const char* level : {"0", "2"}) {
-      const std::string augur = "augur_compile/" + std::string(level);
-      const std::string cc = "system_compiler/" + std::string(level);
-      if (!seconds_.count(augur) || !seconds_.count(cc)) continue;
-      std::printf("O%s: augur %.3f ms, cc + dlopen %.3f ms, ratio %.4f (%.0fx faster)\n", level,
-                  seconds_[augur], seconds_[cc], seconds_[augur] / seconds_[cc],
-                  seconds_[cc] / seconds_[augur]);
-    }
-  }
-
- private:
-  std::map<std::string, double> seconds_;  // in the runs' unit (ms)
-};
+}
 
 }  // namespace
 
@@ -186,7 +168,7 @@ void report_cold_compile() {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   report_cold_compile();
-  RatioReporter reporter;
+  bench::RatioReporter reporter(print_ratios);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;

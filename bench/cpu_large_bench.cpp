@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "bench/compile/ir_to_c.h"
-#include "bench/cpu_time.h"
-#include "bench/ratio_reporter.h"
+#include "bench/support/cpu_time.h"
+#include "bench/support/ratio_reporter.h"
 #include "jit/cpu/compile.h"
 #include "jit/cpu/statistics.h"
 #include "tests/support/bf_like_program.h"

@@ -18,11 +18,11 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "bench/support/ratio_reporter.h"
 #include "examples/gpu_conv_kernels.h"
 #include "gpu/device.h"
 #include "gpu/image.h"
@@ -236,65 +236,32 @@ void register_gpu_benchmarks() {
 
 // ---------------------------------------------------------------- ratios
 
-// The console report, then each pair's ratio.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  // Colours only on a terminal: the report is often read from a log.
-  RatioReporter() : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_Defaults : OO_Tabular) {}
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if (run.error_occurred || (run.run_type != Run::RT_Iteration && !median)) continue;
-      // "conv1d/fallback_conv1d_generic" (BENCHMARK_CAPTURE) → "fallback_conv1d_generic"
-      const std::string& function = run.run_name.function_name;
-      const std::string name = function.substr(function.rfind('/') + 1);
-      nanoseconds_[name] = run.GetAdjustedRealTime() * multiplier(run.time_unit);
-    }
+// After the console report, each pair's ratio: what, Augur's run, its peer.
+void print_ratios(const bench::RatioReporter& report) {
+  static const char* const kPairs[][3] = {
+      {"disk cache hit vs NVRTC", "image_disk_hit", "image_nvrtc"},
+      {"memory cache hit vs NVRTC", "image_memory_hit", "image_nvrtc"},
+      {"CPU fallback, conv1d: specialized vs generic", "conv1d/fallback_conv1d_specialized",
+       "conv1d/fallback_conv1d_generic"},
+      {"CPU fallback, conv2d: specialized vs generic", "conv2d/fallback_conv2d_specialized",
+       "conv2d/fallback_conv2d_generic"},
+      {"GPU, conv1d 64K: specialized vs generic", "gpu_conv1d_specialized", "gpu_conv1d_generic"},
+      {"GPU, conv1d 16M: specialized vs generic", "gpu_conv1d_specialized_16M",
+       "gpu_conv1d_generic_16M"},
+      {"GPU, conv2d 256x192: specialized vs generic", "gpu_conv2d_specialized",
+       "gpu_conv2d_generic"},
+      {"GPU, conv2d 4096x4096: specialized vs generic", "gpu_conv2d_specialized_4096",
+       "gpu_conv2d_generic_4096"},
+      {"GPU, per launch: kernel::launch vs cuLaunchKernel", "gpu_launch_kernel",
+       "gpu_launch_direct"},
+  };
+  for (const auto& [what, augur, peer] : kPairs) {
+    const auto [a, p] = report.pair(augur, peer);
+    if (!a) continue;
+    std::printf("%s: %.1f us vs %.1f us, ratio %.4f (%.2fx)\n", what, a->wall_ns / 1e3,
+                p->wall_ns / 1e3, a->wall_ns / p->wall_ns, p->wall_ns / a->wall_ns);
   }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    ratio("disk cache hit vs NVRTC", "image_disk_hit", "image_nvrtc");
-    ratio("memory cache hit vs NVRTC", "image_memory_hit", "image_nvrtc");
-    ratio("CPU fallback, conv1d: specialized vs generic", "fallback_conv1d_specialized",
-          "fallback_conv1d_generic");
-    ratio("CPU fallback, conv2d: specialized vs generic", "fallback_conv2d_specialized",
-          "fallback_conv2d_generic");
-    ratio("GPU, conv1d 64K: specialized vs generic", "gpu_conv1d_specialized",
-          "gpu_conv1d_generic");
-    ratio("GPU, conv1d 16M: specialized vs generic", "gpu_conv1d_specialized_16M",
-          "gpu_conv1d_generic_16M");
-    ratio("GPU, conv2d 256x192: specialized vs generic", "gpu_conv2d_specialized",
-          "gpu_conv2d_generic");
-    ratio("GPU, conv2d 4096x4096: specialized vs generic", "gpu_conv2d_specialized_4096",
-          "gpu_conv2d_generic_4096");
-    ratio("GPU, per launch: kernel::launch vs cuLaunchKernel", "gpu_launch_kernel",
-          "gpu_launch_direct");
-  }
-
- private:
-  static double multiplier(benchmark::TimeUnit unit) {
-    switch (unit) {
-      case benchmark::kSecond:
-        return 1e9;
-      case benchmark::kMillisecond:
-        return 1e6;
-      case benchmark::kMicrosecond:
-        return 1e3;
-      case benchmark::kNanosecond:
-        break;
-    }
-    return 1;
-  }
-  void ratio(const char* what, const std::string& augur, const std::string& peer) {
-    if (!nanoseconds_.count(augur) || !nanoseconds_.count(peer)) return;
-    const double a = nanoseconds_[augur], p = nanoseconds_[peer];
-    std::printf("%s: %.1f us vs %.1f us, ratio %.4f (%.2fx)\n", what, a / 1e3, p / 1e3, a / p,
-                p / a);
-  }
-
-  std::map<std::string, double> nanoseconds_;  // per iteration
-};
+}
 
 }  // namespace
 
@@ -307,7 +274,7 @@ int main(int argc, char** argv) {
                 gpu::default_arch().c_str());
   }
   register_gpu_benchmarks();
-  RatioReporter reporter;
+  bench::RatioReporter reporter(print_ratios);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;

@@ -11,12 +11,12 @@
 
 #include <cstdio>
 #include <functional>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "bench/interp_bench_native.h"
+#include "bench/support/ratio_reporter.h"
 #include "runtime/ir/interp.h"
 #include "tests/ir/interp_test_support.h"
 
@@ -212,49 +212,29 @@ BENCHMARK_CAPTURE(call_native, native_O3, kO3)->Name("call_add/native_O3");
 BENCHMARK_CAPTURE(call_native, native_O0, kO0)->Name("call_add/native_O0");
 BENCHMARK(call_interp)->Name("call_add/interp");
 
-// Prints the usual table, then interp/native for every workload that ran both:
-// from the medians when --benchmark_repetitions is given, else from the runs.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      if (run.error_occurred) continue;
-      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if (median || (run.run_type == Run::RT_Iteration && run.repetitions <= 1)) {
-        times_[run.run_name.str()] = run.GetAdjustedCPUTime();
-      }
-    }
+// After the usual table, interp/native for every workload that ran both.
+void print_slowdowns(const augur::bench::RatioReporter& report) {
+  std::printf("\nslowdown (interp CPU time / native CPU time):\n");
+  std::printf("  %-12s %10s %10s\n", "workload", "vs -O3", "vs -O0");
+  const auto ratio = [&](const augur::bench::RunTimes& interp, const std::string& native) {
+    const augur::bench::RunTimes* n = report.find(native);
+    return n && n->error.empty() ? interp.cpu_ns / n->cpu_ns : 0.0;
+  };
+  for (const auto& [name, times] : report.runs()) {
+    const auto slash = name.rfind("/interp");
+    if (slash == std::string::npos || !times.error.empty()) continue;
+    const std::string workload = name.substr(0, slash);
+    std::printf("  %-12s %9.1fx %9.1fx\n", workload.c_str(), ratio(times, workload + "/native_O3"),
+                ratio(times, workload + "/native_O0"));
   }
-
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    std::printf("\nslowdown (interp CPU time / native CPU time):\n");
-    std::printf("  %-12s %10s %10s\n", "workload", "vs -O3", "vs -O0");
-    for (const auto& [name, time] : times_) {
-      const auto slash = name.rfind("/interp");
-      if (slash == std::string::npos) continue;
-      const std::string workload = name.substr(0, slash);
-      std::printf("  %-12s %9.1fx %9.1fx\n", workload.c_str(), ratio(time, workload + "/native_O3"),
-                  ratio(time, workload + "/native_O0"));
-    }
-  }
-
- private:
-  double ratio(double time, const std::string& native) const {
-    const auto it = times_.find(native);
-    return it == times_.end() ? 0.0 : time / it->second;
-  }
-
-  std::map<std::string, double> times_;
-};
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
+  augur::bench::RatioReporter reporter(print_slowdowns);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/ratio_reporter.h"
+#include "bench/support/ratio_reporter.h"
 #include "jit/cpu/compile.h"
 #include "jit/cpu/invoke.h"
 #include "jit/rules.h"

@@ -10,15 +10,16 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <map>
 #include <string>
 #include <utility>
 
+#include "bench/support/ratio_reporter.h"
 #include "jit/cpu/compile.h"
 #include "jit/jit.h"
 #include "runtime/ir/interp.h"
 #include "runtime/ir/parser.h"
 #include "runtime/stage/extract.h"
+#include "tests/support/staged_programs.h"
 
 namespace {
 
@@ -78,14 +79,7 @@ void handle_call_in_section(benchmark::State& state) {
 }
 BENCHMARK(handle_call_in_section)->ThreadRange(1, 2);
 
-jit::dyn<double> power(jit::dyn<double> x, int n) {
-  jit::dyn<double> r = 1.0;
-  for (jit::stat<int> e = n; e > 0; e = e / 2) {
-    if (e % 2 == 1) r = r * x;
-    x = x * x;
-  }
-  return r;
-}
+using augur::staged::power;
 
 using Power = double (*)(double);
 
@@ -180,53 +174,38 @@ void call_interpreter(benchmark::State& state) {
 }
 BENCHMARK(call_interpreter);
 
-// The console report, then the ratios.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if (run.run_type != Run::RT_Iteration && !median) continue;
-      std::string name = run.run_name.str();
-      for (const char* suffix : {"/manual_time", "_median"}) {
-        if (const auto at = name.find(suffix); at != std::string::npos) name.erase(at);
-      }
-      times_[name] = run.GetAdjustedRealTime();
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    ratio("handle call / raw pointer call, 1 thread", "handle_call/threads:1",
-          "raw_call/threads:1");
-    ratio("handle call / raw pointer call, 2 threads", "handle_call/threads:2",
-          "raw_call/threads:2");
-    ratio("handle call in a call_section / raw pointer call, 1 thread",
-          "handle_call_in_section/threads:1", "raw_call/threads:1");
-    ratio("handle call in a call_section / raw pointer call, 2 threads",
-          "handle_call_in_section/threads:2", "raw_call/threads:2");
-    ratio("respecialize to publication / direct O2 first result", "respecialize_to_publication",
-          "first_result_compiled/2");
-    ratio("first result tiered / direct O2", "first_result_tiered", "first_result_compiled/2");
-    ratio("first result interpreter / O0", "first_result_interpreter", "first_result_compiled/0");
-    ratio("call interpreter / O0 code", "call_interpreter", "call_compiled/0");
-    ratio("call O0 code / O2 code", "call_compiled/0", "call_compiled/2");
-  }
+// One pair's line after the console report, in the runs' unit.
+void ratio(const bench::RatioReporter& report, const char* what, const std::string& a,
+           const std::string& b) {
+  const auto [x, y] = report.pair(a, b);
+  if (!x) return;
+  const double tx = x->wall_ns / bench::ns_per(x->unit), ty = y->wall_ns / bench::ns_per(y->unit);
+  std::printf("%s: %.4g / %.4g = %.3f\n", what, tx, ty, tx / ty);
+}
 
- private:
-  void ratio(const char* what, const std::string& a, const std::string& b) {
-    if (!times_.count(a) || !times_.count(b)) return;
-    std::printf("%s: %.4g / %.4g = %.3f\n", what, times_[a], times_[b], times_[a] / times_[b]);
-  }
-  std::map<std::string, double> times_;  // in each run's unit
-};
+void print_ratios(const bench::RatioReporter& r) {
+  ratio(r, "handle call / raw pointer call, 1 thread", "handle_call/threads:1",
+        "raw_call/threads:1");
+  ratio(r, "handle call / raw pointer call, 2 threads", "handle_call/threads:2",
+        "raw_call/threads:2");
+  ratio(r, "handle call in a call_section / raw pointer call, 1 thread",
+        "handle_call_in_section/threads:1", "raw_call/threads:1");
+  ratio(r, "handle call in a call_section / raw pointer call, 2 threads",
+        "handle_call_in_section/threads:2", "raw_call/threads:2");
+  ratio(r, "respecialize to publication / direct O2 first result", "respecialize_to_publication",
+        "first_result_compiled/2");
+  ratio(r, "first result tiered / direct O2", "first_result_tiered", "first_result_compiled/2");
+  ratio(r, "first result interpreter / O0", "first_result_interpreter", "first_result_compiled/0");
+  ratio(r, "call interpreter / O0 code", "call_interpreter", "call_compiled/0");
+  ratio(r, "call O0 code / O2 code", "call_compiled/0", "call_compiled/2");
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   increment_code();  // the engine's first compile, outside every measurement
-  RatioReporter reporter;
+  bench::RatioReporter reporter(print_ratios);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;

@@ -40,26 +40,21 @@
 #include "bench/compile/ir_to_c.h"
 #include "bench/compile/native.h"
 #include "bench/compile/programs.h"
-#include "bench/cpu_time.h"
+#include "bench/support/cpu_time.h"
+#include "bench/support/ratio_reporter.h"
 #include "bf.h"
 #include "jit/cpu/compile.h"
 #include "jit/cpu/statistics.h"
 #include "jit/jit.h"
 #include "runtime/stage/extract.h"
+#include "tests/support/staged_programs.h"
 
 namespace augur::bench {
 namespace {
 
 // ---------------------------------------------------------------- programs
 
-jit::dyn<double> power(jit::dyn<double> x, int n) {
-  jit::dyn<double> r("r", 1.0);
-  for (jit::stat<int> e = n; e > 0; e = e / 2) {
-    if (e % 2 == 1) r = r * x;
-    x = x * x;
-  }
-  return r;
-}
+using augur::staged::power;
 
 jit::dyn<double> dot(jit::dyn<const double*> a, jit::dyn<const double*> b, int n) {
   jit::dyn<double> sum("sum", 0.0);
@@ -326,77 +321,36 @@ void register_benchmarks() {
   benchmark::RegisterBenchmark("run/bf/gxx_O3_march", [](auto& s) { run_bf_loop(s, bf_march); });
 }
 
-// The console report, then the ratios of each pair.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      if (run.run_type != Run::RT_Iteration && !median) continue;
-      // "compile/augur/bf/2/process_time/real_time_median" → "compile/augur/bf/2"
-      std::string name = run.run_name.str();
-      for (const char* suffix : {"/process_time", "/real_time", "/iterations"}) {
-        if (const auto at = name.find(suffix); at != std::string::npos) name.erase(at);
-      }
-      Times& times = times_[name];
-      times.wall_ns = run.GetAdjustedRealTime() * unit_ns(run.time_unit);
-      times.cpu_ns = run.GetAdjustedCPUTime() * unit_ns(run.time_unit);
-      if (const auto cpu = run.counters.find("cpu_ms"); cpu != run.counters.end()) {
-        times.cpu_ns = cpu->second.value * 1e6;
-      }
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    std::printf(
-        "\nCold compile, cc + dlopen / Augur (target >= 10), wall and CPU (cc's included):\n");
-    for (const char* program : {"power13", "bf"}) {
-      for (const char* level : {"0", "2"}) {
-        ratio(std::string("compile/cc/") + program + "/" + level,
-              std::string("compile/augur/") + program + "/" + level, 1e6, "ms");
-      }
-    }
-    std::printf("\nCode speed, peer time / Augur time (target >= 0.9), wall and CPU:\n");
-    for (const char* program : {"power13", "dot64", "bf"}) {
-      for (const char* augur : {"augur_O2", "augur_O3"}) {
-        for (const char* peer : {"gxx_O3", "gxx_O3_march", "cc_O3_fwrapv", "clang_O3_fwrapv"}) {
-          ratio(std::string("run/") + program + "/" + peer,
-                std::string("run/") + program + "/" + augur, 1, "ns");
-        }
-      }
-    }
-  }
+// One pair's line after the console report: wall and CPU (`cpu_ms` where set).
+void ratio(const RatioReporter& report, const std::string& peer, const std::string& augur,
+           double scale, const char* unit) {
+  const auto [a, p] = report.pair(augur, peer);
+  if (!a) return;
+  const double a_cpu = a->counted_cpu_ns(), p_cpu = p->counted_cpu_ns();
+  std::printf("  %-22s %9.3f %s vs %-24s %9.3f %s: wall %6.2f, CPU %6.2f (%.3f vs %.3f %s)\n",
+              augur.c_str(), a->wall_ns / scale, unit, peer.c_str(), p->wall_ns / scale, unit,
+              p->wall_ns / a->wall_ns, p_cpu / a_cpu, a_cpu / scale, p_cpu / scale, unit);
+}
 
- private:
-  static double unit_ns(benchmark::TimeUnit unit) {
-    switch (unit) {
-      case benchmark::kSecond:
-        return 1e9;
-      case benchmark::kMillisecond:
-        return 1e6;
-      case benchmark::kMicrosecond:
-        return 1e3;
-      default:
-        return 1;
+void print_ratios(const RatioReporter& r) {
+  std::printf(
+      "\nCold compile, cc + dlopen / Augur (target >= 10), wall and CPU (cc's included):\n");
+  for (const char* program : {"power13", "bf"}) {
+    for (const char* level : {"0", "2"}) {
+      ratio(r, std::string("compile/cc/") + program + "/" + level,
+            std::string("compile/augur/") + program + "/" + level, 1e6, "ms");
     }
   }
-  struct Times {
-    double wall_ns = 0;
-    double cpu_ns = 0;
-  };
-
-  void ratio(const std::string& peer, const std::string& augur, double scale, const char* unit) {
-    if (!times_.count(peer) || !times_.count(augur)) return;
-    const Times a = times_[augur], p = times_[peer];
-    std::printf("  %-22s %9.3f %s vs %-24s %9.3f %s: wall %6.2f, CPU %6.2f (%.3f vs %.3f %s)\n",
-                augur.c_str(), a.wall_ns / scale, unit, peer.c_str(), p.wall_ns / scale, unit,
-                p.wall_ns / a.wall_ns, p.cpu_ns / a.cpu_ns, a.cpu_ns / scale, p.cpu_ns / scale,
-                unit);
+  std::printf("\nCode speed, peer time / Augur time (target >= 0.9), wall and CPU:\n");
+  for (const char* program : {"power13", "dot64", "bf"}) {
+    for (const char* augur : {"augur_O2", "augur_O3"}) {
+      for (const char* peer : {"gxx_O3", "gxx_O3_march", "cc_O3_fwrapv", "clang_O3_fwrapv"}) {
+        ratio(r, std::string("run/") + program + "/" + peer,
+              std::string("run/") + program + "/" + augur, 1, "ns");
+      }
+    }
   }
-
-  std::map<std::string, Times> times_;
-};
+}
 
 }  // namespace
 }  // namespace augur::bench
@@ -405,7 +359,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   std::printf("BF program: %zu instructions\n", augur::bench::long_bf_program().size());
   augur::bench::register_benchmarks();
-  augur::bench::RatioReporter reporter;
+  augur::bench::RatioReporter reporter(augur::bench::print_ratios);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   std::filesystem::remove_all(augur::bench::scratch_directory());

@@ -55,7 +55,7 @@
 #include "bench/corpus/ir_stats.h"
 #include "bench/corpus/native.h"
 #include "bench/corpus/probe.h"
-#include "bench/ratio_reporter.h"
+#include "bench/support/ratio_reporter.h"
 #include "jit/cpu/compile.h"
 #include "runtime/peg/optimize.h"
 #include "runtime/stage/extract.h"
@@ -371,8 +371,7 @@ std::string cell(const RatioReporter& r, const std::string& name, bool counter_c
   if (!t->error.empty()) return "skip";
   char out[32];
   if (counter_cpu_ms) {
-    const auto it = t->counters.find("cpu_ms");
-    std::snprintf(out, sizeof out, "%.1f", it == t->counters.end() ? t->cpu_ns / 1e6 : it->second);
+    std::snprintf(out, sizeof out, "%.1f", t->counted_cpu_ns() / 1e6);
   } else {
     std::snprintf(out, sizeof out, "%.2f", t->cpu_ns / 1e3);
   }

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "bench/cpu_time.h"
+#include "bench/support/cpu_time.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::bench::corpus {

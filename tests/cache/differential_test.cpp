@@ -12,14 +12,14 @@
 
 #include "jit/jit.h"
 #include "tests/stage/bf.h"
-#include "tests/stage/golden_programs.h"
 #include "tests/stage/support.h"
+#include "tests/support/staged_programs.h"
 
 namespace {
 
 using augur::stage::testing::interpreter;
 using augur::stage::testing::run;
-namespace golden = augur::stage::testing;
+namespace golden = augur::staged;
 
 jit::compile_options at(int level) {
   jit::compile_options options;

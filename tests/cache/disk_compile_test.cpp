@@ -16,24 +16,13 @@
 #include "jit/cpu/statistics.h"
 #include "jit/jit.h"
 #include "tests/cache/disk_test_util.h"
+#include "tests/support/staged_programs.h"
 
 namespace augur::cache::test {
 namespace {
 
-jit::dyn<double> power(jit::dyn<double> x, int n) {
-  jit::dyn<double> r = 1.0;
-  for (jit::stat<int> e = n; e > 0; e = e / 2) {
-    if (e % 2 == 1) r = r * x;
-    x = x * x;
-  }
-  return r;
-}
-
-double plain_power(double x, int n) {
-  double r = 1.0;
-  for (int i = 0; i < n; ++i) r *= x;
-  return r;
-}
+using augur::staged::plain_power;
+using augur::staged::power;
 
 constexpr std::array<int, 3> kExponents{3, 13, 29};
 

@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "bf.h"
-#include "golden_programs.h"
 #include "jit/jit.h"
 #include "support.h"
+#include "tests/support/staged_programs.h"
 
 namespace augur::stage::testing {
 namespace {
+
+using namespace augur::staged;
 
 jit::extract_options named(std::string name, std::vector<std::string> params) {
   jit::extract_options options;

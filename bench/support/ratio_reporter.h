@@ -4,15 +4,16 @@
 // the only repetition or the median of several (--benchmark_repetitions).
 //
 //   bench::RatioReporter reporter([](const bench::RatioReporter& r) {
-//     const bench::RunTimes* a = r.find("run/x/augur");
-//     const bench::RunTimes* b = r.find("run/x/gcc");
-//     if (a && b) std::printf("augur / gcc: %.3f\n", a->cpu_ns / b->cpu_ns);
+//     if (const auto [a, b] = r.pair("run/x/augur", "run/x/gcc"); a)
+//       std::printf("augur / gcc: %.3f\n", a->cpu_ns / b->cpu_ns);
 //   });
 //   benchmark::RunSpecifiedBenchmarks(&reporter);
 #pragma once
 
 #include <benchmark/benchmark.h>
 #include <unistd.h>
+
+#include "bench/support/units.h"
 
 #include <functional>
 #include <map>
@@ -26,7 +27,15 @@ struct RunTimes {
   double wall_ns = 0;  // per iteration
   double cpu_ns = 0;   // per iteration
   std::map<std::string, double> counters;
+  benchmark::TimeUnit unit = benchmark::kNanosecond;  // the unit the table shows
   std::string error;  // why the benchmark was skipped (SkipWithError); empty if it ran
+
+  // CPU time from the `cpu_ms` counter where the benchmark sets one (threads
+  // and children included), else the process's.
+  double counted_cpu_ns() const {
+    const auto cpu = counters.find("cpu_ms");
+    return cpu == counters.end() ? cpu_ns : cpu->second * 1e6;
+  }
 };
 
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -44,18 +53,18 @@ class RatioReporter : public benchmark::ConsoleReporter {
       const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
       const bool single = run.run_type == Run::RT_Iteration && run.repetitions <= 1;
       if (!median && !single && !run.error_occurred) continue;
-      // "peg/bf_1000/process_time/real_time" → "peg/bf_1000"
-      std::string name = run.run_name.str();
-      for (const char* suffix : {"/process_time", "/real_time", "/manual_time", "/iterations"})
-        if (const auto at = name.find(suffix); at != std::string::npos) name.erase(at);
+      // "raw_call/real_time/threads:2" → "raw_call/threads:2"
+      std::string name = run.run_name.function_name;
+      for (const std::string* part : {&run.run_name.args, &run.run_name.threads})
+        if (!part->empty()) name += "/" + *part;
       RunTimes& times = runs_[name];
       if (run.error_occurred) {
         times.error = run.error_message;
         continue;
       }
-      const double unit = unit_ns(run.time_unit);
-      times.wall_ns = run.GetAdjustedRealTime() * unit;
-      times.cpu_ns = run.GetAdjustedCPUTime() * unit;
+      times.unit = run.time_unit;
+      times.wall_ns = run.GetAdjustedRealTime() * ns_per(run.time_unit);
+      times.cpu_ns = run.GetAdjustedCPUTime() * ns_per(run.time_unit);
       for (const auto& [counter, value] : run.counters) times.counters[counter] = value.value;
     }
   }
@@ -65,30 +74,26 @@ class RatioReporter : public benchmark::ConsoleReporter {
     if (summary_) summary_(*this);
   }
 
-  // Every run kept, by name (without the timing suffixes).
+  // Every run kept, by name: the function, its arguments and its threads.
   const std::map<std::string, RunTimes>& runs() const { return runs_; }
 
-  // The run named `name` (without the timing suffixes), or null.
+  // The run named `name`, or null.
   const RunTimes* find(const std::string& name) const {
     const auto it = runs_.find(name);
     return it == runs_.end() ? nullptr : &it->second;
   }
 
- private:
-  static double unit_ns(benchmark::TimeUnit unit) {
-    switch (unit) {
-      case benchmark::kSecond:
-        return 1e9;
-      case benchmark::kMillisecond:
-        return 1e6;
-      case benchmark::kMicrosecond:
-        return 1e3;
-      case benchmark::kNanosecond:
-        break;
-    }
-    return 1;
+  // The runs named `a` and `b` when both ran (none skipped), else nulls: the
+  // two sides of a ratio.
+  std::pair<const RunTimes*, const RunTimes*> pair(const std::string& a,
+                                                   const std::string& b) const {
+    const RunTimes* x = find(a);
+    const RunTimes* y = find(b);
+    if (!x || !y || !x->error.empty() || !y->error.empty()) return {nullptr, nullptr};
+    return {x, y};
   }
 
+ private:
   Summary summary_;
   std::map<std::string, RunTimes> runs_;
 };

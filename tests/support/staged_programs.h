@@ -1,12 +1,13 @@
-// The staging goldens' generators (golden_test.cpp) and the same logic in
-// plain C++, shared with the tests that compile them (tests/cache).
+// Staged programs and the same logic in plain C++: the staging goldens'
+// generators (tests/stage/golden_test.cpp), shared with the tests and
+// benchmarks that compile them.
 #pragma once
 
 #include <cstdint>
 
 #include "jit/jit.h"
 
-namespace augur::stage::testing {
+namespace augur::staged {
 
 inline jit::dyn<double> power(jit::dyn<double> x, int n) {
   jit::dyn<double> r("r", 1.0);
@@ -105,4 +106,4 @@ inline void clamp_all(jit::dyn<float*> v, jit::dyn<float> lo, jit::dyn<float> hi
   }
 }
 
-}  // namespace augur::stage::testing
+}  // namespace augur::staged
