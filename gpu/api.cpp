@@ -48,6 +48,8 @@ statistics stats() {
   s.disk_misses = c.disk_misses;
   s.disk_rejected = c.disk_rejected;
   s.disk_writes = c.disk_writes;
+  s.disk_write_failures = c.disk_write_failures;
+  s.disk_refused = c.disk_refused;
   s.module_loads = c.module_loads;
   s.launches = c.launches;
   s.fallback_compiles = c.fallback_compiles;

@@ -32,18 +32,21 @@ std::string image_toolchain(const ImageRequest& request) {
   return toolchain;
 }
 
-// The shared disk cache under the request's root, or null: none asked for, or
-// its directory refused (reported: the image is compiled without it).
-cache::DiskCache* disk_cache_of(const ImageRequest& request) {
-  if (!request.disk_dir) return nullptr;
+// The shared disk cache under the request's root; none when none is asked
+// for, or when its directory is refused (reported: the image is compiled
+// without it).
+cache::ChosenDiskCache disk_cache_of(const ImageRequest& request) {
+  if (!request.disk_dir) return {};
   const std::filesystem::path directory = image_disk_directory(*request.disk_dir);
-  return cache::disk_cache_for(directory.string(), request.disk_trust).cache;
+  return cache::disk_cache_for(directory.string(), request.disk_trust);
 }
 
 std::shared_ptr<const CompiledImage> build(const ImageRequest& request, ImageOrigin& origin) {
-  cache::DiskCache* disk = disk_cache_of(request);
+  const cache::ChosenDiskCache chosen = disk_cache_of(request);
+  cache::DiskCache* disk = chosen.cache;
   const cache::DiskKey disk_key = disk ? image_disk_key(request) : cache::DiskKey{};
   Counters& stats = counters();
+  if (chosen.refused) ++stats.disk_refused;
   if (disk) {
     bool rejected = false;
     if (std::optional<std::vector<char>> bytes = disk->load(disk_key, &rejected)) {
@@ -64,7 +67,7 @@ std::shared_ptr<const CompiledImage> build(const ImageRequest& request, ImageOri
   stats.nvrtc_nanoseconds += static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
           .count());
-  if (disk && disk->store(disk_key, image.bytes)) ++stats.disk_writes;
+  if (disk) ++(disk->store(disk_key, image.bytes) ? stats.disk_writes : stats.disk_write_failures);
   return std::make_shared<const CompiledImage>(request.arch, std::move(image));
 }
 

@@ -15,6 +15,8 @@ struct Counters {
   std::atomic<std::uint64_t> disk_misses{0};
   std::atomic<std::uint64_t> disk_rejected{0};  // corrupt or foreign files, rebuilt
   std::atomic<std::uint64_t> disk_writes{0};
+  std::atomic<std::uint64_t> disk_write_failures{0};
+  std::atomic<std::uint64_t> disk_refused{0};  // compiles whose cache directory was refused
   std::atomic<std::uint64_t> module_loads{0};
   std::atomic<std::uint64_t> launches{0};
   std::atomic<std::uint64_t> fallback_compiles{0};

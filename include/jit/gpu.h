@@ -53,8 +53,13 @@ struct statistics {
   std::uint64_t memory_misses = 0;
   std::uint64_t disk_hits = 0;  // images loaded from the disk cache
   std::uint64_t disk_misses = 0;
-  std::uint64_t disk_rejected = 0;  // corrupt or foreign cache files, rebuilt
+  // Corrupt, foreign, untrusted or odd cache files, rebuilt and replaced.
+  std::uint64_t disk_rejected = 0;
   std::uint64_t disk_writes = 0;
+  std::uint64_t disk_write_failures = 0;
+  // Compiles that ran without the disk cache because its directory was
+  // refused (docs/compile.md, "Security"; reported once per directory).
+  std::uint64_t disk_refused = 0;
   std::uint64_t module_loads = 0;  // cuModuleLoadData calls
   std::uint64_t launches = 0;      // kernel launches on the GPU
   std::uint64_t fallback_compiles = 0;

@@ -1,7 +1,7 @@
 // GPU images on disk, through the shared augur::cache::DiskCache: NVRTC,
 // then memory hits, then disk hits; damaged and foreign files rejected,
 // reported, counted and rebuilt; processes writing one image at once; a
-// directory that cannot be made.
+// directory that cannot be made or is not trusted.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -171,6 +171,21 @@ TEST_F(GpuDiskCache, AnUnusableDirectoryIsReportedAndImagesStillCompile) {
   EXPECT_EQ(c.disk_writes, writes);
   EXPECT_TRUE(any_report_contains(image_disk_directory(dir()).string()))
       << ::testing::PrintToString(reports());
+}
+
+TEST_F(GpuDiskCache, AnUntrustedDirectoryIsRefusedCountedAndLeftUntouched) {
+  std::filesystem::create_directories(image_disk_directory(dir()));
+  std::filesystem::permissions(image_disk_directory(dir()), std::filesystem::perms::all);
+  Counters& c = counters();
+  const std::uint64_t refused = c.disk_refused;
+  const std::uint64_t writes = c.disk_writes;
+  ImageOrigin origin{};
+  compile_image(request_for("scan", dir()), &origin);
+  EXPECT_EQ(origin, ImageOrigin::Nvrtc);
+  EXPECT_EQ(c.disk_refused, refused + 1);
+  EXPECT_EQ(c.disk_writes, writes);
+  EXPECT_TRUE(std::filesystem::is_empty(image_disk_directory(dir())));
+  EXPECT_TRUE(any_report_contains("writable by others")) << ::testing::PrintToString(reports());
 }
 
 // The child: compiles the kernel AUGUR_TEST_GPU_KERNEL names with the disk cache in
