@@ -377,6 +377,18 @@ class Structurer {
     return false;
   }
 
+  // Whether the code from x is straight-line statements ending in a return,
+  // meeting neither `stop`, the join `j`, a loop's header or exit, nor a branch.
+  bool returns_straight(std::uint32_t x, std::uint32_t stop, std::uint32_t j) const {
+    while (true) {
+      if (x == stop || x == j || is_header_[x] || is_sink(x)) return false;
+      const Node& node = g_[x];
+      if (node.event.kind == EventKind::Branch) return false;
+      if (is_terminal(node.event.kind)) return true;
+      x = node.succ[0];
+    }
+  }
+
   ir::Stmt statement(std::uint32_t n) {
     if (++emitted_ > options_.max_statements) {
       throw jit::staging_error("the extracted program has more than " +
@@ -460,6 +472,22 @@ class Structurer {
         continue;
       }
       if (on_false != j && jump(on_false, stop, else_block)) {
+        out.push_back(ir::Stmt::if_(cond, {}, std::move(else_block)));
+        n = on_true;
+        continue;
+      }
+      // So does an arm of straight-line code ending in a return: the other arm
+      // continues this sequence rather than nesting in an else, so that a chain
+      // of early returns (a dispatch on a static table) is emitted in a loop,
+      // not in a recursion as deep as the chain is long.
+      if (returns_straight(on_true, stop, j)) {
+        sequence(on_true, stop, then_block, false);
+        out.push_back(ir::Stmt::if_(cond, std::move(then_block)));
+        n = on_false;
+        continue;
+      }
+      if (returns_straight(on_false, stop, j)) {
+        sequence(on_false, stop, else_block, false);
         out.push_back(ir::Stmt::if_(cond, {}, std::move(else_block)));
         n = on_true;
         continue;

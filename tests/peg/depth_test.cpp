@@ -4,14 +4,13 @@
 // thread with a 1 MiB stack (4 MiB under AddressSanitizer).
 #include <gtest/gtest.h>
 
-#include <pthread.h>
-
 #include <cstddef>
 #include <string>
 
 #include "runtime/ir/builder.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/peg/optimize.h"
+#include "tests/support/small_stack.h"
 
 namespace augur::peg {
 namespace {
@@ -71,32 +70,7 @@ TEST(PegDepth, ALongChainOfStatementsIsKeptWithTheReason) {
   EXPECT_TRUE(r.module == m);
 }
 
-// A small thread stack: 1 MiB, or under AddressSanitizer (whose frames are
-// several times larger) 4 MiB, a TBB worker's default.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr std::size_t kSmallStack = std::size_t{4} << 20;
-#else
-constexpr std::size_t kSmallStack = std::size_t{1} << 20;
-#endif
-
-// Runs `job` on a thread with a kSmallStack stack.
-template <class F>
-void on_small_stack(F job) {
-  pthread_attr_t attr;
-  ASSERT_EQ(pthread_attr_init(&attr), 0);
-  ASSERT_EQ(pthread_attr_setstacksize(&attr, kSmallStack), 0);
-  pthread_t thread;
-  ASSERT_EQ(pthread_create(
-                &thread, &attr,
-                [](void* p) -> void* {
-                  (*static_cast<F*>(p))();
-                  return nullptr;
-                },
-                &job),
-            0);
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-}
+using augur::testing::on_small_stack;
 
 TEST(PegDepth, DepthsJustInsideTheLimitAreOptimizedOnASmallStack) {
   for (const bool tall : {true, false}) {

@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <optional>
 #include <random>
 #include <vector>
 
 #include "jit/jit.h"
+#include "runtime/ir/visit.h"
 #include "support.h"
+#include "tests/support/small_stack.h"
 
 namespace augur::stage::testing {
 namespace {
@@ -55,6 +58,32 @@ TEST(Structure, EarlyReturns) {
   const jit::extraction e = jit::extract(staged);
   EXPECT_EQ(count(e, ir::StmtKind::Return), 3);
   expect_same_on_grid(e, plain);
+}
+
+// A dispatch on a static table: one early return per entry. Each if's
+// other arm is the rest of the chain; the structurer emits the chain in a
+// loop (it recursed once per entry, past a small stack's end), and the
+// program stays flat.
+jit::dyn<int> dispatch(jit::dyn<int> x, jit::dyn<int> y, int entries) {
+  for (jit::stat<int> i = 0; i < entries; ++i) {
+    if (x == i) return y * i;
+  }
+  return -y;
+}
+
+TEST(Structure, AChainOfEarlyReturnsIsFlatAndNeedsNoDeepStack) {
+  // About 2 s in the dev build: each return ends a run, so extraction
+  // replays the chain once per entry (quadratic in the entries).
+  constexpr int kEntries = 3000;
+  std::optional<jit::extraction> e;
+  augur::testing::on_small_stack([&] { e.emplace(jit::extract(dispatch, kEntries)); });
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(count(*e, ir::StmtKind::Return), kEntries + 1);
+  EXPECT_EQ(ir::nesting_depth(function_of(*e).body), 2u);  // an if holding its return
+  expect_same_on_grid(
+      *e, [](int x, int y) { return x >= 0 && x < kEntries ? y * x : -y; }, -5, 12);
+  const ir::Interpreter interp = interpreter(*e);
+  EXPECT_EQ(run<int>(interp, kEntries - 1, 2), 2 * (kEntries - 1));
 }
 
 TEST(Structure, ReturnInsideALoop) {
