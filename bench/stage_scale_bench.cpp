@@ -17,6 +17,7 @@
 #include <new>
 
 #include "jit/jit.h"
+#include "tests/support/staged_programs.h"
 
 namespace {
 
@@ -79,15 +80,6 @@ void Nodes(benchmark::State& state) {
 BENCHMARK(Nodes)->Arg(1'000)->Arg(10'000)->Arg(100'000)->Arg(1'000'000)->ArgNames({"nodes"})->Unit(
     benchmark::kMillisecond);
 
-jit::dyn<int> unrolls_forever(jit::dyn<int> x) {
-  jit::stat<int> k = 0;
-  while (x > 0) {
-    x = x - k;
-    ++k;
-  }
-  return x;
-}
-
 void RunawayLoop(benchmark::State& state) {
   jit::extract_options options;
   options.max_nodes = static_cast<std::uint64_t>(state.range(0));
@@ -95,7 +87,7 @@ void RunawayLoop(benchmark::State& state) {
   for (auto _ : state) {
     heap += peak_heap_of([&] {
       try {
-        jit::extract(options, unrolls_forever);
+        jit::extract(options, augur::staged::unrolls_forever);
         state.SkipWithError("the runaway loop extracted");
       } catch (const jit::staging_error&) {
       }

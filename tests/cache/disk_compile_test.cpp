@@ -58,20 +58,6 @@ class DiskCompile : public DiskCacheTest {
   std::pair<int, std::string> run_child() {
     return run_this_binary("DiskCompileChild.*", "AUGUR_CACHE_DIR='" + dir().string() + "'");
   }
-
-  jit::compile_options with_disk() const {
-    jit::compile_options options;
-    options.cache_dir = dir().string();
-    return options;
-  }
-
-  std::vector<std::filesystem::path> files() const {
-    std::vector<std::filesystem::path> found;
-    for (const auto& entry : std::filesystem::directory_iterator(dir())) {
-      found.push_back(entry.path());
-    }
-    return found;
-  }
 };
 
 TEST_F(DiskCompile, ASecondProcessLoadsWithoutLlvmWork) {

@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "jit/compile_options.h"
 #include "runtime/cache/disk_cache.h"
 
 namespace augur::cache::test {
@@ -45,6 +46,20 @@ class DiskCacheTest : public ::testing::Test {
   }
 
   std::filesystem::path dir() const { return root_ / "cache"; }
+  // Options of a jit::compile through dir().
+  jit::compile_options with_disk() const {
+    jit::compile_options options;
+    options.cache_dir = dir().string();
+    return options;
+  }
+  // The entries in dir().
+  std::vector<std::filesystem::path> files() const {
+    std::vector<std::filesystem::path> found;
+    for (const auto& entry : std::filesystem::directory_iterator(dir())) {
+      found.push_back(entry.path());
+    }
+    return found;
+  }
   std::vector<std::string> reports() {
     std::lock_guard lock(mutex_);
     return reports_;

@@ -10,6 +10,7 @@
 
 #include "jit/jit.h"
 #include "support.h"
+#include "tests/support/staged_programs.h"
 
 namespace augur::stage::testing {
 namespace {
@@ -59,15 +60,6 @@ TEST(Scale, SequentialDynIfsCostLinearEvents) {
   }
 }
 
-jit::dyn<int> unrolls_forever(jit::dyn<int> x) {
-  jit::stat<int> k = 0;
-  while (x > 0) {
-    x = x - k;
-    ++k;
-  }
-  return x;
-}
-
 // Staging rule 8 (docs/staging.md): the loop unrolls until max_nodes. Every
 // iteration leaves a pending branch; copying the path to each made memory
 // quadratic (2.6 GiB at 400,000 nodes, 15 GiB at the default 1,000,000).
@@ -77,7 +69,7 @@ TEST(Scale, RunawayDynLoopStopsWithMemoryLinearInNodes) {
   const std::uint64_t before = peak_rss();
   std::string message;
   try {
-    jit::extract(options, unrolls_forever);
+    jit::extract(options, augur::staged::unrolls_forever);
   } catch (const jit::staging_error& e) {
     message = e.what();
   }

@@ -106,4 +106,15 @@ inline void clamp_all(jit::dyn<float*> v, jit::dyn<float> lo, jit::dyn<float> hi
   }
 }
 
+// Staging rule 8 (docs/staging.md): a dyn loop whose static counter changes
+// every iteration unrolls until extract_options::max_nodes stops it.
+inline jit::dyn<int> unrolls_forever(jit::dyn<int> x) {
+  jit::stat<int> k = 0;
+  while (x > 0) {
+    x = x - k;
+    ++k;
+  }
+  return x;
+}
+
 }  // namespace augur::staged
