@@ -158,6 +158,13 @@ bool same_expr(const ExprPtr& a, const ExprPtr& b);
 
 // ---------------------------------------------------------------- statements
 
+// How deep statements may nest (an if's block inside a loop's body ...). The
+// verifier refuses deeper functions, so the passes that walk statements
+// recursively (codegen, the interpreter's lowering, PEG translation, the CUDA
+// writer) stay well inside a background thread's stack; the first stage
+// reports a deeper program as a staging_error.
+inline constexpr std::size_t kMaxNesting = 1000;
+
 enum class StmtKind : std::uint8_t {
   Decl,    // var [= expr]; declares a Local (expr may be null: zero) or a Shared array
   Assign,  // var = expr

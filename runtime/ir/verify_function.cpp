@@ -3,6 +3,7 @@
 #include "runtime/ir/flow.h"
 #include "runtime/ir/names.h"
 #include "runtime/ir/verify_function.h"
+#include "runtime/ir/visit.h"
 
 namespace augur::ir::verifier_detail {
 
@@ -17,6 +18,12 @@ bool is_simple(StmtKind kind) {
 
 void FunctionVerifier::run() {
   if (!check_signature()) return;
+  // Checked first, without recursion: the checks below recurse on nesting.
+  if (const std::size_t depth = nesting_depth(fn_.body); depth > kMaxNesting) {
+    report("statements nest " + std::to_string(depth) + " deep; the limit is " +
+           std::to_string(kMaxNesting));
+    return;
+  }
   check_block(fn_.body, "body");
   for (std::size_t i = fn_.num_params; i < fn_.vars.size(); ++i) {
     if (state_[i] == State::Undeclared) {

@@ -417,9 +417,33 @@ class Structurer {
     throw jit::staging_error("internal: a branch emitted as a statement");
   }
 
+  // One more block being emitted. The recursion is as deep as the program's
+  // nesting, which the IR bounds (ir::kMaxNesting): a dyn branch that leaves
+  // an unrolled loop nests all the code after it, once per iteration.
+  class NestingLevel {
+   public:
+    explicit NestingLevel(std::size_t& nesting) : nesting_(nesting) {
+      if (++nesting_ > ir::kMaxNesting) {
+        --nesting_;
+        throw jit::staging_error(
+            "the staged program nests statements more than " + std::to_string(ir::kMaxNesting) +
+            " deep (the IR's limit): a dyn branch that leaves a loop unrolled on a stat counter "
+            "nests the rest of the program once per iteration; make that loop a dyn loop "
+            "(docs/staging.md, \"Limits\")");
+      }
+    }
+    NestingLevel(const NestingLevel&) = delete;
+    NestingLevel& operator=(const NestingLevel&) = delete;
+    ~NestingLevel() { --nesting_; }
+
+   private:
+    std::size_t& nesting_;
+  };
+
   // Emits the code from n until `stop` (exclusive) or a jump out of the block.
   // `at_header`: n is the header of the loop being emitted (do not re-enter it).
   void sequence(std::uint32_t n, std::uint32_t stop, ir::Block& out, bool at_header) {
+    const NestingLevel level(nesting_);
     while (true) {
       if (!at_header) {
         if (n == stop) return;
@@ -530,6 +554,7 @@ class Structurer {
 
   std::vector<Loop> loops_;
   std::uint64_t emitted_ = 0;
+  std::size_t nesting_ = 0;  // blocks being emitted: sequence()'s recursion
 };
 
 }  // namespace

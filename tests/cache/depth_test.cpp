@@ -1,13 +1,16 @@
 // Depth: staged programs as tall as a first stage can make them (a 100,000-deep
-// expression, 100,000 straight-line statements) extract, compile and run, on
-// the calling thread and on the TBB pool's smaller stacks; rules nested past
-// the parser's limit are refused at registration.
+// expression, 100,000 straight-line statements, statements nested up to the
+// IR's limit) extract, compile and run, on the calling thread and on smaller
+// stacks; deeper nesting, and rules nested past the parser's limit, are
+// refused with the limit named.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "jit/jit.h"
+#include "tests/support/small_stack.h"
 
 namespace {
 
@@ -82,6 +85,58 @@ TEST(Depth, StraightLineStatementsCompileAtO2) {
 TEST(Depth, StraightLineStatementsCompileOnTheBackgroundPool) {
   const jit::function<double(double)> f = jit::compile_async(at(2), straight_line, kDeep + 1).get();
   EXPECT_EQ(f(1.0001), plain_power(1.0001, kDeep + 1));
+}
+
+// A dyn break out of a loop unrolled n times nests the rest of the program
+// once per iteration: `if (a[0] == key) found = 0; else if (a[1] == key) ...`,
+// statements n + 1 deep.
+jit::dyn<int> first_match(jit::dyn<const int*> a, jit::dyn<int> key, int n) {
+  jit::dyn<int> found = -1;
+  for (jit::stat<int> i = 0; i < n; ++i) {
+    if (a[i] == key) {
+      found = i;
+      break;
+    }
+  }
+  found = found * 2;
+  return found;
+}
+
+constexpr int kNestingLimit = 1000;  // ir::kMaxNesting
+
+// Each key found, and one that is not.
+void expect_finds_each(const jit::function<int(const int*, int)>& f, int n, int level) {
+  std::vector<int> a(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) a[static_cast<std::size_t>(i)] = 3 * i;
+  for (int i : {0, 1, n / 2, n - 1}) EXPECT_EQ(f(a.data(), 3 * i), 2 * i) << "O" << level;
+  EXPECT_EQ(f(a.data(), 1), -2) << "O" << level;
+}
+
+TEST(Depth, StatementsNestedToTheLimitCompileOnASmallStack) {
+  const int n = kNestingLimit - 1;
+  for (int level : {0, 2}) {
+    augur::testing::on_small_stack(
+        [&] { expect_finds_each(jit::compile(at(level), first_match, n), n, level); });
+  }
+}
+
+TEST(Depth, StatementsNestedToTheLimitCompileOnTheBackgroundPool) {
+  const int n = kNestingLimit - 2;
+  for (int level : {0, 2}) {
+    expect_finds_each(jit::compile_async(at(level), first_match, n).get(), n, level);
+  }
+}
+
+TEST(Depth, StatementsNestedPastTheLimitAreAStagingError) {
+  for (int n : {kNestingLimit, 3 * kNestingLimit}) {
+    try {
+      jit::compile(first_match, n);
+      FAIL() << n << " iterations compiled";
+    } catch (const jit::staging_error& e) {
+      EXPECT_NE(e.message().find("more than 1000 deep"), std::string::npos) << e.what();
+      EXPECT_NE(e.message().find("dyn loop"), std::string::npos) << e.what();
+    }
+  }
 }
 
 // (neg.f64 (neg.f64 ... ?a)) => ?a, `depth` operators deep.

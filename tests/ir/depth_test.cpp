@@ -47,6 +47,38 @@ TEST(Depth, ATallExpressionVerifies) {
   EXPECT_NO_THROW(verify(tall(1.0)));
 }
 
+// fn nested() -> i32 { var r = 0; if (true) { if (true) { ... r = 1; } } return r; },
+// statements `depth` levels deep.
+Module nested(std::size_t depth) {
+  FunctionBuilder b("nested", Type::i32());
+  const VarId r = b.declare("r", Type::i32(), constant(std::int32_t{0}));
+  Block inner{Stmt::assign(r, constant(std::int32_t{1}))};
+  for (std::size_t level = 1; level < depth; ++level) {
+    Block outer;
+    outer.push_back(Stmt::if_(constant(true), std::move(inner)));
+    inner = std::move(outer);
+  }
+  for (Stmt& s : inner) b.emit(std::move(s));
+  b.return_(b.read(r));
+  Module m;
+  m.functions.push_back(std::move(b).finish());
+  return m;
+}
+
+TEST(Depth, StatementsNestedToTheLimitVerify) {
+  EXPECT_NO_THROW(verify(nested(kMaxNesting)));
+}
+
+TEST(Depth, StatementsNestedPastTheLimitAreAVerifyError) {
+  try {
+    verify(nested(kMaxNesting + 1));
+    FAIL() << "verified";
+  } catch (const jit::verify_error& e) {
+    EXPECT_NE(e.message().find("statements nest 1001 deep; the limit is 1000"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Depth, TheInterpreterRefusesATallExpression) {
   const Module m = tall(1.0);
   try {
