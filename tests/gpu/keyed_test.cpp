@@ -128,6 +128,22 @@ TEST(KeyedKernels, AFailureLeavesNothingCached) {
   EXPECT_EQ(out.to_vector(), (std::vector<int>{7, 7}));
 }
 
+// The shared cache's deadlock detection holds for kernels: a first stage
+// asking for the kernel its own thread is compiling gets an error, not a hang.
+void asks_for_itself(jit::dyn<int*> out, int value) {
+  g::compile(on_cpu("keyed_itself"), asks_for_itself, value);
+  out[0] = value;
+}
+
+TEST(KeyedKernels, AFirstStageAskingForItsOwnKernelThrows) {
+  try {
+    g::compile(on_cpu("keyed_itself"), asks_for_itself, 1);
+    FAIL() << "compiled a kernel whose first stage waits for itself";
+  } catch (const jit::error& e) {
+    EXPECT_NE(e.message().find("it would wait for itself"), std::string::npos) << e.message();
+  }
+}
+
 TEST(KeyedKernels, CompileAsyncTakesTheKeyedPath) {
   const g::options options = on_cpu("keyed_async");
   const auto k = g::compile(options, counted_scale, 5.0f);
