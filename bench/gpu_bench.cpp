@@ -1,6 +1,9 @@
 // The GPU backend's costs, each beside what it saves or is compared with,
 // with the ratios printed last (of the medians, with --benchmark_repetitions):
 //
+//   compile_hit_*  a repeated jit::gpu::compile (CPU fallback target: no
+//                device needed) against a repeated jit::compile of a CPU
+//                function, both on static values: a hit is a key lookup.
 //   image_*      a kernel's CUDA source → a GPU image: NVRTC from scratch, a
 //                disk cache hit, a memory cache hit. NVRTC needs no device, so
 //                these run everywhere (without a GPU: PTX for compute_90).
@@ -27,6 +30,7 @@
 #include "gpu/device.h"
 #include "gpu/image.h"
 #include "jit/gpu.h"
+#include "jit/jit.h"
 
 namespace {
 
@@ -47,6 +51,32 @@ std::vector<float> random_floats(std::size_t n) {
   for (float& x : v) x = value(rng);
   return v;
 }
+
+// ---------------------------------------------------------------- compile hits
+
+void scale_kernel(jit::dyn<float*> v, jit::dyn<int> n, float a) {
+  jit::dyn<int> i = g::global_id_x();
+  if (i < n) v[i] = v[i] * a;
+}
+
+jit::dyn<float> scale_function(jit::dyn<float> x, float a) {
+  return x * a;
+}
+
+void compile_hit_gpu(benchmark::State& state) {
+  g::options opts;
+  opts.where = g::target::cpu;
+  g::compile(opts, scale_kernel, 2.5f);
+  for (auto _ : state) benchmark::DoNotOptimize(g::compile(opts, scale_kernel, 2.5f));
+}
+
+void compile_hit_cpu(benchmark::State& state) {
+  jit::compile(scale_function, 2.5f);
+  for (auto _ : state) benchmark::DoNotOptimize(jit::compile(scale_function, 2.5f));
+}
+
+BENCHMARK(compile_hit_gpu);
+BENCHMARK(compile_hit_cpu);
 
 // ---------------------------------------------------------------- images
 
@@ -239,6 +269,7 @@ void register_gpu_benchmarks() {
 // After the console report, each pair's ratio: what, Augur's run, its peer.
 void print_ratios(const bench::RatioReporter& report) {
   static const char* const kPairs[][3] = {
+      {"compile hit: jit::gpu::compile vs jit::compile", "compile_hit_gpu", "compile_hit_cpu"},
       {"disk cache hit vs NVRTC", "image_disk_hit", "image_nvrtc"},
       {"memory cache hit vs NVRTC", "image_memory_hit", "image_nvrtc"},
       {"CPU fallback, conv1d: specialized vs generic", "conv1d/fallback_conv1d_specialized",
@@ -258,7 +289,7 @@ void print_ratios(const bench::RatioReporter& report) {
   for (const auto& [what, augur, peer] : kPairs) {
     const auto [a, p] = report.pair(augur, peer);
     if (!a) continue;
-    std::printf("%s: %.1f us vs %.1f us, ratio %.4f (%.2fx)\n", what, a->wall_ns / 1e3,
+    std::printf("%s: %.3f us vs %.3f us, ratio %.4f (%.2fx)\n", what, a->wall_ns / 1e3,
                 p->wall_ns / 1e3, a->wall_ns / p->wall_ns, p->wall_ns / a->wall_ns);
   }
 }

@@ -1,14 +1,11 @@
-// The public functions of jit/gpu.h and the kernel side of jit/detail/gpu.h.
-#include "gpu/compile.h"
+// The device functions of jit/gpu.h and the launch side of jit/detail/gpu.h
+// (compiling and caching kernels: runtime/cache/kernels.cpp).
 #include "gpu/device.h"
-#include "gpu/image.h"
 #include "gpu/kernel_code.h"
-#include "gpu/statistics.h"
 #include "jit/compiler.h"
 #include "jit/detail/gpu.h"
 #include "jit/error.h"
 #include "jit/gpu.h"
-#include "runtime/stage/extract.h"
 
 namespace jit::gpu {
 
@@ -37,44 +34,7 @@ void synchronize() {
   }
 }
 
-statistics stats() {
-  const augur::gpu::Counters& c = augur::gpu::counters();
-  statistics s;
-  s.nvrtc_compiles = c.nvrtc_compiles;
-  s.nvrtc_time = std::chrono::nanoseconds(c.nvrtc_nanoseconds.load());
-  s.memory_hits = c.memory_hits;
-  s.memory_misses = c.memory_misses;
-  s.disk_hits = c.disk_hits;
-  s.disk_misses = c.disk_misses;
-  s.disk_rejected = c.disk_rejected;
-  s.disk_writes = c.disk_writes;
-  s.disk_write_failures = c.disk_write_failures;
-  s.disk_refused = c.disk_refused;
-  s.module_loads = c.module_loads;
-  s.launches = c.launches;
-  s.fallback_compiles = c.fallback_compiles;
-  s.fallback_launches = c.fallback_launches;
-  return s;
-}
-
-void set_cache_capacity(std::size_t images) {
-  augur::gpu::set_image_cache_capacity(images);
-}
-
-void clear_cache() {
-  augur::gpu::clear_image_cache();
-  augur::gpu::clear_fallback_cache();
-}
-
 namespace detail {
-
-std::shared_ptr<const kernel_code> compile(const jit::detail::generator& gen, const options& opts) {
-  extract_options extraction;
-  extraction.name = opts.name;
-  extraction.kernel = true;
-  const augur::stage::Extracted extracted = augur::stage::extract(gen, extraction);
-  return augur::gpu::compile_kernel(extracted.module, opts);
-}
 
 void launch(const kernel_code& code, dim3 grid, dim3 block, void** params,
             std::span<const std::uint64_t> bits, void* stream) {

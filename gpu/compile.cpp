@@ -9,9 +9,10 @@
 #include "gpu/device.h"
 #include "gpu/fallback.h"
 #include "gpu/image.h"
-#include "gpu/lru_cache.h"
+#include "gpu/statistics.h"
 #include "jit/cpu/compile.h"
 #include "jit/error.h"
+#include "runtime/cache/specialization_cache.h"
 #include "runtime/dump_request.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
@@ -20,8 +21,10 @@ namespace augur::gpu {
 
 namespace {
 
-LruCache<FallbackKernel>& fallback_cache() {
-  static auto* cache = new LruCache<FallbackKernel>(256);  // never destroyed, like the images
+// Fallback kernels by their IR and opt level, shared by every request that
+// stages an equal kernel (as images are: image.h).
+cache::SpecializationCache& fallback_cache() {
+  static auto* cache = new cache::SpecializationCache(256);  // never destroyed, like the images
   return *cache;
 }
 
@@ -93,23 +96,37 @@ std::shared_ptr<const KernelCode> compile_kernel(const ir::Module& module,
 
   if (backend == jit::gpu::backend::cuda) {
     const Device& device = *Device::get();
+    ImageOrigin origin{};
     std::shared_ptr<const CompiledImage> image =
-        compile_image(image_request(source, kernel, options));
+        compile_image(image_request(source, kernel, options), &origin);
+    if (origin == ImageOrigin::Memory) ++counters().programs_shared;
     return std::make_shared<const CudaKernel>(
         device, std::move(image), source.cuda_name(kernel.name), kernel.num_params, kernel.name,
         std::move(ir_text), std::move(source.text));
   }
 
   if (options.check_cuda) compile_image(image_request(source, kernel, options));
-  const CacheKey key("augur gpu fallback 1\nopt " + std::to_string(options.cpu_opt_level) + "\n" +
-                     ir_text);
-  return fallback_cache().get(key, [&] {
-    // Threads waiting for this key may hold every pool worker (compile_async
-    // jobs): the backend's work must not need one, as in the CPU pipeline.
-    const cpu::CompileOnThisThread here;
-    return std::make_shared<const FallbackKernel>(kernel, options.cpu_opt_level, ir_text,
-                                                  source.text);
-  });
+  const std::string key =
+      "augur gpu fallback 1\nopt " + std::to_string(options.cpu_opt_level) + "\n" + ir_text;
+  bool built = false;
+  cache::Value code = fallback_cache()
+                          .get(key, jit::detail::hash_key(key), kernel.name,
+                               [&]() -> cache::Value {
+                                 built = true;
+                                 // Threads waiting for this key may hold every pool worker
+                                 // (compile_async jobs): the backend's work must not need one, as
+                                 // in the CPU pipeline.
+                                 const cpu::CompileOnThisThread here;
+                                 return std::make_shared<const FallbackKernel>(
+                                     kernel, options.cpu_opt_level, ir_text, source.text);
+                               })
+                          .value;
+  if (!built) ++counters().programs_shared;
+  return std::static_pointer_cast<const FallbackKernel>(std::move(code));
+}
+
+void set_fallback_cache_capacity(std::size_t kernels) {
+  fallback_cache().set_capacity(kernels);
 }
 
 void clear_fallback_cache() {

@@ -1,13 +1,18 @@
-// From a kernel's IR to a launchable KernelCode:
+// From a kernel's IR (staged and optimized: runtime/cache/kernels.cpp) to a
+// launchable KernelCode:
 //
 //   verify → CUDA C++ (cuda_emitter.h) → GPU:  image (image.h: memory cache,
 //                                              disk cache, NVRTC) → module
 //                                        CPU:  the fallback (fallback.h),
 //                                              cached by its IR
 //
+// Those caches are keyed by program, so kernels of different generators or
+// static arguments that are equal programs share their compiled code.
+//
 // AUGUR_DUMP=cuda (or all) prints each kernel's CUDA source to stderr.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -35,7 +40,9 @@ cache::DirectoryTrust disk_cache_trust(const jit::gpu::options& options);
 std::shared_ptr<const KernelCode> compile_kernel(const ir::Module& module,
                                                  const jit::gpu::options& options);
 
-// Empties the CPU fallback's cache of compiled kernels.
+// The CPU fallback's cache of compiled kernels: its capacity (default 256
+// kernels), and emptying it (kernels in use stay).
+void set_fallback_cache_capacity(std::size_t kernels);
 void clear_fallback_cache();
 
 }  // namespace augur::gpu

@@ -3,18 +3,22 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <span>
 
-#include "gpu/lru_cache.h"
 #include "gpu/statistics.h"
 #include "jit/error.h"
 #include "runtime/cache/disk_caches.h"
+#include "runtime/cache/specialization_cache.h"
 
 namespace augur::gpu {
 
 namespace {
 
-LruCache<CompiledImage>& memory_cache() {
-  static auto* cache = new LruCache<CompiledImage>(256);  // never destroyed: see CompiledImage
+// Images by their full key (image_key_text), shared by every kernel whose
+// CUDA source and NVRTC options are equal: the specialization cache's class,
+// one build per key however many threads ask, failures not kept.
+cache::SpecializationCache& memory_cache() {
+  static auto* cache = new cache::SpecializationCache(256);  // never destroyed: see CompiledImage
   return *cache;
 }
 
@@ -43,32 +47,33 @@ cache::ChosenDiskCache disk_cache_of(const ImageRequest& request) {
 
 std::shared_ptr<const CompiledImage> build(const ImageRequest& request, ImageOrigin& origin) {
   const cache::ChosenDiskCache chosen = disk_cache_of(request);
-  cache::DiskCache* disk = chosen.cache;
-  const cache::DiskKey disk_key = disk ? image_disk_key(request) : cache::DiskKey{};
   Counters& stats = counters();
-  if (chosen.refused) ++stats.disk_refused;
-  if (disk) {
-    bool rejected = false;
-    if (std::optional<std::vector<char>> bytes = disk->load(disk_key, &rejected)) {
-      ++stats.disk_hits;
-      origin = ImageOrigin::Disk;
-      // A real architecture's image is a cubin, a virtual one's PTX (nvrtc.h).
-      const bool cubin = request.arch.starts_with("sm_");
-      return std::make_shared<const CompiledImage>(
-          request.arch, NvrtcImage{std::string(bytes->begin(), bytes->end()), cubin, {}});
-    }
-    ++(rejected ? stats.disk_rejected : stats.disk_misses);
-  }
-  origin = ImageOrigin::Nvrtc;
-  const auto start = std::chrono::steady_clock::now();
-  NvrtcImage image =
-      nvrtc_compile(request.source, request.name + ".cu", request.arch, request.options);
-  ++stats.nvrtc_compiles;
-  stats.nvrtc_nanoseconds += static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-          .count());
-  if (disk) ++(disk->store(disk_key, image.bytes) ? stats.disk_writes : stats.disk_write_failures);
-  return std::make_shared<const CompiledImage>(request.arch, std::move(image));
+  if (chosen.refused) ++stats.disk.refused;
+  const auto nvrtc = [&] {
+    origin = ImageOrigin::Nvrtc;
+    const auto start = std::chrono::steady_clock::now();
+    NvrtcImage image =
+        nvrtc_compile(request.source, request.name + ".cu", request.arch, request.options);
+    ++stats.nvrtc_compiles;
+    stats.nvrtc_nanoseconds +=
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       std::chrono::steady_clock::now() - start)
+                                       .count());
+    return image;
+  };
+  const auto loaded = [&](NvrtcImage image) {
+    return std::make_shared<const CompiledImage>(request.arch, std::move(image));
+  };
+  if (!chosen.cache) return loaded(nvrtc());
+  return cache::load_or_build(
+      *chosen.cache, image_disk_key(request), stats.disk,
+      [&](const std::vector<char>& bytes) {
+        origin = ImageOrigin::Disk;
+        // A real architecture's image is a cubin, a virtual one's PTX (nvrtc.h).
+        const bool cubin = request.arch.starts_with("sm_");
+        return loaded(NvrtcImage{std::string(bytes.begin(), bytes.end()), cubin, {}});
+      },
+      nvrtc, [](const NvrtcImage& image) { return std::span<const char>(image.bytes); }, loaded);
 }
 
 }  // namespace
@@ -115,14 +120,16 @@ std::filesystem::path image_disk_directory(const std::filesystem::path& root) {
 
 std::shared_ptr<const CompiledImage> compile_image(const ImageRequest& request,
                                                    ImageOrigin* origin) {
-  const CacheKey key(image_key_text(request));
+  const std::string key = image_key_text(request);
+  // Stays Memory unless this thread builds the image (another thread's build
+  // in flight is waited for, which is a memory hit too).
   ImageOrigin from = ImageOrigin::Memory;
-  bool hit = false;
-  std::shared_ptr<const CompiledImage> image = memory_cache().get(
-      key, [&] { return build(request, from); }, &hit);
-  ++(hit ? counters().memory_hits : counters().memory_misses);
-  if (origin) *origin = hit ? ImageOrigin::Memory : from;
-  return image;
+  cache::Value image = memory_cache()
+                           .get(key, jit::detail::hash_key(key), request.name,
+                                [&]() -> cache::Value { return build(request, from); })
+                           .value;
+  if (origin) *origin = from;
+  return std::static_pointer_cast<const CompiledImage>(std::move(image));
 }
 
 void set_image_cache_capacity(std::size_t images) {

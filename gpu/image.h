@@ -1,10 +1,12 @@
 // Compiled GPU images (cubin or PTX) and the two caches in front of NVRTC.
 //
 // An image is keyed by the CUDA source, the NVRTC version, the architecture
-// and every NVRTC option, in full. A request looks in the in-memory LRU
-// cache, then in the disk cache (when a directory is given: the shared
-// augur::cache::DiskCache, in <dir>/gpu), and only then runs NVRTC, storing
-// the result in both. Concurrent requests for one key share one compilation.
+// and every NVRTC option, in full. A request looks in the in-memory cache (a
+// SpecializationCache: least recently used out first), then in the disk
+// cache (when a directory is given: the shared augur::cache::DiskCache, in
+// <dir>/gpu, through cache::load_or_build), and only then runs NVRTC,
+// storing the result in both. Concurrent requests for one key share one
+// compilation.
 #pragma once
 
 #include <cstddef>

@@ -49,8 +49,16 @@ void synchronize();
 struct statistics {
   std::uint64_t nvrtc_compiles = 0;
   std::chrono::nanoseconds nvrtc_time{0};
-  std::uint64_t memory_hits = 0;  // images found in the in-memory cache
+  // Requests for a kernel whose key (generator, options, static arguments)
+  // was compiled before, and the others, which stage and compile it (or wait
+  // for the thread compiling it).
+  std::uint64_t memory_hits = 0;
   std::uint64_t memory_misses = 0;
+  std::uint64_t compiles = 0;  // the misses that staged and compiled
+  std::uint64_t failures = 0;  // compiles that threw (nothing is cached)
+  // Compiles whose program another key had compiled (equal CUDA source and
+  // NVRTC options, or equal IR on the fallback): its image or code is shared.
+  std::uint64_t programs_shared = 0;
   std::uint64_t disk_hits = 0;  // images loaded from the disk cache
   std::uint64_t disk_misses = 0;
   // Corrupt, foreign, untrusted or odd cache files, rebuilt and replaced.
@@ -67,9 +75,10 @@ struct statistics {
 };
 statistics stats();
 
-// The in-memory image cache's capacity (default 256 images), and emptying it
-// (compiled kernels in use stay loaded).
-void set_cache_capacity(std::size_t images);
+// The in-memory caches' capacity (default 256 kernels by key, and as many
+// images and fallback kernels by program), and emptying them (compiled
+// kernels in use stay loaded).
+void set_cache_capacity(std::size_t kernels);
 void clear_cache();
 
 }  // namespace jit::gpu

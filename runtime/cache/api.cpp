@@ -29,10 +29,12 @@ bool find_compiled(std::string_view key, std::uint64_t hash, compiled_entry& out
 compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const generator& gen,
                                  const compile_options& options) {
   using namespace augur::cache;
-  const Found found = SpecializationCache::instance().get(
-      key, hash, options.name, [&] { return compile_version(gen, options, programs()); });
-  LocalCache::current().remember(key, hash, found);
-  return {found.version->entry, found.version, &found.version->stage};
+  const Found found = SpecializationCache::instance().get(key, hash, options.name, [&]() -> Value {
+    return compile_version(gen, options, programs());
+  });
+  const auto& version = *static_cast<const Version*>(found.value.get());
+  LocalCache::current().remember(key, hash, found, version.entry, &version.stage);
+  return {version.entry, found.value, &version.stage};
 }
 
 }  // namespace detail
@@ -40,7 +42,7 @@ compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const
 cache_statistics cache_stats() {
   using namespace augur::cache;
   const SharedCounters shared = SpecializationCache::instance().counters();
-  const std::uint64_t local_hits = LocalCache::total_hits();
+  const std::uint64_t local_hits = LocalCache::total_hits(SpecializationCache::instance());
   cache_statistics s;
   s.requests = shared.requests + local_hits;
   s.hits = shared.hits + local_hits;

@@ -1,8 +1,14 @@
 // The disk caches the compile pipelines use: one DiskCache per directory
-// named by an option, and the one AUGUR_CACHE_DIR names.
+// named by an option, and the one AUGUR_CACHE_DIR names; and the one
+// "load → compile → store" both pipelines run around them.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/cache/disk_cache.h"
 
@@ -19,5 +25,39 @@ struct ChosenDiskCache {
 // caller compiles without a disk cache. The caches live until the process
 // exits; any thread may use them.
 ChosenDiskCache disk_cache_for(const std::string& directory, DirectoryTrust trust);
+
+// What one pipeline's disk cache did in this process (jit::cache_stats,
+// jit::gpu::stats).
+struct DiskCounters {
+  std::atomic<std::uint64_t> hits{0};
+  std::atomic<std::uint64_t> misses{0};    // no file
+  std::atomic<std::uint64_t> rejected{0};  // files rejected, and entries that did not load
+  std::atomic<std::uint64_t> writes{0};
+  std::atomic<std::uint64_t> write_failures{0};
+  std::atomic<std::uint64_t> refused{0};  // compiles whose named directory was refused
+};
+
+// The code of `key`: made by `load` from the payload `disk` holds, when it
+// holds a valid one; else built by `build`, its payload (`encode`) stored for
+// later processes, and made by `use` from what was built. `load` returns a
+// null result for a payload that does not load, having reported why: it is
+// counted as rejected, and the new build's store replaces it.
+template <class Load, class Build, class Encode, class Use>
+auto load_or_build(DiskCache& disk, const DiskKey& key, DiskCounters& counts, Load&& load,
+                   Build&& build, Encode&& encode, Use&& use) {
+  bool rejected = false;
+  if (std::optional<std::vector<char>> payload = disk.load(key, &rejected)) {
+    if (auto code = load(*payload)) {
+      ++counts.hits;
+      return code;
+    }
+    ++counts.rejected;
+  } else {
+    ++(rejected ? counts.rejected : counts.misses);
+  }
+  auto built = build();
+  ++(disk.store(key, encode(built)) ? counts.writes : counts.write_failures);
+  return use(std::move(built));
+}
 
 }  // namespace augur::cache

@@ -1,6 +1,7 @@
 #include "runtime/cache/local_cache.h"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -11,8 +12,9 @@ namespace {
 // Every live LocalCache, so that statistics can add up their hits.
 struct Registry {
   std::mutex mutex;
-  std::vector<const LocalCache*> caches;
-  std::uint64_t retired_hits = 0;  // of threads that have exited
+  std::vector<std::pair<const LocalCache*, const SpecializationCache*>> caches;
+  // Of threads that have exited, by the shared cache they served.
+  std::map<const SpecializationCache*, std::uint64_t> retired_hits;
 };
 
 Registry& registry() {
@@ -24,27 +26,26 @@ Registry& registry() {
 }  // namespace
 
 LocalCache& LocalCache::current() {
-  thread_local LocalCache cache;
+  thread_local LocalCache cache(SpecializationCache::instance());
   return cache;
 }
 
-LocalCache::LocalCache() : epoch_(SpecializationCache::instance().epoch()) {
+LocalCache::LocalCache(SpecializationCache& shared) : shared_(shared), epoch_(shared.epoch()) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  r.caches.push_back(this);
+  r.caches.emplace_back(this, &shared_);
 }
 
 LocalCache::~LocalCache() {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  r.retired_hits += hits_.load(std::memory_order_relaxed);
-  std::erase(r.caches, this);
+  r.retired_hits[&shared_] += hits_.load(std::memory_order_relaxed);
+  std::erase_if(r.caches, [this](const auto& entry) { return entry.first == this; });
 }
 
 bool LocalCache::find(std::string_view key, std::uint64_t hash,
                       jit::detail::compiled_entry& out) noexcept {
-  SpecializationCache& shared = SpecializationCache::instance();
-  const std::uint64_t epoch = shared.epoch();
+  const std::uint64_t epoch = shared_.epoch();
   if (epoch != epoch_) {
     drop_all();
     epoch_ = epoch;
@@ -52,7 +53,7 @@ bool LocalCache::find(std::string_view key, std::uint64_t hash,
   }
   Entry& entry = entries_[hash % size];
   if (!entry.owner || entry.hash != hash || entry.key != key) return false;
-  shared.touch(*entry.slot);
+  shared_.touch(*entry.slot);
   hits_.store(hits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   out.address = entry.address;
   out.owner = entry.owner;
@@ -60,13 +61,14 @@ bool LocalCache::find(std::string_view key, std::uint64_t hash,
   return true;
 }
 
-void LocalCache::remember(std::string_view key, std::uint64_t hash, const Found& found) {
+void LocalCache::remember(std::string_view key, std::uint64_t hash, const Found& found,
+                          void* address, const jit::stage_report* report) {
   Entry& entry = entries_[hash % size];
   entry.hash = hash;
   entry.key.assign(key);
-  entry.address = found.version->entry;
-  entry.owner = found.version;
-  entry.report = &found.version->stage;
+  entry.address = address;
+  entry.owner = found.value;
+  entry.report = report;
   entry.slot = found.slot;
 }
 
@@ -77,11 +79,14 @@ void LocalCache::drop_all() {
   }
 }
 
-std::uint64_t LocalCache::total_hits() {
+std::uint64_t LocalCache::total_hits(const SpecializationCache& shared) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  std::uint64_t hits = r.retired_hits;
-  for (const LocalCache* cache : r.caches) hits += cache->hits_.load(std::memory_order_relaxed);
+  const auto retired = r.retired_hits.find(&shared);
+  std::uint64_t hits = retired == r.retired_hits.end() ? 0 : retired->second;
+  for (const auto& [cache, serves] : r.caches) {
+    if (serves == &shared) hits += cache->hits_.load(std::memory_order_relaxed);
+  }
   return hits;
 }
 

@@ -1,4 +1,6 @@
-// Each thread's first stop for jit::compile: the keys it requested before,
+// Each thread's first stop for jit::compile (and jit::gpu::compile, with a
+// LocalCache of its own in front of its own SpecializationCache): the keys it
+// requested before,
 // in a small direct-mapped table, so that a repeated request takes no lock
 // and touches no shared cache line but its entry's recency mark. Entries are
 // validated by full key comparison and dropped when the shared cache's epoch
@@ -20,27 +22,30 @@ namespace augur::cache {
 
 class LocalCache {
  public:
-  // The calling thread's.
+  // The calling thread's, in front of SpecializationCache::instance().
   static LocalCache& current();
 
-  LocalCache();
+  explicit LocalCache(SpecializationCache& shared);
   ~LocalCache();
   LocalCache(const LocalCache&) = delete;
   LocalCache& operator=(const LocalCache&) = delete;
 
   bool find(std::string_view key, std::uint64_t hash, jit::detail::compiled_entry& out) noexcept;
-  // Remembers what the shared cache returned for `key`.
-  void remember(std::string_view key, std::uint64_t hash, const Found& found);
+  // Remembers what the shared cache returned for `key`: its value, and what
+  // find() hands out besides (a native entry point and a stage report, or
+  // null for values that have none).
+  void remember(std::string_view key, std::uint64_t hash, const Found& found, void* address,
+                const jit::stage_report* report);
 
-  // Hits served by every thread's LocalCache, past and present.
-  static std::uint64_t total_hits();
+  // Hits served by every thread's LocalCache in front of `shared`, past and present.
+  static std::uint64_t total_hits(const SpecializationCache& shared);
 
  private:
   struct Entry {
     std::uint64_t hash = 0;
     std::string key;
     void* address = nullptr;
-    std::shared_ptr<const void> owner;          // the Version
+    std::shared_ptr<const void> owner;          // the shared cache's value
     const jit::stage_report* report = nullptr;  // its stage report
     std::shared_ptr<Slot> slot;
   };
@@ -48,6 +53,7 @@ class LocalCache {
 
   void drop_all();
 
+  SpecializationCache& shared_;
   std::array<Entry, size> entries_;
   std::uint64_t epoch_ = 0;
   // Written by its thread only; total_hits() reads it from others.

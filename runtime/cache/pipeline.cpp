@@ -44,14 +44,6 @@ std::atomic<std::uint64_t> regions_optimized{0};
 std::atomic<std::uint64_t> regions_kept{0};
 std::atomic<std::int64_t> optimize_nanoseconds{0};
 
-struct DiskCounters {
-  std::atomic<std::uint64_t> hits{0};
-  std::atomic<std::uint64_t> misses{0};
-  std::atomic<std::uint64_t> rejected{0};
-  std::atomic<std::uint64_t> writes{0};
-  std::atomic<std::uint64_t> write_failures{0};
-  std::atomic<std::uint64_t> refused{0};
-};
 DiskCounters disk_counters;
 
 // Everything besides the program that decides its code: the backend's target
@@ -71,9 +63,8 @@ std::string disk_toolchain(const jit::compile_options& options, const Version& v
   return toolchain;
 }
 
-// The code in a disk cache entry, or null (reported and counted as rejected)
-// if it does not load: the caller compiles afresh and its store replaces the
-// entry.
+// The code in a disk cache entry, or null (reported) if it does not load: the
+// caller compiles afresh and its store replaces the entry.
 std::shared_ptr<cpu::CompiledCode> load_entry(std::span<const char> payload,
                                               const ir::Module& module,
                                               const ir::ExternTable& externs, const DiskCache& disk,
@@ -82,7 +73,6 @@ std::shared_ptr<cpu::CompiledCode> load_entry(std::span<const char> payload,
     const CpuEntry entry = decode_cpu_entry(payload);
     return cpu::load_object(entry.object, module, entry.callees, externs);
   } catch (const jit::error& e) {
-    ++disk_counters.rejected;
     report_disk_cache("disk cache: rejected " + disk.path_of(key).string() +
                       ": it does not load (" + e.message() + "); compiling it again");
     return nullptr;
@@ -102,37 +92,37 @@ std::shared_ptr<cpu::CompiledCode> optimize_and_compile(ir::Module& module,
       disk_cache_for(options.cache_dir, options.cache_dir_group_shared ? DirectoryTrust::Group
                                                                        : DirectoryTrust::Owner);
   if (chosen.refused) ++disk_counters.refused;
-  DiskCache* disk = chosen.cache;
-  std::optional<DiskKey> key;
-  if (disk) {
-    key = DiskKey{disk_toolchain(options, version, externs), version.program};
-    bool rejected = false;
-    if (std::optional<std::vector<char>> payload = disk->load(*key, &rejected)) {
-      if (auto code = load_entry(*payload, module, externs, *disk, *key)) {
-        ++disk_counters.hits;
-        return code;
-      }
-    } else {
-      ++(rejected ? disk_counters.rejected : disk_counters.misses);
-    }
-  }
-  optimize(module, options, externs);
+  const auto run_optimizer = [&] {
+    optimize(module, options.opt_level, externs);
 #ifdef AUGUR_CHECKED
-  ir::verify(module);
+    ir::verify(module);
 #endif
-  if (!disk) return cpu::compile(module, externs, backend);
-  const std::vector<char> object = cpu::compile_object(module, backend);
-  const std::vector<ir::ExternFn> callees = cpu::called_externs(module);
-  ++(disk->store(*key, encode_cpu_entry(callees, object)) ? disk_counters.writes
-                                                          : disk_counters.write_failures);
-  return cpu::load_object(object, module, callees, externs);
+  };
+  if (!chosen.cache) {
+    run_optimizer();
+    return cpu::compile(module, externs, backend);
+  }
+  DiskCache& disk = *chosen.cache;
+  const DiskKey key{disk_toolchain(options, version, externs), version.program};
+  std::vector<ir::ExternFn> callees;
+  return load_or_build(
+      disk, key, disk_counters,
+      [&](std::span<const char> payload) {
+        return load_entry(payload, module, externs, disk, key);
+      },
+      [&] {
+        run_optimizer();
+        callees = cpu::called_externs(module);
+        return cpu::compile_object(module, backend);
+      },
+      [&](const std::vector<char>& object) { return encode_cpu_entry(callees, object); },
+      [&](std::vector<char> object) { return cpu::load_object(object, module, callees, externs); });
 }
 
 }  // namespace
 
-void optimize(ir::Module& module, const jit::compile_options& options,
-              const ir::ExternTable& externs) {
-  if (options.opt_level < 2) return;
+void optimize(ir::Module& module, int opt_level, const ir::ExternTable& externs) {
+  if (opt_level < 2) return;
   peg::PegOptions peg_options;
   peg_options.externs = &externs;  // user rules may introduce registered externs
   peg::PegResult result = peg::optimize(module, peg_options);

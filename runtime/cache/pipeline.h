@@ -16,12 +16,12 @@
 
 namespace augur::cache {
 
-// The optimizer's place in the pipeline, between staging and the backend: the
-// PEG optimizer (runtime/peg) at O2 and above, under its JIT budget; it keeps
-// any function it cannot improve safely.
-// `externs` declares the registered externs user rules may introduce.
-void optimize(ir::Module& module, const jit::compile_options& options,
-              const ir::ExternTable& externs);
+// The optimizer's place in the pipeline, between staging and the backend, for
+// CPU functions and GPU kernels alike: the PEG optimizer (runtime/peg) with
+// the registered user rules at O2 and above, under its JIT budget; it keeps
+// any function it cannot improve safely. `externs` declares the registered
+// externs user rules may introduce (none for a kernel, which cannot call the host).
+void optimize(ir::Module& module, int opt_level, const ir::ExternTable& externs);
 
 // What optimize() did in this process.
 struct OptimizerCounters {

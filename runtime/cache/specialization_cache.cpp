@@ -13,7 +13,7 @@ namespace augur::cache {
 namespace {
 
 bool is_ready(const Slot& slot) {
-  return slot.version.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  return slot.value.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
 void add(std::atomic<std::uint64_t>& counter) {
@@ -92,7 +92,7 @@ Found SpecializationCache::get(std::string_view key, std::uint64_t hash, std::st
   add(requests_);
   Shard& shard = shard_of(hash);
   std::shared_ptr<Slot> slot;
-  std::promise<std::shared_ptr<const Version>> promise;
+  std::promise<Value> promise;
   bool compiles_here = false;
   {
     std::lock_guard lock(shard.mutex);
@@ -101,7 +101,7 @@ Found SpecializationCache::get(std::string_view key, std::uint64_t hash, std::st
       slot = it->second;
     } else {
       slot = std::make_shared<Slot>();
-      slot->version = promise.get_future().share();
+      slot->value = promise.get_future().share();
       slot->compiler = &this_thread();
       shard.slots.emplace(std::string(key), slot);
       entries_.fetch_add(1, std::memory_order_relaxed);
@@ -113,11 +113,11 @@ Found SpecializationCache::get(std::string_view key, std::uint64_t hash, std::st
   if (!compiles_here) {
     if (is_ready(*slot)) {
       add(hits_);
-      return {slot->version.get(), slot};
+      return {slot->value.get(), slot};
     }
     add(misses_);
     const Wait wait(*slot, name, hash);
-    return {slot->version.get(), slot};
+    return {slot->value.get(), slot};
   }
 
   add(misses_);
@@ -130,10 +130,10 @@ Found SpecializationCache::get(std::string_view key, std::uint64_t hash, std::st
                                    std::memory_order_relaxed);
   };
   try {
-    std::shared_ptr<const Version> version = compile();
+    Value value = compile();
     record_time();
     compiled(*slot);
-    promise.set_value(std::move(version));
+    promise.set_value(std::move(value));
   } catch (...) {
     record_time();
     compiled(*slot);
@@ -143,7 +143,7 @@ Found SpecializationCache::get(std::string_view key, std::uint64_t hash, std::st
     throw;
   }
   evict_if_full();
-  return {slot->version.get(), slot};
+  return {slot->value.get(), slot};
 }
 
 bool SpecializationCache::erase(Shard& shard, std::string_view key, const Slot& slot) {

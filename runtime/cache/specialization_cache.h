@@ -1,6 +1,9 @@
 // The first level of the specialization cache, shared by all threads: key
 // bytes (generator, options, static arguments; compared in full) → the
-// compiled version, or the compilation in flight for it.
+// compiled version, or the compilation in flight for it. jit::compile's
+// versions (version.h) live in instance(); GPU kernels and the GPU backend's
+// compiled programs live in caches of their own (runtime/cache/kernels.cpp,
+// gpu/), so a value is type-erased: each cache's owner knows what it holds.
 //
 // A map split into shards, each behind its own mutex, rather than
 // tbb::concurrent_hash_map: eviction must walk every entry while other
@@ -23,9 +26,9 @@
 // walk ends; it runs only when a request finds its key in flight.
 //
 // Eviction keeps at most capacity() ready entries, dropping the least recently
-// used. It drops only the cache's reference: a Version is reference-counted,
-// and its code is unloaded when the last jit::function (and hot-swap handle)
-// holding it goes. Handles therefore need no agreement with the cache beyond
+// used. It drops only the cache's reference: a value is reference-counted,
+// and its code is unloaded when the last jit::function, hot-swap handle or
+// jit::gpu::kernel holding it goes. Handles therefore need no agreement with the cache beyond
 // holding their reference (jit::function::keep_alive()).
 #pragma once
 
@@ -43,7 +46,6 @@
 #include <unordered_map>
 
 #include "jit/compiler.h"
-#include "runtime/cache/version.h"
 
 namespace augur::cache {
 
@@ -54,8 +56,12 @@ struct Waiter {
   const Slot* waits_on = nullptr;  // the in-flight slot it is blocked on
 };
 
+// What a cache holds for a key: a Version in instance(), what its owner put
+// there in another cache.
+using Value = std::shared_ptr<const void>;
+
 struct Slot {
-  std::shared_future<std::shared_ptr<const Version>> version;
+  std::shared_future<Value> value;
   std::atomic<std::uint64_t> last_used{0};  // the cache's clock at the last request
   // The thread compiling it while in flight, null once the version or error
   // is about to be set. Set before the slot is shared, then guarded by the
@@ -64,7 +70,7 @@ struct Slot {
 };
 
 struct Found {
-  std::shared_ptr<const Version> version;
+  Value value;
   std::shared_ptr<Slot> slot;
 };
 
@@ -81,13 +87,21 @@ struct SharedCounters {
 
 class SpecializationCache {
  public:
-  using Compile = std::function<std::shared_ptr<const Version>()>;
+  using Compile = std::function<Value()>;
 
-  // The process's cache (never destroyed: code may be called until exit).
+  // jit::compile's cache (never destroyed: code may be called until exit).
   static SpecializationCache& instance();
 
-  // The version for `key`: ready, compiled by another thread meanwhile, or
+  // An empty cache of at most `capacity` ready entries. Caches that hold
+  // code must outlive its callers: make them never destroyed, like instance().
+  explicit SpecializationCache(std::size_t capacity = 4096) : capacity_(capacity) {}
+  SpecializationCache(const SpecializationCache&) = delete;
+  SpecializationCache& operator=(const SpecializationCache&) = delete;
+
+  // The value for `key`: ready, compiled by another thread meanwhile, or
   // compiled here by `compile`, whose exceptions propagate to every waiter.
+  // Every cache shares one wait-for graph, so a cycle through several caches
+  // (a kernel's first stage asking for a CPU function...) is caught too.
   // A wait that would deadlock (above) throws a jit::error naming `name`, the
   // requested function, instead.
   Found get(std::string_view key, std::uint64_t hash, std::string_view name,
@@ -112,8 +126,6 @@ class SpecializationCache {
   SharedCounters counters() const;
 
  private:
-  SpecializationCache() = default;
-
   struct KeyHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view key) const noexcept {
@@ -133,7 +145,7 @@ class SpecializationCache {
 
   std::array<Shard, shard_count> shards_;
   std::mutex evicting_;  // one eviction at a time
-  std::atomic<std::size_t> capacity_{4096};
+  std::atomic<std::size_t> capacity_;
   std::atomic<std::size_t> entries_{0};
   std::atomic<std::uint64_t> clock_{0};
   std::atomic<std::uint64_t> epoch_{0};

@@ -65,16 +65,16 @@ TEST_F(GpuDiskCache, NvrtcThenMemoryThenDisk) {
   const ImageRequest request = request_for("histogram", dir());
   Counters& c = counters();
   const std::uint64_t nvrtc = c.nvrtc_compiles;
-  const std::uint64_t writes = c.disk_writes;
-  const std::uint64_t misses = c.disk_misses;
-  const std::uint64_t disk_hits = c.disk_hits;
+  const std::uint64_t writes = c.disk.writes;
+  const std::uint64_t misses = c.disk.misses;
+  const std::uint64_t disk_hits = c.disk.hits;
 
   ImageOrigin origin{};
   const auto first = compile_image(request, &origin);
   EXPECT_EQ(origin, ImageOrigin::Nvrtc);
   EXPECT_EQ(c.nvrtc_compiles, nvrtc + 1);
-  EXPECT_EQ(c.disk_misses, misses + 1);
-  EXPECT_EQ(c.disk_writes, writes + 1);
+  EXPECT_EQ(c.disk.misses, misses + 1);
+  EXPECT_EQ(c.disk.writes, writes + 1);
 
   const auto second = compile_image(request, &origin);
   EXPECT_EQ(origin, ImageOrigin::Memory);
@@ -83,7 +83,7 @@ TEST_F(GpuDiskCache, NvrtcThenMemoryThenDisk) {
   clear_image_cache();
   const auto third = compile_image(request, &origin);
   EXPECT_EQ(origin, ImageOrigin::Disk);
-  EXPECT_EQ(c.disk_hits, disk_hits + 1);
+  EXPECT_EQ(c.disk.hits, disk_hits + 1);
   EXPECT_EQ(c.nvrtc_compiles, nvrtc + 1);  // no NVRTC for a disk hit
   EXPECT_EQ(third->image().bytes, first->image().bytes);
   EXPECT_EQ(third->image().cubin, first->image().cubin);
@@ -137,14 +137,14 @@ TEST_P(DamagedGpuFile, IsRejectedReportedCountedAndRebuilt) {
 
   clear_image_cache();
   Counters& c = counters();
-  const std::uint64_t rejected = c.disk_rejected;
-  const std::uint64_t misses = c.disk_misses;
+  const std::uint64_t rejected = c.disk.rejected;
+  const std::uint64_t misses = c.disk.misses;
   const std::uint64_t nvrtc = c.nvrtc_compiles;
   ImageOrigin origin{};
   const auto rebuilt = compile_image(request, &origin);
   EXPECT_EQ(origin, ImageOrigin::Nvrtc);
-  EXPECT_EQ(c.disk_rejected, rejected + 1);
-  EXPECT_EQ(c.disk_misses, misses);  // a rejected file is not also a miss
+  EXPECT_EQ(c.disk.rejected, rejected + 1);
+  EXPECT_EQ(c.disk.misses, misses);  // a rejected file is not also a miss
   EXPECT_EQ(c.nvrtc_compiles, nvrtc + 1);
   EXPECT_EQ(rebuilt->image().bytes, original->image().bytes);
   EXPECT_TRUE(any_report_contains("rejected " + file.string()))
@@ -163,12 +163,12 @@ TEST_F(GpuDiskCache, AnUnusableDirectoryIsReportedAndImagesStillCompile) {
   std::filesystem::create_directories(dir());
   write_file(image_disk_directory(dir()), {'n', 'o', 't', ' ', 'a', ' ', 'd', 'i', 'r'});
   Counters& c = counters();
-  const std::uint64_t writes = c.disk_writes;
+  const std::uint64_t writes = c.disk.writes;
   ImageOrigin origin{};
   const auto image = compile_image(request_for("scan", dir()), &origin);
   EXPECT_EQ(origin, ImageOrigin::Nvrtc);
   EXPECT_FALSE(image->image().bytes.empty());
-  EXPECT_EQ(c.disk_writes, writes);
+  EXPECT_EQ(c.disk.writes, writes);
   EXPECT_TRUE(any_report_contains(image_disk_directory(dir()).string()))
       << ::testing::PrintToString(reports());
 }
@@ -177,13 +177,13 @@ TEST_F(GpuDiskCache, AnUntrustedDirectoryIsRefusedCountedAndLeftUntouched) {
   std::filesystem::create_directories(image_disk_directory(dir()));
   std::filesystem::permissions(image_disk_directory(dir()), std::filesystem::perms::all);
   Counters& c = counters();
-  const std::uint64_t refused = c.disk_refused;
-  const std::uint64_t writes = c.disk_writes;
+  const std::uint64_t refused = c.disk.refused;
+  const std::uint64_t writes = c.disk.writes;
   ImageOrigin origin{};
   compile_image(request_for("scan", dir()), &origin);
   EXPECT_EQ(origin, ImageOrigin::Nvrtc);
-  EXPECT_EQ(c.disk_refused, refused + 1);
-  EXPECT_EQ(c.disk_writes, writes);
+  EXPECT_EQ(c.disk.refused, refused + 1);
+  EXPECT_EQ(c.disk.writes, writes);
   EXPECT_TRUE(std::filesystem::is_empty(image_disk_directory(dir())));
   EXPECT_TRUE(any_report_contains("writable by others")) << ::testing::PrintToString(reports());
 }
@@ -198,7 +198,7 @@ TEST(GpuDiskChild, DISABLED_CompilesOneImage) {
   ImageOrigin origin{};
   const auto image = compile_image(request_for(kernel, root), &origin);
   std::printf("child: origin=%d rejected=%llu image=%s\n", static_cast<int>(origin),
-              static_cast<unsigned long long>(counters().disk_rejected.load()),
+              static_cast<unsigned long long>(counters().disk.rejected.load()),
               hash_of(image->image().bytes).c_str());
 }
 

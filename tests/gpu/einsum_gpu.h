@@ -64,6 +64,18 @@ struct statement_plan {
   std::string describe() const;  // identifies the kernel
 };
 
+}  // namespace el_gpu
+
+// A plan is a static argument of its kernel: describe() identifies it in full.
+template <>
+struct jit::key<el_gpu::statement_plan> {
+  static void encode(key_writer& out, const el_gpu::statement_plan& plan) {
+    out.write_string(plan.describe());
+  }
+};
+
+namespace el_gpu {
+
 // el::options::gpu_statement for this backend: `options` say where kernels
 // run and how they are compiled.
 std::function<void(const el::access&, const el::term&, bool)> statement_launcher(

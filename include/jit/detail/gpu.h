@@ -9,9 +9,12 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "jit/detail/staging.h"
 #include "jit/gpu/options.h"
+#include "jit/key.h"
 
 namespace augur::gpu {
 class KernelCode;
@@ -51,9 +54,43 @@ void synchronize_stream(void* stream, backend where);
 
 using kernel_code = augur::gpu::KernelCode;
 
-// Runs the first stage of `gen` as a kernel and compiles it for the backend
-// `opts` selects (through the caches).
-std::shared_ptr<const kernel_code> compile(const jit::detail::generator& gen, const options& opts);
+// Writes into a kernel's key every option that decides its compiled code.
+// Not the disk cache's: they choose where an image may come from, not what
+// it is. Compact, so that a key with a few static arguments stays within
+// key_writer's inline bytes (a longer one allocates on every lookup): the
+// scalars in one block, 32-bit lengths, and arch and NVRTC options only
+// where some are given (the block says which).
+inline void write_options(key_writer& out, const options& opts) {
+  struct scalars {
+    int opt_level;
+    int cpu_opt_level;
+    std::uint32_t name_size;
+    target where;
+    bool check_cuda;
+    bool extras;
+    std::uint8_t unused = 0;
+  };
+  static_assert(std::has_unique_object_representations_v<scalars>);
+  const bool extras = !opts.arch.empty() || !opts.nvrtc_options.empty();
+  out.write_value(scalars{opts.opt_level, opts.cpu_opt_level,
+                          static_cast<std::uint32_t>(opts.name.size()), opts.where, opts.check_cuda,
+                          extras});
+  out.write(opts.name.data(), opts.name.size());
+  if (extras) {
+    out.write_string(opts.arch);
+    out.write_size(opts.nvrtc_options.size());
+    for (const std::string& option : opts.nvrtc_options) out.write_string(option);
+  }
+}
+
+// The kernel of `key` if the calling thread requested it before (no locks),
+// else null.
+std::shared_ptr<const kernel_code> find_kernel(std::string_view key, std::uint64_t hash) noexcept;
+// The shared cache: a hit, a wait on the thread compiling `key`, or here the
+// first stage of `gen` as a kernel, optimized and compiled for the backend
+// `opts` selects.
+std::shared_ptr<const kernel_code> compile(std::string_view key, std::uint64_t hash,
+                                           const jit::detail::generator& gen, const options& opts);
 
 // `params[i]` points at argument i in its C++ type (what cuLaunchKernel
 // takes); `bits[i]` is the same argument in the canonical encoding.

@@ -10,16 +10,25 @@
 // The generator's jit::dyn<T> parameters, in order, are the kernel's; its
 // other parameters take compile()'s extra arguments and are constants of the
 // kernel (one compiled version per distinct set). It returns void.
+//
+// Kernels are cached like jit::compile's functions (jit/compiler.h), on the
+// generator's identity, the options and the static arguments as jit::key
+// encodes them: a repeated request is a lookup that neither stages nor
+// emits, concurrent requests for one key share one compilation, and a failed
+// one leaves nothing cached (docs/gpu.md, "Caches").
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <future>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "jit/compiler.h"
 #include "jit/detail/gpu.h"
 #include "jit/extract.h"
 #include "jit/gpu/memory.h"
@@ -146,9 +155,23 @@ template <class F, class... S>
 auto compile(const options& opts, F&& fn, S&&... statics) {
   using G = std::decay_t<F>;
   detail::check_generator<G>();
-  const detail::closure_of<G, std::decay_t<S>...> closure(std::forward<F>(fn),
-                                                          std::forward<S>(statics)...);
-  return detail::kernel_of<G>(detail::compile(closure.get(), opts));
+  static_assert((keyable<std::decay_t<S>> && ...),
+                "jit::gpu::compile: every static argument needs a jit::key (jit/key.h)");
+
+  key_writer key_bytes;
+  jit::detail::write_generator<G, std::decay_t<S>...>(key_bytes, fn);
+  detail::write_options(key_bytes, opts);
+  (key<std::decay_t<S>>::encode(key_bytes, statics), ...);
+  const std::string_view bytes = key_bytes.bytes();
+  const std::uint64_t hash = jit::detail::hash_key(bytes);
+
+  std::shared_ptr<const detail::kernel_code> code = detail::find_kernel(bytes, hash);
+  if (!code) {
+    const detail::closure_of<G, std::decay_t<S>...> closure(std::forward<F>(fn),
+                                                            std::forward<S>(statics)...);
+    code = detail::compile(bytes, hash, closure.get(), opts);
+  }
+  return detail::kernel_of<G>(std::move(code));
 }
 
 template <class F, class... S>
@@ -157,29 +180,30 @@ requires(!std::is_same_v<std::decay_t<F>, options>) auto compile(F&& fn, S&&... 
   return gpu::compile(options{}, std::forward<F>(fn), std::forward<S>(statics)...);
 }
 
-// compile() on Augur's TBB task pool; the future holds the kernel or the error.
+// compile() on the pool of jit::compile_async, through the same caches; the
+// future holds the kernel or the error. The generator and static arguments
+// are copied. Dropping the future does not wait: get() or wait() before the
+// process exits.
 template <class F, class... S>
-auto compile_async(const options& opts, F&& fn, S&&... statics) {
-  using G = std::decay_t<F>;
-  using K = detail::kernel_of<G>;
-  detail::check_generator<G>();
-  auto closure = std::make_shared<const detail::closure_of<G, std::decay_t<S>...>>(
-      std::forward<F>(fn), std::forward<S>(statics)...);
+auto compile_async(options opts, F fn, S... statics) {
+  using K = detail::kernel_of<F>;
+  detail::check_generator<F>();
   auto promise = std::make_shared<std::promise<K>>();
   std::future<K> result = promise->get_future();
-  detail::enqueue([closure, promise, opts] {
-    try {
-      promise->set_value(K(detail::compile(closure->get(), opts)));
-    } catch (...) {
-      promise->set_exception(std::current_exception());
-    }
-  });
+  detail::enqueue(
+      [promise, opts = std::move(opts), fn = std::move(fn), ... statics = std::move(statics)] {
+        try {
+          promise->set_value(gpu::compile(opts, fn, statics...));
+        } catch (...) {
+          promise->set_exception(std::current_exception());
+        }
+      });
   return result;
 }
 
 template <class F, class... S>
-requires(!std::is_same_v<std::decay_t<F>, options>) auto compile_async(F&& fn, S&&... statics) {
-  return gpu::compile_async(options{}, std::forward<F>(fn), std::forward<S>(statics)...);
+requires(!std::is_same_v<std::decay_t<F>, options>) auto compile_async(F fn, S... statics) {
+  return gpu::compile_async(options{}, std::move(fn), std::move(statics)...);
 }
 
 }  // namespace jit::gpu

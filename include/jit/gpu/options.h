@@ -52,6 +52,10 @@ struct options {
   // `arch`), so kernels written on machines without a GPU are known to build
   // for one. Costs an NVRTC compilation (tens of ms) unless cached.
   bool check_cuda = false;
+  // Augur's optimization level (0 to 3): at 2 and above the PEG optimizer,
+  // with the rules registered with jit::register_rule, rewrites the kernel
+  // before CUDA C++ is emitted (docs/peg.md), as jit::compile does at O2.
+  int opt_level = 2;
   // The CPU fallback's LLVM optimization level (0 to 3).
   int cpu_opt_level = 2;
 };
