@@ -16,6 +16,16 @@ ProgramCache& programs() {
 }
 
 }  // namespace
+
+jit::detail::compiled_entry compile_cached(
+    std::string_view key, std::uint64_t hash, std::string_view name,
+    const std::function<std::shared_ptr<const Version>(ProgramCache&)>& compile) {
+  const Found found = SpecializationCache::instance().get(key, hash, name,
+                                                          [&] { return compile(programs()); });
+  LocalCache::current().remember(key, hash, found);
+  return {found.version->entry, found.version, &found.version->stage};
+}
+
 }  // namespace augur::cache
 
 namespace jit {
@@ -28,11 +38,10 @@ bool find_compiled(std::string_view key, std::uint64_t hash, compiled_entry& out
 
 compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const generator& gen,
                                  const compile_options& options) {
-  using namespace augur::cache;
-  const Found found = SpecializationCache::instance().get(
-      key, hash, options.name, [&] { return compile_version(gen, options, programs()); });
-  LocalCache::current().remember(key, hash, found);
-  return {found.version->entry, found.version, &found.version->stage};
+  return augur::cache::compile_cached(key, hash, options.name,
+                                      [&](augur::cache::ProgramCache& programs) {
+                                        return augur::cache::compile_version(gen, options, programs);
+                                      });
 }
 
 }  // namespace detail
