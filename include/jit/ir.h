@@ -71,9 +71,10 @@ class value {
  public:
   // The void value (what a void function returns).
   value() = default;
+  // Implicit, so that argument lists read as values: {2.0, 3} is f64 2 and
+  // i32 3.
   template <class T>
-  requires detail::ir_value<T>
-  value(T v) : type_(ir::type::of<T>()), bits_(detail::bits_of(v)) {}  // NOLINT: implicit on purpose
+  requires detail::ir_value<T> value(T v) : type_(ir::type::of<T>()), bits_(detail::bits_of(v)) {}
 
   // A value of type `t` from its canonical encoding (see bits()).
   static value from_bits(ir::type t, std::uint64_t bits) {
@@ -87,7 +88,8 @@ class value {
   // The value as T; throws jit::error unless T's IR type is type().
   template <class T>
   T as() const {
-    if (ir::type::of<T>() != type_) detail::throw_ir_value_type(ir::type::of<T>().name(), type_.name());
+    if (ir::type::of<T>() != type_)
+      detail::throw_ir_value_type(ir::type::of<T>().name(), type_.name());
     return detail::from_bits<T>(bits_);
   }
   // The canonical 64-bit encoding (docs/ir.md: integers zero-extended from
@@ -184,8 +186,9 @@ class module {
 
  private:
   template <class Signature, class... A>
-  typename detail::ir_signature<Signature>::result interpret_typed(
-      std::string_view name, const interpret_options& options, A&&... args) const {
+  typename detail::ir_signature<Signature>::result interpret_typed(std::string_view name,
+                                                                   const interpret_options& options,
+                                                                   A&&... args) const {
     using signature = detail::ir_signature<Signature>;
     const auto args_bits = signature::bits(std::forward<A>(args)...);
     const std::uint64_t result = detail::interpret_ir(*this, name, signature::result_type(),
@@ -213,17 +216,18 @@ module parse(std::string_view text, std::string_view file = "<input>");
 // Cached: a request for the same function text (the same canonical text,
 // variable names included) and options returns the version compiled before,
 // and concurrent requests share one compilation. A repeated request costs a
-// map lookup plus, for a module not seen before, printing and hashing the
-// function's text (docs/ir.md, "Using the IR from C++"). `options.name` and
-// `options.extraction` are not used: the function keeps its IR name. The
-// function must verify (jit::verify_error otherwise); the usual compile errors
-// (compile.h) apply.
+// lookup keyed on that text (a fraction of a microsecond for small
+// functions), plus, the first time for a module object, printing and
+// verifying the function (docs/ir.md, "Using the IR from C++").
+// `options.name` and `options.extraction` are not used: the function keeps
+// its IR name. The function must verify (jit::verify_error otherwise); the
+// errors of jit::compile apply too (docs/compile.md, "Errors").
 template <class Signature>
 jit::function<Signature> compile(const module& module, std::string_view name,
                                  const compile_options& options = {}) {
   using signature = detail::ir_signature<Signature>;
-  detail::compiled_entry entry = detail::compile_ir(module, name, signature::result_type(),
-                                                    signature::param_types(), options);
+  detail::compiled_entry entry =
+      detail::compile_ir(module, name, signature::result_type(), signature::param_types(), options);
   using result = jit::function<Signature>;
   return result(reinterpret_cast<typename result::pointer_type>(entry.address),
                 std::move(entry.owner));

@@ -52,7 +52,8 @@ air::Type to_ir(detail::ir_type t) {
 std::string list_functions(const air::Module& m) {
   if (m.functions.empty()) return "it has none";
   std::string names = "it has";
-  for (const air::Function& f : m.functions) names += (&f == &m.functions.front() ? " " : ", ") + f.name;
+  for (const air::Function& f : m.functions)
+    names += (&f == &m.functions.front() ? " " : ", ") + f.name;
   return names;
 }
 
@@ -65,9 +66,9 @@ const air::Function& find_function(const air::Module& m, std::string_view name,
                      location::in_function(std::string(name)));
   }
   if (f->kernel) {
-    throw jit::error(std::string(what) + ": '" + f->name +
-                         "' is a GPU kernel; only functions run here",
-                     location::in_function(f->name));
+    throw jit::error(
+        std::string(what) + ": '" + f->name + "' is a GPU kernel; only functions run here",
+        location::in_function(f->name));
   }
   return *f;
 }
@@ -173,9 +174,9 @@ std::string function_info::signature() const {
   return out + ") -> " + result.name();
 }
 
-module::module() : state_(std::make_shared<ir_module_state>()) {}
+module::module() :state_(std::make_shared<ir_module_state>()) {}
 
-module::module(std::shared_ptr<const ir_module_state> state) : state_(std::move(state)) {}
+module::module(std::shared_ptr<const ir_module_state> state) :state_(std::move(state)) {}
 
 std::string module::print() const {
   return air::print(state_->module);
@@ -198,7 +199,8 @@ std::vector<function_info> module::functions() const {
   for (const air::Function& f : state_->module.functions) {
     function_info info;
     info.name = f.name;
-    for (const air::Variable& p : f.params()) info.params.push_back({p.name, type::named(p.type.name())});
+    for (const air::Variable& p : f.params())
+      info.params.push_back({p.name, type::named(p.type.name())});
     info.result = type::named(f.ret.name());
     info.kernel = f.kernel;
     out.push_back(std::move(info));
@@ -219,9 +221,8 @@ value module::interpret(std::string_view name, std::span<const value> args,
                         const interpret_options& options) const {
   const air::Function& f = find_function(state_->module, name, "jit::ir::interpret");
   if (args.size() != f.num_params) {
-    throw jit::error("jit::ir::interpret: '" + f.name + "' takes " +
-                         std::to_string(f.num_params) + " arguments (" + header_of(f) + "), not " +
-                         std::to_string(args.size()),
+    throw jit::error("jit::ir::interpret: '" + f.name + "' takes " + std::to_string(f.num_params) +
+                         " arguments (" + header_of(f) + "), not " + std::to_string(args.size()),
                      location::in_function(f.name));
   }
   std::vector<std::uint64_t> bits;
@@ -265,22 +266,26 @@ compiled_entry compile_ir(const ir::module& module, std::string_view name, ir_ty
       ir::checked_function(state.module, name, result, params, "jit::ir::compile");
   const std::shared_ptr<const ir_compile_unit> unit = ir::unit_of(state, f);
 
-  // The function keeps its IR name; staging options do not apply.
-  compile_options effective = options;
-  effective.name = f.name;
-  effective.extraction = {};
+  // The key: what decides the code. The function's name is in its text;
+  // options.name and the staging options do not apply.
   key_writer key;
   key.write_value(reinterpret_cast<std::uintptr_t>(&ir::ir_key_tag));
-  write_options(key, effective);
+  key.write_value(options.opt_level);
+  key.write_string(options.cpu);
+  key.write_string(options.features);
   key.write_string(unit->text);
   const std::string_view bytes = key.bytes();
   const std::uint64_t hash = hash_key(bytes);
 
   compiled_entry entry;
   if (find_compiled(bytes, hash, entry)) return entry;
-  return augur::cache::compile_cached(bytes, hash, f.name, [&](augur::cache::ProgramCache& programs) {
-    return augur::cache::compile_module(unit->module, effective, programs);
-  });
+  return augur::cache::compile_cached(
+      bytes, hash, f.name, [&](augur::cache::ProgramCache& programs) {
+        compile_options effective = options;
+        effective.name = f.name;
+        effective.extraction = {};
+        return augur::cache::compile_module(unit->module, effective, programs);
+      });
 }
 
 void throw_ir_value_type(const std::string& requested, const std::string& actual) {

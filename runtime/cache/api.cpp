@@ -20,8 +20,8 @@ ProgramCache& programs() {
 jit::detail::compiled_entry compile_cached(
     std::string_view key, std::uint64_t hash, std::string_view name,
     const std::function<std::shared_ptr<const Version>(ProgramCache&)>& compile) {
-  const Found found = SpecializationCache::instance().get(key, hash, name,
-                                                          [&] { return compile(programs()); });
+  const Found found =
+      SpecializationCache::instance().get(key, hash, name, [&] { return compile(programs()); });
   LocalCache::current().remember(key, hash, found);
   return {found.version->entry, found.version, &found.version->stage};
 }
@@ -38,10 +38,10 @@ bool find_compiled(std::string_view key, std::uint64_t hash, compiled_entry& out
 
 compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const generator& gen,
                                  const compile_options& options) {
-  return augur::cache::compile_cached(key, hash, options.name,
-                                      [&](augur::cache::ProgramCache& programs) {
-                                        return augur::cache::compile_version(gen, options, programs);
-                                      });
+  return augur::cache::compile_cached(
+      key, hash, options.name, [&](augur::cache::ProgramCache& programs) {
+        return augur::cache::compile_version(gen, options, programs);
+      });
 }
 
 }  // namespace detail

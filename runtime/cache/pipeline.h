@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "jit/compile_options.h"
-#include "jit/detail/compile.h"
 #include "jit/cpu/options.h"
+#include "jit/detail/compile.h"
 #include "jit/detail/staging.h"
 #include "runtime/cache/program_cache.h"
 #include "runtime/cache/version.h"

@@ -140,8 +140,8 @@ TEST(IrApi, ListsFunctionsWithSignatures) {
 TEST(IrApi, InterpretsTypedAndDynamically) {
   EXPECT_EQ(programs().interpret<double(double, int)>("power", 2.0, 10), 1024.0);
   // Arguments convert as in a C++ call.
-  EXPECT_EQ(programs().interpret<std::int64_t(std::int64_t, std::int64_t, std::int64_t)>(
-                "clamp", 5, 0, 3),
+  EXPECT_EQ(programs().interpret<std::int64_t(std::int64_t, std::int64_t, std::int64_t)>("clamp", 5,
+                                                                                         0, 3),
             3);
 
   const std::vector<jit::ir::value> args = {1.5, 3};
@@ -216,8 +216,8 @@ TEST_P(AtOptLevel, CompiledCodeAgreesWithTheInterpreter) {
   const jit::ir::module& m = programs();
 
   const auto power = jit::ir::compile<double(double, int)>(m, "power", options());
-  const auto clamp =
-      jit::ir::compile<std::int64_t(std::int64_t, std::int64_t, std::int64_t)>(m, "clamp", options());
+  const auto clamp = jit::ir::compile<std::int64_t(std::int64_t, std::int64_t, std::int64_t)>(
+      m, "clamp", options());
   const auto scan = jit::ir::compile<double(double*, double*, int, double)>(m, "scan", options());
   const auto halved = jit::ir::compile<double(double, double)>(m, "halved_sum", options());
   EXPECT_EQ(power.stage_report(), nullptr);
@@ -228,9 +228,9 @@ TEST_P(AtOptLevel, CompiledCodeAgreesWithTheInterpreter) {
     EXPECT_EQ(power(x, n), (m.interpret<double(double, int)>("power", x, n))) << x << "^" << n;
 
     const std::int64_t v = wide(rng), lo = wide(rng), hi = lo + small(rng) * 50;
-    EXPECT_EQ(clamp(v, lo, hi),
-              (m.interpret<std::int64_t(std::int64_t, std::int64_t, std::int64_t)>("clamp", v, lo,
-                                                                                  hi)));
+    EXPECT_EQ(
+        clamp(v, lo, hi),
+        (m.interpret<std::int64_t(std::int64_t, std::int64_t, std::int64_t)>("clamp", v, lo, hi)));
 
     std::vector<double> a(static_cast<std::size_t>(small(rng)) + 1);
     for (double& e : a) e = real(rng);

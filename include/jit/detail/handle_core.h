@@ -11,9 +11,7 @@
 
 #include "jit/tiering.h"
 
-namespace jit {
-
-namespace detail {
+namespace jit::detail {
 
 using erased_entry = void (*)();
 
@@ -81,5 +79,4 @@ class handle_core : public std::enable_shared_from_this<handle_core> {
 
 [[noreturn]] void throw_unpublished();
 
-}  // namespace detail
-}  // namespace jit
+}  // namespace jit::detail

@@ -44,8 +44,8 @@ struct ir_signature<R(P...)> {
   }
   // Each argument converted to its parameter type, as a C++ call would.
   template <class... A>
-  requires(sizeof...(A) == sizeof...(P)) static std::array<std::uint64_t, sizeof...(P)> bits(
-      A&&... args) {
+  requires(sizeof...(A) ==
+           sizeof...(P)) static std::array<std::uint64_t, sizeof...(P)> bits(A&&... args) {
     return {bits_as<P>(std::forward<A>(args))...};
   }
 
