@@ -2,15 +2,20 @@
 // beside what it replaces: a call through a function pointer, and looking the
 // function up in a std::unordered_map keyed on the exponent. Also the cost of
 // a request served by the shared cache (a thread's first request for a key
-// another thread compiled), and of calling the compiled function.
+// another thread compiled), and of calling the compiled function. And the same
+// for jit::ir::compile: a request on a module compiled before, and one on a
+// module parsed afresh from the same text (what a front end that regenerates
+// its IR pays), beside parsing alone.
 //
 //   build/release/bench/compile_cache_bench --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 
+#include "bench/support/ratio_reporter.h"
 #include "jit/jit.h"
 #include "tests/support/staged_programs.h"
 
@@ -96,6 +101,63 @@ void BM_CallCompiled(benchmark::State& state) {
 }
 BENCHMARK(BM_CallCompiled);
 
+// power(x, 13) unrolled as the staged power makes it.
+constexpr const char* kIrPower = R"(
+fn ir_power13(x: f64) -> f64 {
+  var r: f64 = 1.0f64;
+  r = r * x;
+  x = x * x;
+  x = x * x;
+  r = r * x;
+  x = x * x;
+  r = r * x;
+  return r;
+}
+)";
+
+void BM_IrCompileCached(benchmark::State& state) {
+  const jit::ir::module module = jit::ir::parse(kIrPower);
+  jit::ir::compile<double(double)>(module, "ir_power13");
+  for (auto _ : state) {
+    jit::function<double(double)> f = jit::ir::compile<double(double)>(module, "ir_power13");
+    benchmark::DoNotOptimize(f);
+  }
+}
+BENCHMARK(BM_IrCompileCached);
+
+void BM_IrParse(benchmark::State& state) {
+  for (auto _ : state) {
+    jit::ir::module module = jit::ir::parse(kIrPower);
+    benchmark::DoNotOptimize(module);
+  }
+}
+BENCHMARK(BM_IrParse);
+
+void BM_IrParseAndCompileCached(benchmark::State& state) {
+  jit::ir::compile<double(double)>(jit::ir::parse(kIrPower), "ir_power13");
+  for (auto _ : state) {
+    jit::function<double(double)> f =
+        jit::ir::compile<double(double)>(jit::ir::parse(kIrPower), "ir_power13");
+    benchmark::DoNotOptimize(f);
+  }
+}
+BENCHMARK(BM_IrParseAndCompileCached);
+
+void print_ratios(const augur::bench::RatioReporter& r) {
+  r.print_ratio("jit::compile hit / unordered_map lookup", "BM_CompileCached",
+                "BM_UnorderedMapLookup");
+  r.print_ratio("jit::ir::compile hit / jit::compile hit", "BM_IrCompileCached",
+                "BM_CompileCached");
+  r.print_ratio("parse + jit::ir::compile hit / parse alone", "BM_IrParseAndCompileCached",
+                "BM_IrParse");
+}
+
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  augur::bench::RatioReporter reporter(print_ratios);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

@@ -174,30 +174,23 @@ void call_interpreter(benchmark::State& state) {
 }
 BENCHMARK(call_interpreter);
 
-// One pair's line after the console report, in the runs' unit.
-void ratio(const bench::RatioReporter& report, const char* what, const std::string& a,
-           const std::string& b) {
-  const auto [x, y] = report.pair(a, b);
-  if (!x) return;
-  const double tx = x->wall_ns / bench::ns_per(x->unit), ty = y->wall_ns / bench::ns_per(y->unit);
-  std::printf("%s: %.4g / %.4g = %.3f\n", what, tx, ty, tx / ty);
-}
-
 void print_ratios(const bench::RatioReporter& r) {
-  ratio(r, "handle call / raw pointer call, 1 thread", "handle_call/threads:1",
-        "raw_call/threads:1");
-  ratio(r, "handle call / raw pointer call, 2 threads", "handle_call/threads:2",
-        "raw_call/threads:2");
-  ratio(r, "handle call in a call_section / raw pointer call, 1 thread",
-        "handle_call_in_section/threads:1", "raw_call/threads:1");
-  ratio(r, "handle call in a call_section / raw pointer call, 2 threads",
-        "handle_call_in_section/threads:2", "raw_call/threads:2");
-  ratio(r, "respecialize to publication / direct O2 first result", "respecialize_to_publication",
-        "first_result_compiled/2");
-  ratio(r, "first result tiered / direct O2", "first_result_tiered", "first_result_compiled/2");
-  ratio(r, "first result interpreter / O0", "first_result_interpreter", "first_result_compiled/0");
-  ratio(r, "call interpreter / O0 code", "call_interpreter", "call_compiled/0");
-  ratio(r, "call O0 code / O2 code", "call_compiled/0", "call_compiled/2");
+  r.print_ratio("handle call / raw pointer call, 1 thread", "handle_call/threads:1",
+                "raw_call/threads:1");
+  r.print_ratio("handle call / raw pointer call, 2 threads", "handle_call/threads:2",
+                "raw_call/threads:2");
+  r.print_ratio("handle call in a call_section / raw pointer call, 1 thread",
+                "handle_call_in_section/threads:1", "raw_call/threads:1");
+  r.print_ratio("handle call in a call_section / raw pointer call, 2 threads",
+                "handle_call_in_section/threads:2", "raw_call/threads:2");
+  r.print_ratio("respecialize to publication / direct O2 first result",
+                "respecialize_to_publication", "first_result_compiled/2");
+  r.print_ratio("first result tiered / direct O2", "first_result_tiered",
+                "first_result_compiled/2");
+  r.print_ratio("first result interpreter / O0", "first_result_interpreter",
+                "first_result_compiled/0");
+  r.print_ratio("call interpreter / O0 code", "call_interpreter", "call_compiled/0");
+  r.print_ratio("call O0 code / O2 code", "call_compiled/0", "call_compiled/2");
 }
 
 }  // namespace

@@ -1,14 +1,10 @@
-// The README's demo: an IR program is parsed, verified, hashed and interpreted.
+// The README's demo: an IR program, as a language front end would generate
+// it, is parsed, verified, hashed, interpreted and compiled (jit/ir.h).
 #include <cstdint>
 #include <cstdio>
 #include <vector>
 
-#include "jit/error.h"
-#include "runtime/ir/hash.h"
-#include "runtime/ir/interp.h"
-#include "runtime/ir/parser.h"
-#include "runtime/ir/printer.h"
-#include "runtime/ir/verifier.h"
+#include <jit/jit.h>
 
 namespace {
 
@@ -35,29 +31,37 @@ fn prefix_sums(a: i64*, n: i32) -> void {
 }  // namespace
 
 int main() {
-  using namespace augur::ir;
   try {
-    Module module = parse_module(kProgram, "demo.ir");
-    verify(module);
+    const jit::ir::module module = jit::ir::parse(kProgram, "demo.ir");
+    module.verify();
     std::printf("Parsed and verified %zu functions; canonical text:\n\n%s\n",
-                module.functions.size(), print(module).c_str());
-    std::printf("content hash: %s\n\n", content_hash(module).hex().c_str());
+                module.functions().size(), module.print().c_str());
+    std::printf("content hash: %s\n\n", module.content_hash().c_str());
 
-    Interpreter power(module, "power");
+    // The interpreter: the oracle every compiled version is tested against.
     for (int n : {0, 1, 10, 13}) {
-      std::printf("power(2.0, %d) = %g\n", n, power.call<double>(2.0, std::int32_t{n}));
+      std::printf("power(2.0, %d) = %g\n", n,
+                  module.interpret<double(double, int)>("power", 2.0, n));
     }
 
+    // Bounds-checked, the program may touch only the buffers it is given.
     std::vector<std::int64_t> values = {3, 1, 4, 1, 5, 9, 2, 6};
-    InterpOptions checked;
+    jit::ir::interpret_options checked;
     checked.bounds_check = true;
     checked.buffers.push_back({values.data(), values.size() * sizeof(values[0]), "values"});
-    Interpreter sums(module, "prefix_sums", checked);
-    sums.call<void>(values.data(), static_cast<std::int32_t>(values.size()));
+    module.interpret<void(std::int64_t*, int)>("prefix_sums", checked, values.data(),
+                                               static_cast<int>(values.size()));
     std::printf("prefix_sums(3 1 4 1 5 9 2 6) =");
     for (std::int64_t v : values) std::printf(" %lld", static_cast<long long>(v));
-    std::printf("\n");
-    return 0;
+    std::printf("\n\n");
+
+    // Native code, through jit::compile's optimizer, backend and cache.
+    const jit::function<double(double, int)> power =
+        jit::ir::compile<double(double, int)>(module, "power");
+    const double compiled = power(2.0, 13);
+    const double interpreted = module.interpret<double(double, int)>("power", 2.0, 13);
+    std::printf("compiled power(2.0, 13) = %g (interpreted: %g)\n", compiled, interpreted);
+    return compiled == interpreted ? 0 : 1;
   } catch (const jit::error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

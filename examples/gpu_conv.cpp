@@ -15,8 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "examples/gpu_conv_kernels.h"
-#include "jit/gpu.h"
+#include <jit/jit.h>
+
+#include "gpu_conv_kernels.h"
 
 namespace {
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a Debian 12 machine (missing packages only), builds Augur and runs the
 # demos: staged C++ compiled with jit::compile (examples/power.cpp), then the IR
-# underneath, parsed, verified, hashed and interpreted (examples/augur_demo.cpp).
+# underneath, parsed, verified, hashed, interpreted and compiled with jit::ir
+# (examples/augur_demo.cpp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Sets up a Debian 12 machine (missing packages only), builds Augur and runs the
-# whole test suite: the plain suite, the ASan+UBSan suite, and the parser fuzzer
-# for a bounded time. AUGUR_TEST_SUITES picks a subset ("dev asan fuzz tsan");
+# whole test suite: the plain suite, a build with CMake's default generator,
+# the ASan+UBSan suite, and the parser fuzzer for a bounded time.
+# AUGUR_TEST_SUITES picks a subset ("dev make asan fuzz tsan");
 # AUGUR_FUZZ_SECONDS sets the fuzzing time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 
-suites=${AUGUR_TEST_SUITES:-dev asan fuzz}
+suites=${AUGUR_TEST_SUITES:-dev make asan fuzz}
 for suite in $suites; do
   echo "=== suite: $suite"
   start=$SECONDS
@@ -15,6 +16,21 @@ for suite in $suites; do
     dev | asan | tsan)
       scripts/build.sh "$suite"
       ctest --preset "$suite"
+      ;;
+    make)
+      # The README's plain route, `cmake -S . -B build && cmake --build build`,
+      # uses CMake's default generator on Linux, Unix Makefiles, where the
+      # presets use Ninja: configure with it (named, so that CMAKE_GENERATOR
+      # in the environment cannot change it), build the library, one example
+      # and the benchmark object whose generated source once failed under
+      # Makefiles (its directory was made by Ninja only), and run the example.
+      mkdir -p build
+      cmake -S . -B build/make -G "Unix Makefiles" >build/make.configure.log 2>&1 || {
+        cat build/make.configure.log
+        exit 1
+      }
+      cmake --build build/make --target augur_demo compile_bench_native_o3 --parallel 2
+      build/make/examples/augur_demo >/dev/null
       ;;
     fuzz)
       scripts/fuzz.sh "${AUGUR_FUZZ_SECONDS:-60}"

@@ -15,6 +15,7 @@
 
 #include "bench/support/units.h"
 
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
@@ -91,6 +92,14 @@ class RatioReporter : public benchmark::ConsoleReporter {
     const RunTimes* y = find(b);
     if (!x || !y || !x->error.empty() || !y->error.empty()) return {nullptr, nullptr};
     return {x, y};
+  }
+
+  // Prints "what: a / b = ratio" in the runs' units, when both ran.
+  void print_ratio(const char* what, const std::string& a, const std::string& b) const {
+    const auto [x, y] = pair(a, b);
+    if (!x) return;
+    const double tx = x->wall_ns / ns_per(x->unit), ty = y->wall_ns / ns_per(y->unit);
+    std::printf("%s: %.4g / %.4g = %.3f\n", what, tx, ty, tx / ty);
   }
 
  private:

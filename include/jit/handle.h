@@ -24,6 +24,7 @@
 #include "jit/detail/epoch.h"
 #include "jit/detail/handle_core.h"
 #include "jit/function.h"
+#include "jit/tiering.h"
 
 namespace jit {
 

@@ -14,6 +14,8 @@
 //   jit::compile(fn, statics..., jit::tiered)   a handle served at O0, then O2 (tiered.h)
 //   jit::error        everything Augur throws (error.h)
 //   jit::gpu::compile GPU kernels from staged C++, with a CPU fallback (gpu.h)
+//   jit::ir           IR text parsed, verified, interpreted or compiled (ir.h)
+//   jit::tier, jit::tiering, jit::handle_statistics   tiers and their statistics (tiering.h)
 //
 // docs/staging.md explains the model.
 #pragma once
@@ -28,8 +30,10 @@
 #include "jit/function.h"
 #include "jit/gpu.h"
 #include "jit/handle.h"
+#include "jit/ir.h"
 #include "jit/key.h"
 #include "jit/prophecy.h"
 #include "jit/rules.h"
 #include "jit/stat.h"
 #include "jit/tiered.h"
+#include "jit/tiering.h"

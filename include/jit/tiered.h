@@ -31,6 +31,7 @@
 #include "jit/error.h"
 #include "jit/extract.h"
 #include "jit/handle.h"
+#include "jit/tiering.h"
 
 namespace jit {
 

@@ -16,6 +16,17 @@ ProgramCache& programs() {
 }
 
 }  // namespace
+
+jit::detail::compiled_entry compile_cached(
+    std::string_view key, std::uint64_t hash, std::string_view name,
+    const std::function<std::shared_ptr<const Version>(ProgramCache&)>& compile) {
+  const Found found = SpecializationCache::instance().get(
+      key, hash, name, [&]() -> Value { return compile(programs()); });
+  const auto& version = *static_cast<const Version*>(found.value.get());
+  LocalCache::current().remember(key, hash, found, version.entry, &version.stage);
+  return {version.entry, found.value, &version.stage};
+}
+
 }  // namespace augur::cache
 
 namespace jit {
@@ -28,13 +39,10 @@ bool find_compiled(std::string_view key, std::uint64_t hash, compiled_entry& out
 
 compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const generator& gen,
                                  const compile_options& options) {
-  using namespace augur::cache;
-  const Found found = SpecializationCache::instance().get(key, hash, options.name, [&]() -> Value {
-    return compile_version(gen, options, programs());
-  });
-  const auto& version = *static_cast<const Version*>(found.value.get());
-  LocalCache::current().remember(key, hash, found, version.entry, &version.stage);
-  return {version.entry, found.value, &version.stage};
+  return augur::cache::compile_cached(
+      key, hash, options.name, [&](augur::cache::ProgramCache& programs) {
+        return augur::cache::compile_version(gen, options, programs);
+      });
 }
 
 }  // namespace detail

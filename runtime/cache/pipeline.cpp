@@ -163,24 +163,33 @@ cpu::Options backend_options(const jit::compile_options& options) {
   return backend;
 }
 
-std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen,
-                                               const jit::compile_options& options,
-                                               ProgramCache& programs) {
+void check_opt_level(const jit::compile_options& options) {
   if (options.opt_level < 0 || options.opt_level > 3) {
     throw jit::error(
         "jit::compile: opt level " + std::to_string(options.opt_level) + " is not in 0..3",
         jit::location::in_function(options.name));
   }
+}
+
+std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen,
+                                               const jit::compile_options& options,
+                                               ProgramCache& programs) {
+  check_opt_level(options);
   jit::extract_options staging = options.extraction;
   staging.name = options.name;
   staging.kernel = false;
   stage::Extracted extracted = stage::extract(gen, staging);
-  ir::Module module = std::move(extracted.module);
+  return compile_module(std::move(extracted.module), options, programs, extracted.report);
+}
 
-  // The version is identified by the extracted program: equal programs share
-  // one version (and one disk object) before any optimization is spent.
+std::shared_ptr<const Version> compile_module(ir::Module module,
+                                              const jit::compile_options& options,
+                                              ProgramCache& programs, jit::stage_report report) {
+  check_opt_level(options);
+  // The version is identified by the program as it enters: equal programs
+  // share one version (and one disk object) before any optimization is spent.
   auto version = std::make_shared<Version>();
-  version->stage = extracted.report;
+  version->stage = std::move(report);
   version->program = ir::print(module);
   static const bool environment_ir = dump_requested("ir");
   if (options.dump_ir || environment_ir) dump_ir(options, version->program);

@@ -1,13 +1,17 @@
-// One compilation for jit::compile: extract → verify → optimize → CPU backend,
-// the result shared through the program cache.
+// One compilation for jit::compile and jit::ir::compile: extract (staged
+// programs only) → verify → optimize → CPU backend, the result shared through
+// the program cache.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string_view>
 
 #include "jit/compile_options.h"
 #include "jit/cpu/options.h"
+#include "jit/detail/compile.h"
 #include "jit/detail/staging.h"
 #include "runtime/cache/program_cache.h"
 #include "runtime/cache/version.h"
@@ -48,11 +52,31 @@ DiskCacheCounters disk_cache_counters();
 // entry only, so no invokers are generated.
 cpu::Options backend_options(const jit::compile_options& options);
 
-// Stages `gen` and compiles the program, or shares the version of an equal
-// program that `programs` holds. Throws what staging and the backend throw,
-// and jit::error for an opt level outside 0..3.
+// Throws jit::error for an opt level outside 0..3.
+void check_opt_level(const jit::compile_options& options);
+
+// Stages `gen` and compiles the program (compile_module). Throws what staging
+// and the backend throw, and jit::error for an opt level outside 0..3.
 std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen,
                                                const jit::compile_options& options,
                                                ProgramCache& programs);
+
+// The pipeline after staging, shared by staged programs and jit::ir modules:
+// optimizes and compiles `module`, whose entry is the function named
+// options.name, or shares the version of an equal program that `programs`
+// holds. `report` describes the staging that made the module (empty for a
+// module that was not staged). The module must verify.
+std::shared_ptr<const Version> compile_module(ir::Module module,
+                                              const jit::compile_options& options,
+                                              ProgramCache& programs,
+                                              jit::stage_report report = {});
+
+// The version for `key` from the process's specialization cache: served, or
+// compiled by `compile` (once, however many threads ask), and remembered by
+// the calling thread for jit::detail::find_compiled. `name` names the request
+// in errors.
+jit::detail::compiled_entry compile_cached(
+    std::string_view key, std::uint64_t hash, std::string_view name,
+    const std::function<std::shared_ptr<const Version>(ProgramCache&)>& compile);
 
 }  // namespace augur::cache

@@ -1,27 +1,14 @@
-// jit::tiered, the tag that asks jit::compile for a tiered jit::handle
-// (tiered.h); compiler.h sees it too, so that the cached compile() leaves such
-// calls to tiered.h.
+// Whether a jit::compile call ends with the jit::tiered tag (tiering.h);
+// compiler.h asks too, so that the cached compile() leaves such calls to
+// tiered.h.
 #pragma once
 
 #include <tuple>
 #include <type_traits>
 
-#include "jit/detail/handle_core.h"
+#include "jit/tiering.h"
 
-namespace jit {
-
-// The tag that asks jit::compile for a tiered handle, with its policy.
-struct tiered_t {
-  tiering policy;
-};
-// O2 compile started at once.
-inline constexpr tiered_t tiered{};
-// O2 compile started as `policy` says: jit::tiered_by({.promote_after_calls = 1000}).
-constexpr tiered_t tiered_by(tiering policy) {
-  return tiered_t{policy};
-}
-
-namespace detail {
+namespace jit::detail {
 
 template <class... A>
 constexpr bool ends_tiered() {
@@ -33,5 +20,4 @@ constexpr bool ends_tiered() {
   }
 }
 
-}  // namespace detail
-}  // namespace jit
+}  // namespace jit::detail
