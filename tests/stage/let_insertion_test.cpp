@@ -16,6 +16,8 @@
 #include "runtime/stage/finalize.h"
 #include "runtime/stage/let_insertion.h"
 #include "support.h"
+#include "tests/peg/peg_check.h"
+#include "tests/support/random_program.h"
 
 namespace augur::stage::testing {
 namespace {
@@ -259,6 +261,58 @@ TEST(LetInsertionOnIR, LeavesAndUnsharedNodesStayPut) {
   const ir::Function before = fn;
   insert_lets(fn);
   EXPECT_EQ(fn, before);
+}
+
+// ---------------------------------------------------------------- random programs
+
+// r used three times: (r ^ r) ^ r, r && (r || r), r == r ? r : r. The tree
+// means three evaluations (of r's calls too); let-insertion must keep that
+// meaning, laziness and effects included.
+ExprPtr triple(const ExprPtr& r) {
+  if (r->type.is_integer()) {
+    return ir::binary(BinaryOp::BitXor, ir::binary(BinaryOp::BitXor, r, r), r);
+  }
+  if (r->type.is_bool()) return ir::binary(BinaryOp::And, r, ir::binary(BinaryOp::Or, r, r));
+  if (r->type.is_float()) return ir::select(ir::binary(BinaryOp::Eq, r, r), r, r);
+  return r;
+}
+
+void triple_every_root(ir::Block& block) {
+  for (ir::Stmt& s : block) {
+    for (ExprPtr* e : {&s.expr, &s.index}) {
+      if (*e && (*e)->kind != ir::ExprKind::Const && (*e)->kind != ir::ExprKind::Var) {
+        *e = triple(*e);
+      }
+    }
+    for (ir::Block* inner : {&s.body, &s.orelse, &s.init}) triple_every_root(*inner);
+  }
+}
+
+TEST(LetInsertionDifferential, RandomProgramsWithSharedRootsAgreeWithTheirTrees) {
+  int bound_somewhere = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    augur::testing::RandomProgramOptions o;
+    o.seed = seed;
+    const augur::testing::RandomProgram p = augur::testing::random_program(o);
+    ir::Module trees = p.module;
+    ir::Function& fn = trees.functions.front();
+    triple_every_root(fn.body);
+    ir::Module bound = trees;
+    ir::Function& after = bound.functions.front();
+    const std::size_t vars = after.vars.size();
+    insert_lets(after);
+    bound_somewhere += after.vars.size() > vars ? 1 : 0;
+    std::vector<std::string> names;
+    for (const ir::Variable& v : after.params()) names.push_back(v.name);
+    finalize(after, names);
+    ASSERT_NO_THROW(ir::verify(bound)) << "seed " << seed << "\n" << ir::print(bound);
+    const std::string diff = peg::test::compare_on_random_inputs(
+        trees, bound, p.entry, p.params, p.externs, seed, 4, p.inexact_math ? 4 : 0);
+    ASSERT_TRUE(diff.empty()) << "seed " << seed << ": " << diff << "\ntrees:\n"
+                              << ir::print(trees) << "bound:\n"
+                              << ir::print(bound);
+  }
+  EXPECT_GT(bound_somewhere, 150);
 }
 
 }  // namespace
