@@ -2,7 +2,8 @@
 // shift counts modulo the width, IEEE floats without fast-math, saturating
 // float-to-integer casts. It folds nothing that could trap (a division by
 // zero, MIN / -1) or that the platform may compute differently (exp, log,
-// pow), and no pointer other than null.
+// pow), and no pointer other than null. The arithmetic is ir/const_fold.h's,
+// which the first stage's smart constructors fold with too.
 #pragma once
 
 #include <optional>

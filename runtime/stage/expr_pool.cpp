@@ -1,5 +1,8 @@
 #include "runtime/stage/expr_pool.h"
 
+#include <algorithm>
+#include <atomic>
+#include <bit>
 #include <utility>
 #include <vector>
 
@@ -7,6 +10,61 @@
 #include "runtime/stage/tag.h"
 
 namespace augur::stage {
+
+namespace {
+
+std::atomic<bool> simplify_at_construction{true};
+
+bool is_constant(const ir::ExprPtr& e) {
+  return e->kind == ir::ExprKind::Const;
+}
+bool is_bits(const ir::ExprPtr& e, std::uint64_t bits) {
+  return is_constant(e) && e->bits == bits;
+}
+// An integer constant equal to `v`.
+bool is_value(const ir::ExprPtr& e, std::uint64_t v) {
+  return is_bits(e, ir::canonical_bits(e->type, v));
+}
+std::uint64_t float_bits(ir::Type t, double v) {
+  return t == ir::Type::f32() ? std::bit_cast<std::uint32_t>(static_cast<float>(v))
+                              : std::bit_cast<std::uint64_t>(v);
+}
+
+// Whether every node of `root` satisfies `ok`, judged on small expressions
+// only: past kMaxVisits nodes the answer is no, so a construction costs O(1).
+template <class Ok>
+bool small_and_all(const ir::Expr& root, Ok&& ok) {
+  constexpr int kMaxVisits = 32;
+  std::array<const ir::Expr*, kMaxVisits> stack{&root};
+  int size = 1, visits = 0;
+  while (size > 0) {
+    const ir::Expr* e = stack[--size];
+    if (++visits > kMaxVisits || !ok(*e)) return false;
+    for (const ir::ExprPtr& a : e->args) {
+      if (size == kMaxVisits) return false;
+      stack[size++] = a.get();
+    }
+  }
+  return true;
+}
+
+bool acts(const ir::Expr& e) {
+  return e.kind == ir::ExprKind::Atomic ||
+         (e.kind == ir::ExprKind::Call && e.callee->effect != ir::Effect::Pure);
+}
+bool may_trap(const ir::Expr& e) {
+  return e.kind == ir::ExprKind::Load ||
+         (e.kind == ir::ExprKind::Binary && e.type.is_integer() &&
+          (e.binary_op() == ir::BinaryOp::Div || e.binary_op() == ir::BinaryOp::Rem));
+}
+bool cannot_act(const ir::Expr& root) {
+  return small_and_all(root, [](const ir::Expr& e) { return !acts(e); });
+}
+bool cannot_trap_or_act(const ir::Expr& root) {
+  return small_and_all(root, [](const ir::Expr& e) { return !acts(e) && !may_trap(e); });
+}
+
+}  // namespace
 
 std::uint64_t ExprPool::Key::hash() const {
   // Independent products (they pipeline), then one finalizer: masking keeps
@@ -43,19 +101,45 @@ bool ExprPool::Key::matches(const ir::Expr& e) const {
 
 template <class Make>
 ir::ExprPtr ExprPool::find_or_make(const Key& key, Make&& make) {
-  if (slots_.empty()) slots_.resize(1024);
   const std::uint64_t h = key.hash();
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = h & mask;; i = (i + 1) & mask) {
-    Slot& slot = slots_[i];
-    if (!slot.node) break;
-    if (slot.hash == h && key.matches(*slot.node)) return slot.node;
+  if (ir::ExprPtr found = find(key, h)) return found;
+  return insert(h, make());
+}
+
+template <class Simplify, class Make>
+ir::ExprPtr ExprPool::find_or_simplify(const Key& key, std::span<const ir::ExprPtr> operands,
+                                       Simplify&& simplify, Make&& make) {
+  const std::uint64_t h = key.hash();
+  if (ir::ExprPtr found = find(key, h)) return found;
+  if (simplify_) {
+    if (auto it = simplified_.find(key); it != simplified_.end()) return it->second.result;
+    if (ir::ExprPtr simpler = simplify()) {
+      Simplified entry{simpler, {}};
+      std::copy(operands.begin(), operands.end(), entry.operands.begin());
+      simplified_.emplace(key, std::move(entry));
+      return simpler;
+    }
   }
-  ir::ExprPtr made = make();
+  return insert(h, make());
+}
+
+ir::ExprPtr ExprPool::find(const Key& key, std::uint64_t hash) const {
+  if (slots_.empty()) return nullptr;
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (!slot.node) return nullptr;
+    if (slot.hash == hash && key.matches(*slot.node)) return slot.node;
+  }
+}
+
+ir::ExprPtr ExprPool::insert(std::uint64_t hash, ir::ExprPtr made) {
+  if (slots_.empty()) slots_.resize(1024);
   if (2 * (count_ + 1) > slots_.size()) grow();
-  for (std::size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
     if (!slots_[i].node) {
-      slots_[i] = {h, made};
+      slots_[i] = {hash, made};
       break;
     }
   }
@@ -75,6 +159,8 @@ void ExprPool::grow() {
   }
 }
 
+ExprPool::ExprPool() : simplify_(simplify_at_construction.load(std::memory_order_relaxed)) {}
+
 ir::ExprPtr ExprPool::constant(ir::Type type, std::uint64_t bits) {
   Key key(ir::ExprKind::Const, 0, type);
   key.bits = ir::canonical_bits(type, bits);
@@ -87,28 +173,99 @@ ir::ExprPtr ExprPool::read(ir::VarId var, ir::Type type) {
   return find_or_make(key, [&] { return ir::read(var, type); });
 }
 
+ir::ExprPtr ExprPool::simplify_unary(ir::UnaryOp op, const ir::ExprPtr& x) {
+  if (!ir::check_unary(op, x->type).error.empty()) return nullptr;
+  if (is_constant(x)) {
+    if (auto c = ir::fold_unary(op, x->type, x->bits)) return from_constant(*c);
+  }
+  // Each unary operator is its own inverse: -(-x), ~~x and !!x are x
+  // (a float negation flips the sign bit, twice is the identity).
+  if (x->kind == ir::ExprKind::Unary && x->unary_op() == op) return x->args[0];
+  return nullptr;
+}
+
 ir::ExprPtr ExprPool::unary(ir::UnaryOp op, const ir::ExprPtr& operand) {
   Key key(ir::ExprKind::Unary, static_cast<std::uint8_t>(op));
   key.args[0] = operand.get();
-  return find_or_make(key, [&] { return ir::unary(op, operand); });
+  return find_or_simplify(
+      key, std::span(&operand, 1), [&] { return simplify_unary(op, operand); },
+      [&] { return ir::unary(op, operand); });
+}
+
+ir::ExprPtr ExprPool::simplify_binary(ir::BinaryOp op, const ir::ExprPtr& a, const ir::ExprPtr& b) {
+  using ir::BinaryOp;
+  if (!ir::check_binary(op, a->type, b->type).error.empty()) return nullptr;
+  if (is_constant(a) && is_constant(b)) {
+    if (auto c = ir::fold_binary(op, a->type, a->bits, b->bits)) return from_constant(*c);
+  }
+  // The right operand of && and || runs only when the left one does not decide.
+  if ((op == BinaryOp::And || op == BinaryOp::Or) && is_constant(a)) {
+    return (a->bits != 0) == (op == BinaryOp::Or) ? a : b;
+  }
+  const ir::Type t = a->type;
+  if (t.is_integer()) {
+    if ((op == BinaryOp::Add || op == BinaryOp::Sub) && is_value(b, 0)) return a;
+    if (op == BinaryOp::Add && is_value(a, 0)) return b;
+    if (op == BinaryOp::Mul && is_value(b, 1)) return a;
+    if (op == BinaryOp::Mul && is_value(a, 1)) return b;
+    // Dropping x drops its evaluation: only for x that cannot trap or act.
+    if ((op == BinaryOp::Sub || op == BinaryOp::BitXor) && a == b && cannot_trap_or_act(*a)) {
+      return constant(t, 0);
+    }
+  }
+  // Evaluating x once instead of twice is the same unless x acts.
+  if ((t.is_integer() || t.is_bool()) && (op == BinaryOp::BitAnd || op == BinaryOp::BitOr) &&
+      a == b && cannot_act(*a)) {
+    return a;
+  }
+  if (t.is_float()) {
+    // Exact in IEEE arithmetic for every x, zeros and infinities included;
+    // x + 0.0 is not (-0.0 + 0.0 is +0.0), nor is x - (-0.0).
+    const std::uint64_t one = float_bits(t, 1.0), minus_zero = float_bits(t, -0.0);
+    if (op == BinaryOp::Mul && is_bits(b, one)) return a;
+    if (op == BinaryOp::Mul && is_bits(a, one)) return b;
+    if (op == BinaryOp::Add && is_bits(b, minus_zero)) return a;
+    if (op == BinaryOp::Add && is_bits(a, minus_zero)) return b;
+    if (op == BinaryOp::Sub && is_bits(b, 0)) return a;
+  }
+  return nullptr;
 }
 
 ir::ExprPtr ExprPool::binary(ir::BinaryOp op, const ir::ExprPtr& lhs, const ir::ExprPtr& rhs) {
   Key key(ir::ExprKind::Binary, static_cast<std::uint8_t>(op));
   key.args = {lhs.get(), rhs.get()};
-  return find_or_make(key, [&] { return ir::binary(op, lhs, rhs); });
+  const ir::ExprPtr operands[] = {lhs, rhs};
+  return find_or_simplify(
+      key, operands, [&] { return simplify_binary(op, lhs, rhs); },
+      [&] { return ir::binary(op, lhs, rhs); });
 }
 
 ir::ExprPtr ExprPool::cast(ir::Type to, const ir::ExprPtr& operand) {
   Key key(ir::ExprKind::Cast, 0, to);
   key.args[0] = operand.get();
-  return find_or_make(key, [&] { return ir::cast(to, operand); });
+  const auto simplify = [&]() -> ir::ExprPtr {
+    if (!ir::check_cast(operand->type, to).error.empty()) return nullptr;
+    if (operand->type == to) return operand;
+    if (is_constant(operand)) {
+      if (auto c = ir::fold_cast(to, operand->type, operand->bits)) return from_constant(*c);
+    }
+    return nullptr;
+  };
+  return find_or_simplify(key, std::span(&operand, 1), simplify,
+                          [&] { return ir::cast(to, operand); });
 }
 
 ir::ExprPtr ExprPool::select(const ir::ExprPtr& cond, const ir::ExprPtr& a, const ir::ExprPtr& b) {
   Key key(ir::ExprKind::Select);
   key.args = {cond.get(), a.get(), b.get()};
-  return find_or_make(key, [&] { return ir::select(cond, a, b); });
+  const ir::ExprPtr operands[] = {cond, a, b};
+  // Only the chosen operand is evaluated, so the other one may go.
+  const auto simplify = [&]() -> ir::ExprPtr {
+    if (!ir::check_select(cond->type, a->type, b->type).error.empty()) return nullptr;
+    if (is_constant(cond)) return cond->bits != 0 ? a : b;
+    return nullptr;
+  };
+  return find_or_simplify(key, operands, simplify, [&] { return ir::select(cond, a, b); });
 }
 
 ir::ExprPtr ExprPool::load(const ir::ExprPtr& pointer, const ir::ExprPtr& index) {
@@ -118,21 +275,39 @@ ir::ExprPtr ExprPool::load(const ir::ExprPtr& pointer, const ir::ExprPtr& index)
 }
 
 ir::ExprPtr ExprPool::math(ir::MathOp op, std::span<const ir::ExprPtr> args) {
+  const auto make = [&] {
+    return ir::math(op, std::vector<ir::ExprPtr>(args.begin(), args.end()));
+  };
+  if (args.size() > kMaxArgs) return make();  // ill-typed: make() says why
   Key key(ir::ExprKind::Math, static_cast<std::uint8_t>(op));
-  for (std::size_t i = 0; i < args.size() && i < kMaxArgs; ++i) key.args[i] = args[i].get();
-  return find_or_make(
-      key, [&] { return ir::math(op, std::vector<ir::ExprPtr>(args.begin(), args.end())); });
+  for (std::size_t i = 0; i < args.size(); ++i) key.args[i] = args[i].get();
+  const auto simplify = [&]() -> ir::ExprPtr {
+    std::array<ir::Type, kMaxArgs> types{};
+    std::array<std::uint64_t, kMaxArgs> values{};
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (!is_constant(args[i])) return nullptr;
+      types[i] = args[i]->type;
+      values[i] = args[i]->bits;
+    }
+    if (args.empty() || !ir::check_math(op, std::span(types.data(), args.size())).error.empty()) {
+      return nullptr;
+    }
+    const auto c = ir::fold_math(op, types[0], std::span(values.data(), args.size()));
+    return c ? from_constant(*c) : nullptr;
+  };
+  return find_or_simplify(key, args, simplify, make);
 }
 
 ir::ExprPtr ExprPool::call(const ir::ExternRef& callee, std::span<const ir::ExprPtr> args) {
-  if (args.size() > kMaxArgs) {
+  const auto make = [&] {
     return ir::call(callee, std::vector<ir::ExprPtr>(args.begin(), args.end()));
-  }
+  };
+  // A call that is not pure happens once per node: two calls are two nodes.
+  if (args.size() > kMaxArgs || callee->effect != ir::Effect::Pure) return make();
   Key key(ir::ExprKind::Call);
   key.callee = callee.get();
   for (std::size_t i = 0; i < args.size(); ++i) key.args[i] = args[i].get();
-  return find_or_make(
-      key, [&] { return ir::call(callee, std::vector<ir::ExprPtr>(args.begin(), args.end())); });
+  return find_or_make(key, make);
 }
 
 ir::ExprPtr ExprPool::gpu_index(ir::GpuIndex which, unsigned axis) {
@@ -142,10 +317,12 @@ ir::ExprPtr ExprPool::gpu_index(ir::GpuIndex which, unsigned axis) {
 }
 
 ir::ExprPtr ExprPool::atomic(ir::AtomicOp op, std::span<const ir::ExprPtr> args) {
-  Key key(ir::ExprKind::Atomic, static_cast<std::uint8_t>(op));
-  for (std::size_t i = 0; i < args.size() && i < kMaxArgs; ++i) key.args[i] = args[i].get();
-  return find_or_make(
-      key, [&] { return ir::atomic(op, std::vector<ir::ExprPtr>(args.begin(), args.end())); });
+  // Each atomic is its own read-modify-write: never shared.
+  return ir::atomic(op, std::vector<ir::ExprPtr>(args.begin(), args.end()));
+}
+
+void set_simplify_at_construction(bool on) {
+  simplify_at_construction.store(on, std::memory_order_relaxed);
 }
 
 }  // namespace augur::stage

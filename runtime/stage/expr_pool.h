@@ -3,19 +3,35 @@
 // has for an operator applied to the same (pooled) operands, so a run that
 // replays recorded code allocates nothing and compares statements by pointer.
 // Pooled nodes live as long as the pool (and whatever holds them after).
+//
+// The constructors are smart (LMS): before making a node they fold it when
+// its operands are constants and apply identities that are exact in the IR's
+// semantics (x * 1, -(-x), a select on a constant, ...); docs/staging.md
+// lists them. A simplified result is remembered under the node it replaces,
+// so replays cost one lookup and saved() counts each replaced node once.
+// Atomics and calls that are not pure are never shared: each is its own
+// evaluation.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
+#include "runtime/ir/const_fold.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::stage {
 
+// Whether new pools simplify while they build (the default). Internal: the
+// staging benchmark turns it off to measure what the smart constructors save.
+void set_simplify_at_construction(bool on);
+
 class ExprPool {
  public:
+  ExprPool();
+
   ir::ExprPtr constant(ir::Type type, std::uint64_t bits);
   ir::ExprPtr read(ir::VarId var, ir::Type type);
   ir::ExprPtr unary(ir::UnaryOp op, const ir::ExprPtr& operand);
@@ -29,6 +45,9 @@ class ExprPool {
   ir::ExprPtr atomic(ir::AtomicOp op, std::span<const ir::ExprPtr> args);
 
   std::size_t size() const { return count_; }
+  // Nodes the smart constructors replaced by a simpler expression (folds and
+  // identities), each distinct node once.
+  std::uint64_t saved() const { return simplified_.size(); }
 
  private:
   static constexpr std::size_t kMaxArgs = 4;
@@ -48,6 +67,17 @@ class ExprPool {
 
     std::uint64_t hash() const;
     bool matches(const ir::Expr& e) const;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const { return k.hash(); }
+  };
+
+  // What a replaced node became. The operands are kept alive so that their
+  // addresses in the key cannot be reused by other nodes.
+  struct Simplified {
+    ir::ExprPtr result;
+    std::array<ir::ExprPtr, kMaxArgs> operands;
   };
 
   struct Slot {
@@ -58,10 +88,22 @@ class ExprPool {
   // The pooled node for `key`, made by `make` on a miss (which type-checks).
   template <class Make>
   ir::ExprPtr find_or_make(const Key& key, Make&& make);
+  // The same, but first the simpler expression `simplify()` gives (null:
+  // none), remembered under `key`; `operands` are the node's operands.
+  template <class Simplify, class Make>
+  ir::ExprPtr find_or_simplify(const Key& key, std::span<const ir::ExprPtr> operands,
+                               Simplify&& simplify, Make&& make);
+  ir::ExprPtr from_constant(const ir::Constant& c) { return constant(c.type, c.bits); }
+  ir::ExprPtr simplify_unary(ir::UnaryOp op, const ir::ExprPtr& x);
+  ir::ExprPtr simplify_binary(ir::BinaryOp op, const ir::ExprPtr& a, const ir::ExprPtr& b);
+  ir::ExprPtr find(const Key& key, std::uint64_t hash) const;  // null: absent
+  ir::ExprPtr insert(std::uint64_t hash, ir::ExprPtr made);
   void grow();
 
   std::vector<Slot> slots_;  // open addressing, linear probing; size a power of two
   std::size_t count_ = 0;
+  bool simplify_;
+  std::unordered_map<Key, Simplified, KeyHash> simplified_;
 };
 
 }  // namespace augur::stage

@@ -12,6 +12,7 @@
 #include "runtime/ir/verifier.h"
 #include "runtime/stage/explorer.h"
 #include "runtime/stage/finalize.h"
+#include "runtime/stage/let_insertion.h"
 #include "runtime/stage/structure.h"
 #include "runtime/stage/tidy.h"
 #include "runtime/stage/types.h"
@@ -32,6 +33,8 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   structure_options.kernel = options.kernel;
   ir::Function fn = structure(explorer.graph(), structure_options);
   tidy(fn);
+  // Before finalize: it names the new locals, and its walks then see trees.
+  insert_lets(fn);
   finalize(fn, options.param_names);
 
   Extracted out;
@@ -49,12 +52,14 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   out.report.tags = stats.tags;
   out.report.tags_used = stats.tags_used;
   out.report.nodes = explorer.graph().size();
+  out.simplified_nodes = explorer.pool().saved();
   out.report.first_stage_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - start);
 
   if (dump_requested("stage")) {
-    const std::string text =
-        "augur stage: " + options.name + ": " + out.report.str() + "\n" + ir::print(out.module);
+    const std::string text = "augur stage: " + options.name + ": " + out.report.str() +
+                             ", simplified nodes " + std::to_string(out.simplified_nodes) + "\n" +
+                             ir::print(out.module);
     std::fwrite(text.data(), 1, text.size(), stderr);
   }
   return out;

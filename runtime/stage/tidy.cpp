@@ -1,9 +1,11 @@
 #include "runtime/stage/tidy.h"
 
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "runtime/ir/builder.h"
-#include "runtime/ir/visit.h"
+#include "runtime/stage/let_insertion.h"
 
 namespace augur::stage {
 
@@ -18,20 +20,32 @@ bool is_true(const ir::ExprPtr& e) {
   return e && e->kind == ExprKind::Const && e->type.is_bool() && e->bits == 1;
 }
 
-// Both walk without recursion: expressions may be tall.
+// Whether some node of `root` satisfies `pred`: each distinct node once (an
+// expression is a DAG that may stand for an exponential tree), without
+// recursion (expressions may be tall).
+template <class Pred>
+bool any_node(const ir::Expr& root, Pred&& pred) {
+  std::unordered_set<const ir::Expr*> seen;
+  std::vector<const ir::Expr*> stack{&root};
+  while (!stack.empty()) {
+    const ir::Expr* e = stack.back();
+    stack.pop_back();
+    if (pred(*e)) return true;
+    for (const ir::ExprPtr& a : e->args) {
+      if (a && seen.insert(a.get()).second) stack.push_back(a.get());
+    }
+  }
+  return false;
+}
+
 bool has_calls(const ir::Expr& root) {
-  bool found = false;
-  ir::for_each_expr(root, [&](const ir::Expr& e) {
-    found = found || e.kind == ExprKind::Call || e.kind == ExprKind::Atomic;
+  return any_node(root, [](const ir::Expr& e) {
+    return e.kind == ExprKind::Call || e.kind == ExprKind::Atomic;
   });
-  return found;
 }
 
 bool reads(const ir::Expr& root, ir::VarId v) {
-  bool found = false;
-  ir::for_each_expr(
-      root, [&](const ir::Expr& e) { found = found || (e.kind == ExprKind::Var && e.var == v); });
-  return found;
+  return any_node(root, [&](const ir::Expr& e) { return e.kind == ExprKind::Var && e.var == v; });
 }
 
 bool mentions(const Block& block, ir::VarId v);
@@ -190,6 +204,8 @@ class Tidier {
     // `v = v + 1; while (...)` is a step before the loop, not its start.
     if (reads(*init.expr, v)) return;
     if (step.kind != StmtKind::Assign || step.var != v || !reads(*step.expr, v)) return;
+    // A for's step is one statement: no room for the lets its shared nodes need.
+    if (shares_nodes(*step.expr)) return;
     if (!reads(*loop.expr, v) || has_own_continue(loop.body)) return;
     if (init.kind == StmtKind::Decl) {
       for (std::size_t k = i + 1; k < b.size(); ++k) {

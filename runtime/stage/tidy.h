@@ -4,7 +4,8 @@
 //    (the test before the loop and after each iteration is the while's test)
 //  - `init; while (c) { B; step }`  ->  `for (init; c; step) { B }` when init
 //    sets the variable from other values, c and step use it, B has no continue
-//    of its own, and a declared variable is not used after the loop
+//    of its own, a declared variable is not used after the loop, and the step
+//    shares no subexpression (let_insertion.h could not bind it there)
 //  - `if (c) { ...; jump } else { E }`  ->  `if (c) { ...; jump } E`
 //  - `if (c) {} else { E }`  ->  `if (!c) { E }`; empty ifs on pure conditions go
 //  - a `continue` ending a loop body, a `return;` ending a void function go

@@ -21,7 +21,7 @@ extern "C" __global__ void conv1d(f32* arg0, f32* arg1, i32 arg2) {
     if (var2 >= 0 && var2 < arg2) {
       var1 = var1 + arg0[var2] * 0.25f;
     }
-    i32 var3 = add_i32(var0, 0);
+    i32 var3 = var0;
     if (var3 >= 0 && var3 < arg2) {
       var1 = var1 + arg0[var3] * 0.5f;
     }

@@ -23,7 +23,7 @@ extern "C" __global__ void conv2d(f32* arg0, f32* arg1, i32 arg2, i32 arg3) {
     if (var3 >= 0 && var3 < arg2 && var4 >= 0 && var4 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var4, arg2), var3)] * 0.0625f;
     }
-    i32 var5 = add_i32(var0, 0);
+    i32 var5 = var0;
     i32 var6 = add_i32(var1, -1);
     if (var5 >= 0 && var5 < arg2 && var6 >= 0 && var6 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var6, arg2), var5)] * 0.125f;
@@ -34,17 +34,17 @@ extern "C" __global__ void conv2d(f32* arg0, f32* arg1, i32 arg2, i32 arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var8, arg2), var7)] * 0.0625f;
     }
     i32 var9 = add_i32(var0, -1);
-    i32 var10 = add_i32(var1, 0);
+    i32 var10 = var1;
     if (var9 >= 0 && var9 < arg2 && var10 >= 0 && var10 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var10, arg2), var9)] * 0.125f;
     }
-    i32 var11 = add_i32(var0, 0);
-    i32 var12 = add_i32(var1, 0);
+    i32 var11 = var0;
+    i32 var12 = var1;
     if (var11 >= 0 && var11 < arg2 && var12 >= 0 && var12 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var12, arg2), var11)] * 0.25f;
     }
     i32 var13 = add_i32(var0, 1);
-    i32 var14 = add_i32(var1, 0);
+    i32 var14 = var1;
     if (var13 >= 0 && var13 < arg2 && var14 >= 0 && var14 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var14, arg2), var13)] * 0.125f;
     }
@@ -53,7 +53,7 @@ extern "C" __global__ void conv2d(f32* arg0, f32* arg1, i32 arg2, i32 arg3) {
     if (var15 >= 0 && var15 < arg2 && var16 >= 0 && var16 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var16, arg2), var15)] * 0.0625f;
     }
-    i32 var17 = add_i32(var0, 0);
+    i32 var17 = var0;
     i32 var18 = add_i32(var1, 1);
     if (var17 >= 0 && var17 < arg2 && var18 >= 0 && var18 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var18, arg2), var17)] * 0.125f;

@@ -19,15 +19,15 @@ extern "C" __global__ void conv1d(f32* arg0, f32* arg1, i32 arg2) {
     f32 var1 = 0.0f;
     i32 var2 = add_i32(var0, -4);
     if (var2 >= 0 && var2 < arg2) {
-      var1 = var1 + arg0[var2] * 1.0f;
+      var1 = var1 + arg0[var2];
     }
-    i32 var3 = add_i32(var0, 0);
+    i32 var3 = var0;
     if (var3 >= 0 && var3 < arg2) {
       var1 = var1 + arg0[var3] * -2.0f;
     }
     i32 var4 = add_i32(var0, 4);
     if (var4 >= 0 && var4 < arg2) {
-      var1 = var1 + arg0[var4] * 1.0f;
+      var1 = var1 + arg0[var4];
     }
     arg1[var0] = var1;
   }

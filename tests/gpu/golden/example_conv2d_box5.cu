@@ -28,7 +28,7 @@ extern "C" __global__ void conv2d(f32* arg0, f32* arg1, i32 arg2, i32 arg3) {
     if (var5 >= 0 && var5 < arg2 && var6 >= 0 && var6 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var6, arg2), var5)] * 0.04f;
     }
-    i32 var7 = add_i32(var0, 0);
+    i32 var7 = var0;
     i32 var8 = add_i32(var1, -2);
     if (var7 >= 0 && var7 < arg2 && var8 >= 0 && var8 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var8, arg2), var7)] * 0.04f;
@@ -53,7 +53,7 @@ extern "C" __global__ void conv2d(f32* arg0, f32* arg1, i32 arg2, i32 arg3) {
     if (var15 >= 0 && var15 < arg2 && var16 >= 0 && var16 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var16, arg2), var15)] * 0.04f;
     }
-    i32 var17 = add_i32(var0, 0);
+    i32 var17 = var0;
     i32 var18 = add_i32(var1, -1);
     if (var17 >= 0 && var17 < arg2 && var18 >= 0 && var18 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var18, arg2), var17)] * 0.04f;
@@ -69,27 +69,27 @@ extern "C" __global__ void conv2d(f32* arg0, f32* arg1, i32 arg2, i32 arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var22, arg2), var21)] * 0.04f;
     }
     i32 var23 = add_i32(var0, -2);
-    i32 var24 = add_i32(var1, 0);
+    i32 var24 = var1;
     if (var23 >= 0 && var23 < arg2 && var24 >= 0 && var24 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var24, arg2), var23)] * 0.04f;
     }
     i32 var25 = add_i32(var0, -1);
-    i32 var26 = add_i32(var1, 0);
+    i32 var26 = var1;
     if (var25 >= 0 && var25 < arg2 && var26 >= 0 && var26 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var26, arg2), var25)] * 0.04f;
     }
-    i32 var27 = add_i32(var0, 0);
-    i32 var28 = add_i32(var1, 0);
+    i32 var27 = var0;
+    i32 var28 = var1;
     if (var27 >= 0 && var27 < arg2 && var28 >= 0 && var28 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var28, arg2), var27)] * 0.04f;
     }
     i32 var29 = add_i32(var0, 1);
-    i32 var30 = add_i32(var1, 0);
+    i32 var30 = var1;
     if (var29 >= 0 && var29 < arg2 && var30 >= 0 && var30 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var30, arg2), var29)] * 0.04f;
     }
     i32 var31 = add_i32(var0, 2);
-    i32 var32 = add_i32(var1, 0);
+    i32 var32 = var1;
     if (var31 >= 0 && var31 < arg2 && var32 >= 0 && var32 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var32, arg2), var31)] * 0.04f;
     }
@@ -103,7 +103,7 @@ extern "C" __global__ void conv2d(f32* arg0, f32* arg1, i32 arg2, i32 arg3) {
     if (var35 >= 0 && var35 < arg2 && var36 >= 0 && var36 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var36, arg2), var35)] * 0.04f;
     }
-    i32 var37 = add_i32(var0, 0);
+    i32 var37 = var0;
     i32 var38 = add_i32(var1, 1);
     if (var37 >= 0 && var37 < arg2 && var38 >= 0 && var38 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var38, arg2), var37)] * 0.04f;
@@ -128,7 +128,7 @@ extern "C" __global__ void conv2d(f32* arg0, f32* arg1, i32 arg2, i32 arg3) {
     if (var45 >= 0 && var45 < arg2 && var46 >= 0 && var46 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var46, arg2), var45)] * 0.04f;
     }
-    i32 var47 = add_i32(var0, 0);
+    i32 var47 = var0;
     i32 var48 = add_i32(var1, 2);
     if (var47 >= 0 && var47 < arg2 && var48 >= 0 && var48 < arg3) {
       var2 = var2 + arg0[add_i32(mul_i32(var48, arg2), var47)] * 0.04f;

@@ -28,8 +28,10 @@ extern "C" __global__ void int_mix(i32* arg0, i16* arg1, u8* arg2, u64* arg3, i6
     u64 var4 = arg3[var0];
     i64 var5 = arg4[var0];
     arg5[var0] = sub_i32(add_i32(mul_i32(var1, 1103515245), 12345), shl_i32(var1, 7)) ^ ~var1 ^ (var1 >> (((i32)var2 & 31) & 31)) ^ add_i32(var1 % 7, var1 / 13);
-    arg6[var0] = (i16)sub_i32(add_i32(mul_i32((i32)var2, (i32)var2), (i32)var2), (i32)var2 >> 3);
-    arg7[var0] = (u8)sub_i32(add_i32(mul_i32((i32)var3, 3), (i32)var3 >> 2), (i32)(u8)var1);
+    i32 var6 = (i32)var2;
+    arg6[var0] = (i16)sub_i32(add_i32(mul_i32(var6, var6), var6), var6 >> 3);
+    i32 var7 = (i32)var3;
+    arg7[var0] = (u8)sub_i32(add_i32(mul_i32(var7, 3), var7 >> 2), (i32)(u8)var1);
     arg8[var0] = (var4 * 6364136223846793005ull + 1442695040888963407ull) ^ (var4 >> 17) ^ (var4 << 13) ^ (u64)var1 ^ (var4 > (u64)var5 ? var4 : 7ull);
     arg9[var0] = add_i64(add_i64(sub_i64(mul_i64(var5, 3ll), var5 >> 63), mul_i64((i64)var1, (i64)var2)), var5 < 0ll ? neg_i64(var5) : var5 % 1000003ll);
   }

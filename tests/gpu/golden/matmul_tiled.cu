@@ -33,7 +33,7 @@ extern "C" __global__ void matmul_tiled(f32* arg0, f32* arg1, f32* arg2, i32 arg
     a_tile[add_i32(mul_i32(var1, 8), var0)] = var2 < arg3 && var6 < arg3 ? arg0[add_i32(mul_i32(var2, arg3), var6)] : 0.0f;
     b_tile[add_i32(mul_i32(var1, 8), var0)] = var7 < arg3 && var3 < arg3 ? arg1[add_i32(mul_i32(var7, arg3), var3)] : 0.0f;
     __syncthreads();
-    var4 = var4 + a_tile[add_i32(mul_i32(var1, 8), 0)] * b_tile[add_i32(0, var0)];
+    var4 = var4 + a_tile[mul_i32(var1, 8)] * b_tile[var0];
     var4 = var4 + a_tile[add_i32(mul_i32(var1, 8), 1)] * b_tile[add_i32(8, var0)];
     var4 = var4 + a_tile[add_i32(mul_i32(var1, 8), 2)] * b_tile[add_i32(16, var0)];
     var4 = var4 + a_tile[add_i32(mul_i32(var1, 8), 3)] * b_tile[add_i32(24, var0)];
