@@ -68,7 +68,7 @@ void measure(benchmark::State& state, const Subject& subject, bool simplify) {
     const ir::Function& fn = e.result().extracted.module.functions.front();
     statements = stage::count_statements(fn.body);
     nodes = ir::node_count(fn.body) - statements;
-    saved = e.result().extracted.simplified_nodes;
+    saved = e.report().simplified_nodes;
   }
   stage::set_simplify_at_construction(true);
   state.counters["ir_statements"] = static_cast<double>(statements);

@@ -60,6 +60,13 @@ struct stage_report {
   std::uint32_t prophecy_runs = 0;               // explorations: 1 + restarts for prophecies
   std::chrono::nanoseconds first_stage_time{0};  // extraction, structuring included
   std::uint64_t ir_statements = 0;               // statements in the extracted function
+  // Expression nodes in it, each statement's shared subexpressions once
+  // (docs/staging.md, "Shared subexpressions").
+  std::uint64_t ir_expression_nodes = 0;
+  // Nodes the first stage folded away while building: constants folded and
+  // identities applied, each distinct node once (docs/staging.md, "What the
+  // first stage simplifies while it builds").
+  std::uint64_t simplified_nodes = 0;
   std::uint64_t nodes = 0;   // statements and branches recorded (last exploration)
   std::uint64_t events = 0;  // first-stage operations executed, all runs
   std::uint64_t tags = 0;    // call chains read (replayed events reuse recorded tags)

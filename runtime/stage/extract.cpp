@@ -10,6 +10,7 @@
 #include "runtime/dump_request.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
+#include "runtime/ir/visit.h"
 #include "runtime/stage/explorer.h"
 #include "runtime/stage/finalize.h"
 #include "runtime/stage/let_insertion.h"
@@ -40,6 +41,7 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   Extracted out;
   for (const ir::ExternRef& callee : callees(fn)) out.module.declare_extern(*callee);
   out.report.ir_statements = count_statements(fn.body);
+  out.report.ir_expression_nodes = ir::node_count(fn.body) - out.report.ir_statements;
   out.module.functions.push_back(std::move(fn));
 #ifdef AUGUR_CHECKED
   ir::verify(out.module);
@@ -52,14 +54,13 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   out.report.tags = stats.tags;
   out.report.tags_used = stats.tags_used;
   out.report.nodes = explorer.graph().size();
-  out.simplified_nodes = explorer.pool().saved();
+  out.report.simplified_nodes = explorer.pool().saved();
   out.report.first_stage_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - start);
 
   if (dump_requested("stage")) {
-    const std::string text = "augur stage: " + options.name + ": " + out.report.str() +
-                             ", simplified nodes " + std::to_string(out.simplified_nodes) + "\n" +
-                             ir::print(out.module);
+    const std::string text =
+        "augur stage: " + options.name + ": " + out.report.str() + "\n" + ir::print(out.module);
     std::fwrite(text.data(), 1, text.size(), stderr);
   }
   return out;
@@ -74,7 +75,9 @@ std::string stage_report::str() const {
   std::snprintf(time, sizeof time, "%.3f ms", static_cast<double>(first_stage_time.count()) / 1e6);
   return "control-flow runs " + std::to_string(control_flow_runs) + ", prophecy runs " +
          std::to_string(prophecy_runs) + ", first stage " + time + ", IR statements " +
-         std::to_string(ir_statements) + ", graph nodes " + std::to_string(nodes) + ", events " +
+         std::to_string(ir_statements) + ", IR expression nodes " +
+         std::to_string(ir_expression_nodes) + ", simplified nodes " +
+         std::to_string(simplified_nodes) + ", graph nodes " + std::to_string(nodes) + ", events " +
          std::to_string(events) + ", tags " + std::to_string(tags) +
          (tags_used == tag_source::frame_pointers ? " (frame pointers)" : " (backtrace)");
 }

@@ -13,10 +13,6 @@ namespace augur::stage {
 struct Extracted {
   ir::Module module;  // one function, named options.name, and the externs it calls
   jit::stage_report report;
-  // Expression nodes the smart constructors replaced by simpler ones (folds
-  // and identities, each distinct node once; expr_pool.h). Not yet in
-  // jit::stage_report, which has no field for it.
-  std::uint64_t simplified_nodes = 0;
 };
 
 // Throws jit::staging_error (misuse, non-determinism, budgets, exceptions of

@@ -50,6 +50,8 @@ TEST(LetInsertion, DoublingTwentyFourTimesIsLinearIR) {
   EXPECT_LT(e.ir().size(), 10'000u) << e.ir();
   // x + 0.0 and 23 sums bound; the last is the result's variable.
   EXPECT_EQ(decls(e), 25);
+  // The report counts the graph: one node per binding and its two reads.
+  EXPECT_LT(e.report().ir_expression_nodes, 100u);
   EXPECT_EQ(run<double>(interpreter(e), 3.0), 3.0 * std::ldexp(1.0, 24));
 }
 
@@ -57,6 +59,8 @@ TEST(LetInsertion, DoublingTwentyFourTimesCompilesAtO0AndO2) {
   for (int level : {0, 2}) {
     const jit::function<double(double)> f = jit::compile(at(level), doubled, 24);
     EXPECT_EQ(f(3.0), 3.0 * std::ldexp(1.0, 24)) << "O" << level;
+    ASSERT_NE(f.stage_report(), nullptr);
+    EXPECT_LT(f.stage_report()->ir_expression_nodes, 100u);
   }
 }
 
