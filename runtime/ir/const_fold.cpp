@@ -32,15 +32,6 @@ Constant truth(bool v) {
 }
 
 template <class F>
-F as_float(u64 bits) {
-  if constexpr (sizeof(F) == 4) {
-    return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
-  } else {
-    return std::bit_cast<double>(bits);
-  }
-}
-
-template <class F>
 u64 float_bits(F value) {
   if constexpr (sizeof(F) == 4) {
     return std::bit_cast<std::uint32_t>(value);
@@ -73,8 +64,8 @@ u64 float_to_int(Type to, F x) {
 
 template <class F>
 std::optional<Constant> fold_float(Op op, Type t, std::span<const u64> c) {
-  const F a = as_float<F>(c[0]);
-  const F b = c.size() > 1 ? as_float<F>(c[1]) : F{0};
+  const F a = Value{c[0]}.as<F>();
+  const F b = c.size() > 1 ? Value{c[1]}.as<F>() : F{0};
   const auto out = [&](F v) { return constant(t, float_bits(v)); };
   switch (op) {
     case Op::Neg:
@@ -115,7 +106,7 @@ std::optional<Constant> fold_float(Op op, Type t, std::span<const u64> c) {
       if (a == 0 && b == 0) return std::nullopt;
       return out(op == Op::Min ? std::fmin(a, b) : std::fmax(a, b));
     case Op::Fma:
-      return out(std::fma(a, b, as_float<F>(c[2])));
+      return out(std::fma(a, b, Value{c[2]}.as<F>()));
     default:
       return std::nullopt;
   }
@@ -249,8 +240,8 @@ std::optional<Constant> fold_cast(Type to, Type from, u64 bits) {
   }
   if (to.is_bool()) {
     if (from.is_float()) {
-      return truth(from == Type::f32() ? as_float<float>(bits) != 0.0f
-                                       : as_float<double>(bits) != 0.0);
+      return truth(from == Type::f32() ? Value{bits}.as<float>() != 0.0f
+                                       : Value{bits}.as<double>() != 0.0);
     }
     return truth(bits != 0);
   }
@@ -258,11 +249,11 @@ std::optional<Constant> fold_cast(Type to, Type from, u64 bits) {
     const bool f32 = from == Type::f32();
     if (to.is_float()) {
       if (to == from) return constant(to, bits);
-      return f32 ? constant(to, float_bits(static_cast<double>(as_float<float>(bits))))
-                 : constant(to, float_bits(static_cast<float>(as_float<double>(bits))));
+      return f32 ? constant(to, float_bits(static_cast<double>(Value{bits}.as<float>())))
+                 : constant(to, float_bits(static_cast<float>(Value{bits}.as<double>())));
     }
-    return f32 ? constant(to, float_to_int(to, as_float<float>(bits)))
-               : constant(to, float_to_int(to, as_float<double>(bits)));
+    return f32 ? constant(to, float_to_int(to, Value{bits}.as<float>()))
+               : constant(to, float_to_int(to, Value{bits}.as<double>()));
   }
   // From an integer or bool: extend by the source's signedness.
   const bool sign = from.is_signed();

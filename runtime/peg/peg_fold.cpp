@@ -53,19 +53,10 @@ std::optional<ir::Constant> fold_value(Kind k, ir::Type t, std::span<const u64> 
   return std::nullopt;
 }
 
-template <class F>
-F as_float(u64 bits) {
-  if constexpr (sizeof(F) == 4) {
-    return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
-  } else {
-    return std::bit_cast<double>(bits);
-  }
-}
-
 bool is_nan(PegType type, u64 bits) {
   if (!type.is_ir()) return false;
-  if (type.ir() == ir::Type::f32()) return std::isnan(as_float<float>(bits));
-  return type.ir() == ir::Type::f64() && std::isnan(as_float<double>(bits));
+  if (type.ir() == ir::Type::f32()) return std::isnan(ir::Value{bits}.as<float>());
+  return type.ir() == ir::Type::f64() && std::isnan(ir::Value{bits}.as<double>());
 }
 
 }  // namespace
