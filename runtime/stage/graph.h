@@ -8,7 +8,6 @@
 #include <array>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "runtime/ir/ir.h"
@@ -53,6 +52,29 @@ struct GraphVar {
   std::uint32_t shared_count = 0;  // > 0: a kernel's block-shared array of this many elements
 };
 
+// Tag → the first node with it, by open addressing and linear probing: a
+// node-based map costs a cache miss for the bucket and another for the node
+// on every event once an exploration outgrows the caches (a million nodes).
+class TagIndex {
+ public:
+  // The first node of `tag`, or kNoNode.
+  std::uint32_t find(Tag tag) const;
+  // Records `node` as the first of `tag` unless `tag` has one; returns the first.
+  std::uint32_t insert(Tag tag, std::uint32_t node);
+  void clear();
+
+ private:
+  struct Slot {
+    Tag tag;
+    std::uint32_t node = kNoNode;  // kNoNode: empty
+  };
+  std::size_t home(Tag tag) const { return TagHash{}(tag) & (slots_.size() - 1); }
+  void grow();
+
+  std::vector<Slot> slots_;  // a power of two, at most half full
+  std::size_t count_ = 0;
+};
+
 class Graph {
  public:
   std::uint32_t add(Event event);
@@ -69,7 +91,7 @@ class Graph {
 
  private:
   std::vector<Node> nodes_;
-  std::unordered_map<Tag, std::uint32_t, TagHash> by_tag_;  // the first variant
+  TagIndex by_tag_;  // the first variant
 };
 
 }  // namespace augur::stage
