@@ -13,6 +13,7 @@
 // After the runs a table gives off / on for nodes and time.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -23,9 +24,12 @@
 #include "bench/corpus/corpus.h"
 #include "bench/support/ratio_reporter.h"
 #include "bf.h"
+#include "jit/cpu/compile.h"
 #include "jit/jit.h"
+#include "runtime/cache/pipeline.h"
 #include "runtime/ir/visit.h"
 #include "runtime/stage/expr_pool.h"
+#include "runtime/stage/externs.h"
 #include "runtime/stage/extract.h"
 #include "runtime/stage/finalize.h"
 #include "tests/support/staged_programs.h"
@@ -36,6 +40,7 @@ namespace {
 struct Subject {
   std::string name;
   std::function<jit::extraction()> stage;
+  bool compile = false;  // also measure its compile (lms_compile/...)
 };
 
 std::vector<Subject>& subjects() {
@@ -77,6 +82,35 @@ void measure(benchmark::State& state, const Subject& subject, bool simplify) {
   state.counters["first_stage_ms"] = total_ms / extractions;
 }
 
+// What jit::compile at O2 spends after the first stage: the PEG optimizer
+// and the CPU backend, on the program extracted with or without the constructors.
+void measure_compile(benchmark::State& state, const Subject& subject, bool simplify) {
+  stage::set_simplify_at_construction(simplify);
+  const jit::extraction e = subject.stage();
+  stage::set_simplify_at_construction(true);
+  const ir::Module& extracted = e.result().extracted.module;
+  if (e.report().ir_statements > 20'000) {
+    state.SkipWithError("over 20,000 statements");
+    return;
+  }
+  const ir::ExternTable externs = stage::registered_externs();
+  cpu::Options backend;
+  backend.opt_level = 2;
+  backend.invokers = false;
+  double total_ms = 0;
+  double compiles = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    ir::Module module = extracted;
+    cache::optimize(module, 2, externs);
+    benchmark::DoNotOptimize(cpu::compile(module, externs, backend));
+    total_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    ++compiles;
+  }
+  state.counters["compile_ms"] = total_ms / compiles;
+}
+
 void summary(const RatioReporter& r) {
   std::printf("\n%-22s %12s %12s %12s %12s %8s %10s %10s %8s\n", "program", "stmts off", "stmts on",
               "nodes off", "nodes on", "off/on", "ms off", "ms on", "off/on");
@@ -89,6 +123,14 @@ void summary(const RatioReporter& r) {
                 c(on, "expr_nodes"), c(off, "expr_nodes") / c(on, "expr_nodes"),
                 c(off, "first_stage_ms"), c(on, "first_stage_ms"),
                 c(off, "first_stage_ms") / c(on, "first_stage_ms"));
+  }
+  std::printf("\n%-22s %12s %12s %8s\n", "program", "compile off", "compile on", "off/on");
+  for (const Subject& s : subjects()) {
+    const auto [on, off] =
+        r.pair("lms_compile/" + s.name + "/on", "lms_compile/" + s.name + "/off");
+    if (!on || !off || !on->counters.contains("compile_ms")) continue;
+    const double off_ms = off->counters.at("compile_ms"), on_ms = on->counters.at("compile_ms");
+    std::printf("%-22s %10.1f ms %10.1f ms %8.3f\n", s.name.c_str(), off_ms, on_ms, off_ms / on_ms);
   }
 }
 
@@ -103,7 +145,8 @@ int main(int argc, char** argv) {
   const char* sizes = std::getenv("AUGUR_CORPUS_SIZES");
   try {
     for (corpus::Program& p : corpus::programs(corpus::parse_sizes(sizes ? sizes : "all"))) {
-      bench::subjects().push_back({p.name, std::move(p.stage)});
+      bench::subjects().push_back(
+          {p.name, std::move(p.stage), p.family == "vm" || p.family == "fft"});
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "stage_lms_bench: %s\n", e.what());
@@ -114,6 +157,15 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(
           ("lms/" + s.name + (simplify ? "/on" : "/off")).c_str(),
           [&s, simplify](benchmark::State& state) { bench::measure(state, s, simplify); })
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  for (const bench::Subject& s : bench::subjects()) {
+    if (!s.compile) continue;
+    for (const bool simplify : {true, false}) {
+      benchmark::RegisterBenchmark(
+          ("lms_compile/" + s.name + (simplify ? "/on" : "/off")).c_str(),
+          [&s, simplify](benchmark::State& state) { bench::measure_compile(state, s, simplify); })
           ->Unit(benchmark::kMillisecond);
     }
   }
