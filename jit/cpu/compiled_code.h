@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jit/cpu/abi.h"
+#include "runtime/compile/backend.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::cpu {
@@ -31,11 +32,12 @@ struct EntryPoint {
 // The entry points of `module`'s functions, without addresses.
 std::vector<EntryPoint> entry_points(const ir::Module& module);
 
-class CompiledCode {
+// The CPU backend's compile::Code.
+class CompiledCode final : public compile::Code {
  public:
   // Looks up the addresses of `entries` in `dylib` (materializing its code).
   CompiledCode(std::unique_ptr<Dylib> dylib, std::vector<EntryPoint> entries);
-  ~CompiledCode();
+  ~CompiledCode() override;
   CompiledCode(const CompiledCode&) = delete;
   CompiledCode& operator=(const CompiledCode&) = delete;
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/cache/pipeline.h"
+#include "runtime/compile/backends.h"
 #include "runtime/ir/hash.h"
 #include "runtime/ir/interp.h"
 #include "runtime/ir/parser.h"
@@ -284,7 +285,8 @@ compiled_entry compile_ir(const ir::module& module, std::string_view name, ir_ty
         compile_options effective = options;
         effective.name = f.name;
         effective.extraction = {};
-        return augur::cache::compile_module(unit->module, effective, programs);
+        const auto backend = augur::compile::cpu_backend(effective);
+        return augur::cache::compile_module(unit->module, effective, *backend, programs);
       });
 }
 

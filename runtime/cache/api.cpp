@@ -5,6 +5,7 @@
 #include "runtime/cache/pipeline.h"
 #include "runtime/cache/program_cache.h"
 #include "runtime/cache/specialization_cache.h"
+#include "runtime/compile/backends.h"
 
 namespace augur::cache {
 namespace {
@@ -41,7 +42,9 @@ compiled_entry compile_generator(std::string_view key, std::uint64_t hash, const
                                  const compile_options& options) {
   return augur::cache::compile_cached(
       key, hash, options.name, [&](augur::cache::ProgramCache& programs) {
-        return augur::cache::compile_version(gen, options, programs);
+        // Made on a miss only: a hit costs no backend.
+        const auto backend = augur::compile::cpu_backend(options);
+        return augur::cache::compile_version(gen, options, *backend, programs);
       });
 }
 

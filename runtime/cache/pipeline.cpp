@@ -9,10 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "jit/cpu/compile.h"
 #include "jit/error.h"
 #include "runtime/cache/build_id.h"
-#include "runtime/cache/cpu_entry.h"
 #include "runtime/cache/disk_caches.h"
 #include "runtime/dump_request.h"
 #include "runtime/ir/hash.h"
@@ -46,12 +44,12 @@ std::atomic<std::int64_t> optimize_nanoseconds{0};
 
 DiskCounters disk_counters;
 
-// Everything besides the program that decides its code: the backend's target
-// and options, the Augur build, and at O2 and above what the optimizer reads
+// Everything besides the program that decides its code: the backend's
+// toolchain, the Augur build, and at O2 and above what the optimizer reads
 // besides the program (the registered rules and the externs they may call).
 std::string disk_toolchain(const jit::compile_options& options, const Version& version,
                            const ir::ExternTable& externs) {
-  std::string toolchain = version.object_key + " augur " + std::string(build_id());
+  std::string toolchain = version.toolchain + " augur " + std::string(build_id());
   if (options.opt_level >= 2) {
     ir::Module declarations;
     declarations.externs = externs.declarations();
@@ -65,13 +63,13 @@ std::string disk_toolchain(const jit::compile_options& options, const Version& v
 
 // The code in a disk cache entry, or null (reported) if it does not load: the
 // caller compiles afresh and its store replaces the entry.
-std::shared_ptr<cpu::CompiledCode> load_entry(std::span<const char> payload,
-                                              const ir::Module& module,
-                                              const ir::ExternTable& externs, const DiskCache& disk,
-                                              const DiskKey& key) {
+std::shared_ptr<const compile::Code> load_entry(std::span<const char> artifact,
+                                                const ir::Module& module,
+                                                const ir::ExternTable& externs,
+                                                const compile::Backend& backend,
+                                                const DiskCache& disk, const DiskKey& key) {
   try {
-    const CpuEntry entry = decode_cpu_entry(payload);
-    return cpu::load_object(entry.object, module, entry.callees, externs);
+    return backend.load(artifact, module, externs);
   } catch (const jit::error& e) {
     report_disk_cache("disk cache: rejected " + disk.path_of(key).string() +
                       ": it does not load (" + e.message() + "); compiling it again");
@@ -79,14 +77,14 @@ std::shared_ptr<cpu::CompiledCode> load_entry(std::span<const char> payload,
   }
 }
 
-// The optimized module's machine code, through the disk cache when one is
-// enabled: its object if it has a valid one (neither the PEG optimizer nor
-// LLVM runs), else a new object, stored for later processes. The disk key is
-// the extracted program's, so a hit needs no optimization either.
-std::shared_ptr<cpu::CompiledCode> optimize_and_compile(ir::Module& module,
-                                                        const jit::compile_options& options,
-                                                        const cpu::Options& backend,
-                                                        const Version& version) {
+// The optimized module's code, through the disk cache when one is enabled:
+// its artifact if it has a valid one (neither the optimizer nor the backend's
+// compiler runs), else a new artifact, stored for later processes. The disk
+// key is the extracted program's, so a hit needs no optimization either.
+std::shared_ptr<const compile::Code> optimize_and_compile(ir::Module& module,
+                                                          const jit::compile_options& options,
+                                                          const compile::Backend& backend,
+                                                          const Version& version) {
   const ir::ExternTable externs = stage::registered_externs();
   const ChosenDiskCache chosen =
       disk_cache_for(options.cache_dir, options.cache_dir_group_shared ? DirectoryTrust::Group
@@ -100,23 +98,21 @@ std::shared_ptr<cpu::CompiledCode> optimize_and_compile(ir::Module& module,
   };
   if (!chosen.cache) {
     run_optimizer();
-    return cpu::compile(module, externs, backend);
+    return backend.build(module, externs);
   }
   DiskCache& disk = *chosen.cache;
   const DiskKey key{disk_toolchain(options, version, externs), version.program};
-  std::vector<ir::ExternFn> callees;
   return load_or_build(
       disk, key, disk_counters,
-      [&](std::span<const char> payload) {
-        return load_entry(payload, module, externs, disk, key);
+      [&](std::span<const char> artifact) {
+        return load_entry(artifact, module, externs, backend, disk, key);
       },
       [&] {
         run_optimizer();
-        callees = cpu::called_externs(module);
-        return cpu::compile_object(module, backend);
+        return backend.compile(module);
       },
-      [&](const std::vector<char>& object) { return encode_cpu_entry(callees, object); },
-      [&](std::vector<char> object) { return cpu::load_object(object, module, callees, externs); });
+      [](const std::vector<char>& artifact) { return std::span<const char>(artifact); },
+      [&](const std::vector<char>& artifact) { return backend.load(artifact, module, externs); });
 }
 
 }  // namespace
@@ -146,23 +142,6 @@ OptimizerCounters optimizer_counters() {
           regions_kept.load(), std::chrono::nanoseconds(optimize_nanoseconds.load())};
 }
 
-cpu::Options backend_options(const jit::compile_options& options) {
-  cpu::Options backend;
-  backend.opt_level = options.opt_level;
-  backend.cpu = options.cpu;
-  backend.features = options.features;
-  backend.invokers = false;
-  backend.dump_llvm = options.dump_llvm;
-  backend.dump_asm = options.dump_asm;
-  if (options.dump_sink) {
-    backend.dump_sink = [sink = options.dump_sink](cpu::DumpKind kind, std::string_view,
-                                                   std::string_view text) {
-      sink(cpu::name_of(kind), text);
-    };
-  }
-  return backend;
-}
-
 void check_opt_level(const jit::compile_options& options) {
   if (options.opt_level < 0 || options.opt_level > 3) {
     throw jit::error(
@@ -173,17 +152,19 @@ void check_opt_level(const jit::compile_options& options) {
 
 std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen,
                                                const jit::compile_options& options,
+                                               const compile::Backend& backend,
                                                ProgramCache& programs) {
   check_opt_level(options);
   jit::extract_options staging = options.extraction;
   staging.name = options.name;
   staging.kernel = false;
   stage::Extracted extracted = stage::extract(gen, staging);
-  return compile_module(std::move(extracted.module), options, programs, extracted.report);
+  return compile_module(std::move(extracted.module), options, backend, programs, extracted.report);
 }
 
 std::shared_ptr<const Version> compile_module(ir::Module module,
                                               const jit::compile_options& options,
+                                              const compile::Backend& backend,
                                               ProgramCache& programs, jit::stage_report report) {
   check_opt_level(options);
   // The version is identified by the program as it enters: equal programs
@@ -194,19 +175,13 @@ std::shared_ptr<const Version> compile_module(ir::Module module,
   static const bool environment_ir = dump_requested("ir");
   if (options.dump_ir || environment_ir) dump_ir(options, version->program);
 
-  const cpu::Options backend = backend_options(options);
   version->program_hash = ir::content_hash(module);
-  version->object_key = cpu::object_key(backend);
-  if (auto shared = programs.find(version->program, version->program_hash, version->object_key)) {
+  version->toolchain = backend.toolchain();
+  if (auto shared = programs.find(version->program, version->program_hash, version->toolchain)) {
     return shared;
   }
-  {
-    // Callers may be TBB workers waiting on this compilation's key: the
-    // backend's work must not need a free pool worker.
-    const cpu::CompileOnThisThread here;
-    version->code = optimize_and_compile(module, options, backend, *version);
-  }
-  version->entry = version->code->address(options.name);
+  version->code = optimize_and_compile(module, options, backend, *version);
+  version->entry = backend.entry(*version->code, options.name);
   return programs.publish(std::move(version));
 }
 

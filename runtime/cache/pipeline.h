@@ -1,6 +1,6 @@
 // One compilation for jit::compile and jit::ir::compile: extract (staged
-// programs only) → verify → optimize → CPU backend, the result shared through
-// the program cache.
+// programs only) → verify → optimize → a backend (runtime/compile/backend.h)
+// through the disk cache, the result shared through the program cache.
 #pragma once
 
 #include <chrono>
@@ -10,11 +10,11 @@
 #include <string_view>
 
 #include "jit/compile_options.h"
-#include "jit/cpu/options.h"
 #include "jit/detail/compile.h"
 #include "jit/detail/staging.h"
 #include "runtime/cache/program_cache.h"
 #include "runtime/cache/version.h"
+#include "runtime/compile/backend.h"
 #include "runtime/ir/externs.h"
 #include "runtime/ir/ir.h"
 
@@ -48,10 +48,6 @@ struct DiskCacheCounters {
 };
 DiskCacheCounters disk_cache_counters();
 
-// The CPU backend's options for `options`. jit::function calls the C ABI
-// entry only, so no invokers are generated.
-cpu::Options backend_options(const jit::compile_options& options);
-
 // Throws jit::error for an opt level outside 0..3.
 void check_opt_level(const jit::compile_options& options);
 
@@ -59,15 +55,18 @@ void check_opt_level(const jit::compile_options& options);
 // and the backend throw, and jit::error for an opt level outside 0..3.
 std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen,
                                                const jit::compile_options& options,
+                                               const compile::Backend& backend,
                                                ProgramCache& programs);
 
 // The pipeline after staging, shared by staged programs and jit::ir modules:
-// optimizes and compiles `module`, whose entry is the function named
-// options.name, or shares the version of an equal program that `programs`
-// holds. `report` describes the staging that made the module (empty for a
-// module that was not staged). The module must verify.
+// optimizes `module` and compiles it with `backend` (made for `options`),
+// its entry the function named options.name, or shares the version of an
+// equal program that `programs` holds. `report` describes the staging that
+// made the module (empty for a module that was not staged). The module must
+// verify.
 std::shared_ptr<const Version> compile_module(ir::Module module,
                                               const jit::compile_options& options,
+                                              const compile::Backend& backend,
                                               ProgramCache& programs,
                                               jit::stage_report report = {});
 

@@ -30,15 +30,15 @@ std::shared_ptr<const Version> ProgramCache::find_locked(const std::string& prog
 
 std::shared_ptr<const Version> ProgramCache::find(const std::string& program,
                                                   const ir::Hash128& hash,
-                                                  const std::string& object_key) {
+                                                  const std::string& toolchain) {
   std::lock_guard lock(mutex_);
-  std::shared_ptr<const Version> version = find_locked(program, {hash, object_key});
+  std::shared_ptr<const Version> version = find_locked(program, {hash, toolchain});
   if (version) shared_.fetch_add(1, std::memory_order_relaxed);
   return version;
 }
 
 std::shared_ptr<const Version> ProgramCache::publish(std::shared_ptr<const Version> version) {
-  const Key key{version->program_hash, version->object_key};
+  const Key key{version->program_hash, version->toolchain};
   std::lock_guard lock(mutex_);
   if (std::shared_ptr<const Version> existing = find_locked(version->program, key)) {
     return existing;

@@ -26,9 +26,9 @@ namespace augur::cache {
 
 class ProgramCache {
  public:
-  // A live version of the same program (IR text, hash and object key equal), or null.
+  // A live version of the same program (IR text, hash and toolchain equal), or null.
   std::shared_ptr<const Version> find(const std::string& program, const ir::Hash128& hash,
-                                      const std::string& object_key);
+                                      const std::string& toolchain);
   // Records `version`, unless an equal program was published meanwhile: then
   // that one is returned and `version` is dropped.
   std::shared_ptr<const Version> publish(std::shared_ptr<const Version> version);
@@ -46,7 +46,7 @@ class ProgramCache {
   static constexpr std::size_t min_sweep = 32;
 
  private:
-  using Key = std::pair<ir::Hash128, std::string>;  // content hash, object key
+  using Key = std::pair<ir::Hash128, std::string>;  // content hash, toolchain
   std::shared_ptr<const Version> find_locked(const std::string& program, const Key& key);
   // Drops every dead version's record.
   void sweep_locked();

@@ -17,7 +17,7 @@ std::shared_ptr<const Version> version_of(std::size_t i) {
   auto version = std::make_shared<Version>();
   version->program = "program " + std::to_string(i);
   version->program_hash = {i, ~i};
-  version->object_key = "an object key as long as a real one: LLVM 19, x86_64, O0, features...";
+  version->toolchain = "a toolchain as long as a real one: LLVM 19, x86_64, O0, features...";
   return version;
 }
 
@@ -38,7 +38,7 @@ TEST(ProgramCache, SweepsKeepTheLiveVersionsAndAtMostTwiceTheirNumber) {
     ASSERT_LT(programs.records(), 2 * (live.size() + ProgramCache::min_sweep)) << i;
   }
   for (const std::shared_ptr<const Version>& version : live) {
-    EXPECT_EQ(programs.find(version->program, version->program_hash, version->object_key), version);
+    EXPECT_EQ(programs.find(version->program, version->program_hash, version->toolchain), version);
   }
   EXPECT_EQ(programs.shared(), live.size());
 }

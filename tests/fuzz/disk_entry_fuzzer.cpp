@@ -22,14 +22,16 @@
 #include <string>
 #include <vector>
 
+#include "jit/cpu/cpu_entry.h"
 #include "jit/error.h"
-#include "runtime/cache/cpu_entry.h"
 #include "runtime/cache/disk_cache.h"
 #include "runtime/cache/disk_format.h"
 
 namespace {
 
 using namespace augur::cache;
+using augur::cpu::CpuEntry;
+using augur::cpu::decode_cpu_entry;
 
 [[noreturn]] void finding(const char* what, const std::string& detail) {
   std::fprintf(stderr, "disk_entry_fuzzer finding: %s\n%s\n", what, detail.c_str());

@@ -1,7 +1,8 @@
-// What the disk cache stores for a CPU version: the object file and the
-// externs its code calls. The optimized program may call externs the extracted
-// one does not (a user rule introduces a call), so a later process binds the
-// object against this list, not against the program it extracted.
+// The CPU backend's artifact (cpu_backend.cpp), what the disk cache stores: the
+// object file and the externs its code calls. The optimized program may call
+// externs the extracted one does not (a user rule introduces a call), so a
+// later process binds the object against this list, not against the program
+// it extracted.
 //
 //   offset  size  field
 //        0     8  length n of the declarations (little-endian)
@@ -14,7 +15,7 @@
 
 #include "runtime/ir/ir.h"
 
-namespace augur::cache {
+namespace augur::cpu {
 
 struct CpuEntry {
   std::vector<ir::ExternFn> callees;
@@ -28,4 +29,4 @@ std::vector<char> encode_cpu_entry(std::span<const ir::ExternFn> callees,
 // wrong with `payload`.
 CpuEntry decode_cpu_entry(std::span<const char> payload);
 
-}  // namespace augur::cache
+}  // namespace augur::cpu

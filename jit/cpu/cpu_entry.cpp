@@ -1,4 +1,4 @@
-#include "runtime/cache/cpu_entry.h"
+#include "jit/cpu/cpu_entry.h"
 
 #include <cstdint>
 #include <memory>
@@ -9,7 +9,7 @@
 #include "runtime/ir/parser.h"
 #include "runtime/ir/printer.h"
 
-namespace augur::cache {
+namespace augur::cpu {
 
 namespace {
 constexpr std::size_t kLengthBytes = 8;
@@ -56,4 +56,4 @@ CpuEntry decode_cpu_entry(std::span<const char> payload) {
   return entry;
 }
 
-}  // namespace augur::cache
+}  // namespace augur::cpu
