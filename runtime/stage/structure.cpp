@@ -222,7 +222,7 @@ class Structurer {
 
   // Where the loop headed by h continues: the node where its exits that do
   // not return meet (docs: the "follow").
-  std::uint32_t follow(std::uint32_t h) {
+  [[gnu::noinline]] std::uint32_t follow(std::uint32_t h) {
     auto [it, inserted] = follows_.try_emplace(h, kNoNode);
     if (!inserted) return it->second;
 
@@ -358,7 +358,7 @@ class Structurer {
   }
 
   // The statement that leaves for x at once, if reaching x is a jump.
-  bool jump(std::uint32_t x, std::uint32_t stop, ir::Block& out) {
+  [[gnu::noinline]] bool jump(std::uint32_t x, std::uint32_t stop, ir::Block& out) {
     if (x == stop) return false;
     if (!loops_.empty()) {
       if (x == loops_.back().follow) {
@@ -425,11 +425,7 @@ class Structurer {
     explicit NestingLevel(std::size_t& nesting) : nesting_(nesting) {
       if (++nesting_ > ir::kMaxNesting) {
         --nesting_;
-        throw jit::staging_error(
-            "the staged program nests statements more than " + std::to_string(ir::kMaxNesting) +
-            " deep (the IR's limit): a dyn branch that leaves a loop unrolled on a stat counter "
-            "nests the rest of the program once per iteration; make that loop a dyn loop "
-            "(docs/staging.md, \"Limits\")");
+        too_deep();
       }
     }
     NestingLevel(const NestingLevel&) = delete;
@@ -437,8 +433,38 @@ class Structurer {
     ~NestingLevel() { --nesting_; }
 
    private:
+    // Out of line, like sequence()'s other helpers (below).
+    [[noreturn, gnu::noinline, gnu::cold]] static void too_deep() {
+      throw jit::staging_error(
+          "the staged program nests statements more than " + std::to_string(ir::kMaxNesting) +
+          " deep (the IR's limit): a dyn branch that leaves a loop unrolled on a stat counter "
+          "nests the rest of the program once per iteration; make that loop a dyn loop "
+          "(docs/staging.md, \"Limits\")");
+    }
+
     std::size_t& nesting_;
   };
+
+  // sequence() recurses once per nesting level (through emit_loop() for a
+  // loop), so whatever is inlined into it costs stack at every level: 7.8 KB
+  // a level under AddressSanitizer, more than a TBB worker's 4 MiB holds at
+  // 1,000 levels. The statements it appends, its errors, jump() and the
+  // loop analysis in follow() stay out of line (2.3 KB a level).
+  [[noreturn, gnu::noinline, gnu::cold]] static void leaves_two_loops() {
+    throw jit::staging_error(
+        "the first stage's control flow leaves two loops at once; Augur cannot express it with "
+        "structured break/continue");
+  }
+  [[gnu::noinline]] void append_statement(ir::Block& out, std::uint32_t n) {
+    out.push_back(statement(n));
+  }
+  [[gnu::noinline]] static void append_jump(ir::Block& out, ir::StmtKind kind) {
+    out.push_back(kind == ir::StmtKind::Break ? ir::Stmt::break_() : ir::Stmt::continue_());
+  }
+  [[gnu::noinline]] static void append_if(ir::Block& out, const ir::ExprPtr& cond,
+                                          ir::Block then_block, ir::Block else_block) {
+    out.push_back(ir::Stmt::if_(cond, std::move(then_block), std::move(else_block)));
+  }
 
   // Emits the code from n until `stop` (exclusive) or a jump out of the block.
   // `at_header`: n is the header of the loop being emitted (do not re-enter it).
@@ -449,19 +475,15 @@ class Structurer {
         if (n == stop) return;
         if (!loops_.empty()) {
           if (n == loops_.back().header) {
-            out.push_back(ir::Stmt::continue_());
+            append_jump(out, ir::StmtKind::Continue);
             return;
           }
           if (n == loops_.back().follow) {
-            out.push_back(ir::Stmt::break_());
+            append_jump(out, ir::StmtKind::Break);
             return;
           }
         }
-        if (is_sink(n)) {
-          throw jit::staging_error(
-              "the first stage's control flow leaves two loops at once; Augur cannot express "
-              "it with structured break/continue");
-        }
+        if (is_sink(n)) leaves_two_loops();
         if (is_header_[n]) {
           const std::uint32_t after = emit_loop(n, out);
           if (after == kNoNode) return;
@@ -472,7 +494,7 @@ class Structurer {
       at_header = false;
       const Node& node = g_[n];
       if (node.event.kind != EventKind::Branch) {
-        out.push_back(statement(n));
+        append_statement(out, n);
         if (is_terminal(node.event.kind)) return;
         n = node.succ[0];
         continue;
@@ -483,7 +505,7 @@ class Structurer {
       ir::Block then_block;
       ir::Block else_block;
       if (on_true == on_false) {
-        out.push_back(ir::Stmt::if_(cond, {}, {}));
+        append_if(out, cond, {}, {});
         n = on_true;
         continue;
       }
@@ -491,12 +513,12 @@ class Structurer {
       // a return both arms reach is their join, emitted once after the if.
       const std::uint32_t j = join(n);
       if (on_true != j && jump(on_true, stop, then_block)) {
-        out.push_back(ir::Stmt::if_(cond, std::move(then_block)));
+        append_if(out, cond, std::move(then_block), {});
         n = on_false;
         continue;
       }
       if (on_false != j && jump(on_false, stop, else_block)) {
-        out.push_back(ir::Stmt::if_(cond, {}, std::move(else_block)));
+        append_if(out, cond, {}, std::move(else_block));
         n = on_true;
         continue;
       }
@@ -506,27 +528,27 @@ class Structurer {
       // not in a recursion as deep as the chain is long.
       if (returns_straight(on_true, stop, j)) {
         sequence(on_true, stop, then_block, false);
-        out.push_back(ir::Stmt::if_(cond, std::move(then_block)));
+        append_if(out, cond, std::move(then_block), {});
         n = on_false;
         continue;
       }
       if (returns_straight(on_false, stop, j)) {
         sequence(on_false, stop, else_block, false);
-        out.push_back(ir::Stmt::if_(cond, {}, std::move(else_block)));
+        append_if(out, cond, {}, std::move(else_block));
         n = on_true;
         continue;
       }
       const std::uint32_t arm_stop = j == kNoNode ? stop : j;
       sequence(on_true, arm_stop, then_block, false);
       sequence(on_false, arm_stop, else_block, false);
-      out.push_back(ir::Stmt::if_(cond, std::move(then_block), std::move(else_block)));
+      append_if(out, cond, std::move(then_block), std::move(else_block));
       if (j == kNoNode) return;
       n = j;
     }
   }
 
   // Emits the loop headed by h; returns where the code continues after it.
-  std::uint32_t emit_loop(std::uint32_t h, ir::Block& out) {
+  [[gnu::noinline]] std::uint32_t emit_loop(std::uint32_t h, ir::Block& out) {
     const std::uint32_t after = follow(h);
     loops_.push_back({h, after});
     ir::Block body;
