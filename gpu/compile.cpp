@@ -24,7 +24,8 @@ namespace {
 // Fallback kernels by their IR and opt level, shared by every request that
 // stages an equal kernel (as images are: image.h).
 cache::SpecializationCache& fallback_cache() {
-  static auto* cache = new cache::SpecializationCache(256);  // never destroyed, like the images
+  static auto* cache = new cache::SpecializationCache("the GPU fallback's kernel cache",
+                                                      256);  // never destroyed, like the images
   return *cache;
 }
 

@@ -18,7 +18,8 @@ namespace {
 // CUDA source and NVRTC options are equal: the specialization cache's class,
 // one build per key however many threads ask, failures not kept.
 cache::SpecializationCache& memory_cache() {
-  static auto* cache = new cache::SpecializationCache(256);  // never destroyed: see CompiledImage
+  static auto* cache = new cache::SpecializationCache("the GPU image cache",
+                                                      256);  // never destroyed: see CompiledImage
   return *cache;
 }
 

@@ -30,7 +30,7 @@ constexpr std::size_t kDefaultCapacity = 256;
 
 SpecializationCache& kernels() {
   // Never destroyed: kernels may be launched until the process exits.
-  static auto* const cache = new SpecializationCache(kDefaultCapacity);
+  static auto* const cache = new SpecializationCache("jit::gpu::compile", kDefaultCapacity);
   return *cache;
 }
 

@@ -43,10 +43,11 @@ std::string describe(std::string_view name, std::uint64_t hash) {
 // duration; throws instead if the wait would close a cycle.
 class Wait {
  public:
-  Wait(const Slot& slot, std::string_view name, std::uint64_t hash) : self_(this_thread()) {
+  Wait(const Slot& slot, std::string_view api, std::string_view name, std::uint64_t hash)
+      : self_(this_thread()) {
     std::lock_guard lock(graph_mutex());
     if (slot.compiler == &self_) {
-      throw jit::error("jit::compile: the first stage requested " + describe(name, hash) +
+      throw jit::error(std::string(api) + ": the first stage requested " + describe(name, hash) +
                            ", which this thread is compiling: it would wait for itself",
                        jit::location::in_function(std::string(name)));
     }
@@ -54,7 +55,7 @@ class Wait {
       owner = owner->waits_on->compiler;
       if (owner == &self_) {
         throw jit::error(
-            "jit::compile: the first stage requested " + describe(name, hash) +
+            std::string(api) + ": the first stage requested " + describe(name, hash) +
                 ", whose compilation waits, through other threads' first stages, on a key this "
                 "thread is compiling: the threads would wait for each other forever",
             jit::location::in_function(std::string(name)));
@@ -83,7 +84,7 @@ void compiled(Slot& slot) {
 }  // namespace
 
 SpecializationCache& SpecializationCache::instance() {
-  static SpecializationCache* const cache = new SpecializationCache();
+  static SpecializationCache* const cache = new SpecializationCache("jit::compile");
   return *cache;
 }
 
@@ -116,7 +117,7 @@ Found SpecializationCache::get(std::string_view key, std::uint64_t hash, std::st
       return {slot->value.get(), slot};
     }
     add(misses_);
-    const Wait wait(*slot, name, hash);
+    const Wait wait(*slot, api_, name, hash);
     return {slot->value.get(), slot};
   }
 

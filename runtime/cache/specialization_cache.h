@@ -44,6 +44,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "jit/compiler.h"
 
@@ -94,7 +95,9 @@ class SpecializationCache {
 
   // An empty cache of at most `capacity` ready entries. Caches that hold
   // code must outlive its callers: make them never destroyed, like instance().
-  explicit SpecializationCache(std::size_t capacity = 4096) : capacity_(capacity) {}
+  // `api` names the request in deadlock errors ("jit::compile").
+  explicit SpecializationCache(std::string api, std::size_t capacity = 4096)
+      : api_(std::move(api)), capacity_(capacity) {}
   SpecializationCache(const SpecializationCache&) = delete;
   SpecializationCache& operator=(const SpecializationCache&) = delete;
 
@@ -143,6 +146,7 @@ class SpecializationCache {
   bool erase(Shard& shard, std::string_view key, const Slot& slot);
   void evict_if_full();
 
+  const std::string api_;
   std::array<Shard, shard_count> shards_;
   std::mutex evicting_;  // one eviction at a time
   std::atomic<std::size_t> capacity_;

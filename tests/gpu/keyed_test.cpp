@@ -141,6 +141,7 @@ TEST(KeyedKernels, AFirstStageAskingForItsOwnKernelThrows) {
     FAIL() << "compiled a kernel whose first stage waits for itself";
   } catch (const jit::error& e) {
     EXPECT_NE(e.message().find("it would wait for itself"), std::string::npos) << e.message();
+    EXPECT_EQ(e.message().rfind("jit::gpu::compile: ", 0), 0u) << e.message();
   }
 }
 
