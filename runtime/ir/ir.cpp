@@ -79,6 +79,17 @@ bool same_expr(const ExprPtr& a, const ExprPtr& b) {
   return true;
 }
 
+bool acts(const Expr& e) {
+  return e.kind == ExprKind::Atomic ||
+         (e.kind == ExprKind::Call && e.callee->effect != Effect::Pure);
+}
+
+bool may_trap_or_read(const Expr& e) {
+  return e.kind == ExprKind::Load ||
+         (e.kind == ExprKind::Binary && e.type.is_integer() &&
+          (e.binary_op() == BinaryOp::Div || e.binary_op() == BinaryOp::Rem));
+}
+
 bool operator==(const Expr& a, const Expr& b) {
   if (!same_node(a, b)) return false;
   for (std::size_t i = 0; i < a.args.size(); ++i) {

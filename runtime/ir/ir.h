@@ -156,6 +156,13 @@ struct Expr {
 bool operator==(const Expr& a, const Expr& b);
 bool same_expr(const ExprPtr& a, const ExprPtr& b);
 
+// What evaluating `e` itself does, its operands aside. It acts: an atomic or a
+// call that is not Pure (so it must run exactly as often as written). It may
+// trap or read memory: a load, an integer division or remainder (so it must
+// not run where the program would not run it).
+bool acts(const Expr& e);
+bool may_trap_or_read(const Expr& e);
+
 // ---------------------------------------------------------------- statements
 
 // How deep statements may nest (an if's block inside a loop's body ...). The

@@ -48,20 +48,12 @@ bool small_and_all(const ir::Expr& root, Ok&& ok) {
   return true;
 }
 
-bool acts(const ir::Expr& e) {
-  return e.kind == ir::ExprKind::Atomic ||
-         (e.kind == ir::ExprKind::Call && e.callee->effect != ir::Effect::Pure);
-}
-bool may_trap(const ir::Expr& e) {
-  return e.kind == ir::ExprKind::Load ||
-         (e.kind == ir::ExprKind::Binary && e.type.is_integer() &&
-          (e.binary_op() == ir::BinaryOp::Div || e.binary_op() == ir::BinaryOp::Rem));
-}
 bool cannot_act(const ir::Expr& root) {
-  return small_and_all(root, [](const ir::Expr& e) { return !acts(e); });
+  return small_and_all(root, [](const ir::Expr& e) { return !ir::acts(e); });
 }
 bool cannot_trap_or_act(const ir::Expr& root) {
-  return small_and_all(root, [](const ir::Expr& e) { return !acts(e) && !may_trap(e); });
+  return small_and_all(root,
+                       [](const ir::Expr& e) { return !ir::acts(e) && !ir::may_trap_or_read(e); });
 }
 
 }  // namespace

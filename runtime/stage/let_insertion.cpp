@@ -27,17 +27,6 @@ bool is_leaf(const Expr& e) {
   return e.kind == ExprKind::Const || e.kind == ExprKind::Var || e.kind == ExprKind::GpuIndex;
 }
 
-bool acts(const Expr& e) {
-  return e.kind == ExprKind::Atomic ||
-         (e.kind == ExprKind::Call && e.callee->effect != ir::Effect::Pure);
-}
-
-bool may_trap_or_read(const Expr& e) {
-  return e.kind == ExprKind::Load ||
-         (e.kind == ExprKind::Binary && e.type.is_integer() &&
-          (e.binary_op() == ir::BinaryOp::Div || e.binary_op() == ir::BinaryOp::Rem));
-}
-
 // Whether argument `i` of `e` is evaluated whenever `e` is.
 bool evaluated_with_parent(const Expr& e, std::size_t i) {
   if (e.kind == ExprKind::Select) return i == 0;
@@ -76,8 +65,8 @@ class StatementDag {
 
     for (Node& n : nodes_) {
       const Expr& e = **n.expr;
-      n.inert = !acts(e);
-      n.harmless = n.inert && !may_trap_or_read(e);
+      n.inert = !ir::acts(e);
+      n.harmless = n.inert && !ir::may_trap_or_read(e);
       for (const ExprPtr& a : e.args) {
         if (!a || is_leaf(*a)) continue;
         Node& operand = nodes_[index_.at(a.get())];
