@@ -166,14 +166,31 @@ class Renumber {
 
   const std::vector<std::uint32_t>& order() const { return order_; }
 
+  // Whether every variable keeps its number (the common case: the first stage
+  // declares them in program order and uses them all), so that there is
+  // nothing to rewrite.
+  bool identity() const {
+    if (order_.size() != map_.size()) return false;
+    for (std::uint32_t i = 0; i < order_.size(); ++i) {
+      if (order_[i] != i) return false;
+    }
+    return true;
+  }
+
  private:
+  // `root` with its variables renumbered; a node none of whose variables
+  // changes is kept, so that renumbering allocates only along changed paths.
   ExprPtr expr(const ExprPtr& root) {
     return ir::fold_expr<ExprPtr>(
         root,
         [&](const ExprPtr& e, std::span<ExprPtr> args) {
-          if (e->kind != ir::ExprKind::Var && e->args.empty()) return e;
+          const bool var_changes =
+              e->kind == ir::ExprKind::Var && map_[e->var.index] != e->var.index;
+          bool args_change = false;
+          for (std::size_t i = 0; i < args.size(); ++i) args_change |= args[i] != e->args[i];
+          if (!var_changes && !args_change) return e;
           ir::Expr copy = *e;
-          if (copy.kind == ir::ExprKind::Var) copy.var = VarId{map_[copy.var.index]};
+          if (var_changes) copy.var = VarId{map_[copy.var.index]};
           std::move(args.begin(), args.end(), copy.args.begin());
           return ExprPtr(std::make_shared<const ir::Expr>(std::move(copy)));
         },
@@ -281,7 +298,7 @@ void finalize(ir::Function& fn, const std::vector<std::string>& param_names) {
   Renumber renumber(fn.vars.size());
   for (std::uint32_t p = 0; p < fn.num_params; ++p) renumber.take(VarId{p});
   renumber.order(fn.body);
-  renumber.rewrite(fn.body);
+  if (!renumber.identity()) renumber.rewrite(fn.body);
 
   std::vector<ir::Variable> vars;
   vars.reserve(renumber.order().size());
