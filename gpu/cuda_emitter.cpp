@@ -62,8 +62,12 @@ void reject_host_calls(const ir::Function& fn, const Block& block, const std::st
 class FunctionWriter {
  public:
   FunctionWriter(const ir::Function& fn, const std::string& cuda_name, std::set<Helper>& helpers,
-                 std::string& out)
-      : fn_(fn), cuda_name_(cuda_name), names_(names_of(fn)), exprs_(names_, helpers), out_(out) {}
+                 CudaTables& tables, std::string& out)
+      : fn_(fn),
+        cuda_name_(cuda_name),
+        names_(names_of(fn)),
+        exprs_(names_, helpers, tables),
+        out_(out) {}
 
   void write() {
     out_ += std::string("extern \"C\" ") + (fn_.kernel ? "__global__ " : "__device__ ") +
@@ -249,13 +253,15 @@ CudaSource emit_cuda(const ir::Module& module) {
     out.functions.push_back({fn.name, function_names.take(fn.name), fn.kernel});
   }
   std::set<Helper> helpers;
+  CudaTables tables;
   std::string functions;
   for (std::size_t i = 0; i < module.functions.size(); ++i) {
     functions += "\n";
-    FunctionWriter(module.functions[i], out.functions[i].cuda, helpers, functions).write();
+    FunctionWriter(module.functions[i], out.functions[i].cuda, helpers, tables, functions).write();
   }
   out.text = std::string(kPrelude);
   if (!helpers.empty()) out.text += "\n" + helper_definitions(helpers);
+  if (const std::string arrays = tables.definitions(); !arrays.empty()) out.text += "\n" + arrays;
   out.text += functions;
   return out;
 }

@@ -171,6 +171,35 @@ std::string CudaExprWriter::at(const Code& c, int min_level) {
   return c.level < min_level ? parens(c.text) : c.text;
 }
 
+std::string CudaTables::name(const ir::TableRef& table) {
+  std::size_t k = 0;
+  while (k < tables_.size() && *tables_[k] != *table) ++k;
+  if (k == tables_.size()) tables_.push_back(table);
+  return "augur_table_" + std::to_string(k);
+}
+
+std::string CudaTables::definitions() const {
+  std::string out;
+  std::vector<std::string> no_names;
+  std::set<Helper> no_helpers;
+  CudaTables none;
+  CudaExprWriter literals(no_names, no_helpers, none);
+  for (std::size_t k = 0; k < tables_.size(); ++k) {
+    const ir::TableData& t = *tables_[k];
+    out += "__device__ const " + cuda_type(t.element) + " augur_table_" + std::to_string(k) + "[" +
+           std::to_string(t.size()) + "] = {";
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      ir::Expr element;
+      element.kind = ExprKind::Const;
+      element.type = t.element;
+      element.bits = t.bits(i);
+      out += (i > 0 ? ", " : "") + literals.full(element);
+    }
+    out += "};\n";
+  }
+  return out;
+}
+
 std::string CudaExprWriter::zero(Type type) {
   ir::Expr z;
   z.kind = ExprKind::Const;
@@ -206,6 +235,9 @@ CudaExprWriter::Code CudaExprWriter::expr(const ir::Expr& e) {
     }
     case ExprKind::Atomic:
       return atomic(e);
+    case ExprKind::Table:
+      // The array is const; IR pointers are not.
+      return {"((" + cuda_type(e.type) + ")" + tables_.name(e.table) + ")", kPrimary};
   }
   throw jit::compile_error("unknown IR expression kind " +
                            std::to_string(static_cast<int>(e.kind)));

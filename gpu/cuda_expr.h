@@ -18,11 +18,25 @@ namespace augur::gpu {
 // The C++ spelling of an IR type in generated code ("f32*").
 std::string cuda_type(ir::Type type);
 
+// The tables a module's expressions use, each written once at file scope as
+// a read-only device array (augur_table_<k>).
+class CudaTables {
+ public:
+  // The name of `table`'s array, numbering it on first use.
+  std::string name(const ir::TableRef& table);
+  // The arrays' definitions.
+  std::string definitions() const;
+
+ private:
+  std::vector<ir::TableRef> tables_;
+};
+
 class CudaExprWriter {
  public:
   // `names[i]` is the C++ name of variable i; helpers used are added to `helpers`.
-  CudaExprWriter(const std::vector<std::string>& names, std::set<Helper>& helpers)
-      : names_(names), helpers_(helpers) {}
+  CudaExprWriter(const std::vector<std::string>& names, std::set<Helper>& helpers,
+                 CudaTables& tables)
+      : names_(names), helpers_(helpers), tables_(tables) {}
 
   // The expression, parenthesized if it binds looser than a full expression
   // (only a comma would): suitable for an initializer, a condition, an argument.
@@ -52,6 +66,7 @@ class CudaExprWriter {
 
   const std::vector<std::string>& names_;
   std::set<Helper>& helpers_;
+  CudaTables& tables_;
 };
 
 }  // namespace augur::gpu

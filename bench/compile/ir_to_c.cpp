@@ -110,6 +110,20 @@ class Printer {
     }
   }
 
+  // A C99 compound literal: an array with static storage in the function.
+  std::string table(const ir::Expr& e) {
+    const ir::TableData& t = *e.table;
+    std::string out = "((" + c_type(e.type) + ")(const " + c_type(t.element) + "[]){";
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      ir::Expr element;
+      element.kind = ExprKind::Const;
+      element.type = t.element;
+      element.bits = t.bits(i);
+      out += (i > 0 ? ", " : "") + constant(element);
+    }
+    return out + "})";
+  }
+
   std::string expr(const ir::Expr& e) {
     switch (e.kind) {
       case ExprKind::Const:
@@ -128,6 +142,8 @@ class Printer {
         return "(" + expr(*e.args[0]) + "[" + expr(*e.args[1]) + "])";
       case ExprKind::Math:
         return math(e);
+      case ExprKind::Table:
+        return table(e);
       case ExprKind::Call:
       case ExprKind::GpuIndex:
       case ExprKind::Atomic:

@@ -4,6 +4,7 @@
 //   jit::stat<T>      first-stage values that are part of the static state (stat.h)
 //   jit::prophecy<L>  first-stage predictions checked later (prophecy.h)
 //   jit::register_external   host functions callable from staged code (extern.h)
+//   jit::table        static data (a lookup table) copied into the code (table.h)
 //   jit::extract      run the first stage and get the IR program (extract.h)
 //   jit::compile      specialize, compile to native code, cache (compiler.h)
 //   jit::function     what compile returns (function.h)
@@ -37,5 +38,6 @@
 #include "jit/rules.h"
 #include "jit/scan.h"
 #include "jit/stat.h"
+#include "jit/table.h"
 #include "jit/tiered.h"
 #include "jit/tiering.h"

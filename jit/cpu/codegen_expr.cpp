@@ -137,6 +137,8 @@ llvm::Value* FunctionEmitter::emit_node(const ir::Expr& expr,
       return emit_gpu_index(expr);
     case ir::ExprKind::Atomic:
       return emit_atomic(expr, operands);
+    case ir::ExprKind::Table:
+      return module_.table_global(expr.table);
   }
   fail("unknown expression kind");
 }

@@ -5,7 +5,23 @@
 #include "jit/cpu/codegen_entries.h"
 #include "jit/cpu/codegen_types.h"
 
+#include <llvm/IR/Constants.h>
+
 namespace augur::cpu {
+
+llvm::GlobalVariable* ModuleEmitter::table_global(const ir::TableRef& table) {
+  if (auto it = tables_.find(table.get()); it != tables_.end()) return it->second;
+  llvm::Type* element = memory_type(context(), table->element);
+  const llvm::StringRef bytes(reinterpret_cast<const char*>(table->bytes.data()),
+                              table->bytes.size());
+  llvm::Constant* data = llvm::ConstantDataArray::getRaw(bytes, table->size(), element);
+  auto* global = new llvm::GlobalVariable(module_, data->getType(), /*isConstant=*/true,
+                                          llvm::GlobalValue::PrivateLinkage, data, "augur.table");
+  global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  global->setAlignment(llvm::Align(table->element.size()));
+  tables_.emplace(table.get(), global);
+  return global;
+}
 
 llvm::Function* ModuleEmitter::extern_function(const ir::ExternFn& decl) {
   auto [it, inserted] = externs_.try_emplace(decl.name, nullptr);

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
 #include <llvm/TargetParser/Triple.h>
 
@@ -35,10 +36,14 @@ class ModuleEmitter {
   // does not define it): i32 status (PartExit) of its inputs by value, its
   // in-out variables by pointer and, if it returns a value, where to put it.
   llvm::Function* part_function(const FunctionPlan& plan, const Part& part);
+  // A table's constant global (private to the module, one per distinct
+  // table), holding its elements in their memory layout.
+  llvm::GlobalVariable* table_global(const ir::TableRef& table);
 
  private:
   llvm::Module& module_;
   std::unordered_map<std::string, llvm::Function*> externs_;
+  std::unordered_map<const ir::TableData*, llvm::GlobalVariable*> tables_;
 };
 
 }  // namespace augur::cpu

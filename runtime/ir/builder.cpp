@@ -203,6 +203,28 @@ ExprPtr constant(Type type, std::uint64_t bits) {
   return std::make_shared<const Expr>(std::move(e));
 }
 
+ExprPtr table(Type element, std::vector<std::byte> bytes) {
+  if (!element.is_value() || element.is_pointer()) {
+    throw jit::verify_error("a table's elements must be scalars, not " + element.name());
+  }
+  if (bytes.empty() || bytes.size() % element.size() != 0) {
+    throw jit::verify_error("a table of " + element.name() + " needs a whole, nonzero number of " +
+                            "elements; got " + std::to_string(bytes.size()) + " bytes");
+  }
+  if (bytes.size() > kMaxTableBytes) {
+    throw jit::verify_error("a table of " + std::to_string(bytes.size()) + " bytes; the limit is " +
+                            std::to_string(kMaxTableBytes));
+  }
+  if (element.is_bool()) {
+    for (std::byte& b : bytes) b = (b != std::byte{0}) ? std::byte{1} : std::byte{0};
+  }
+  Expr e;
+  e.kind = ExprKind::Table;
+  e.type = Type::pointer_to(element.scalar());
+  e.table = std::make_shared<const TableData>(TableData{element, std::move(bytes)});
+  return std::make_shared<const Expr>(std::move(e));
+}
+
 ExprPtr null_pointer(Type pointer_type) {
   if (!pointer_type.is_pointer()) {
     throw jit::verify_error("null needs a pointer type, got " + pointer_type.name());

@@ -201,6 +201,15 @@ class FunctionEncoder {
       case ExprKind::Var:
         h_.add(number(e->var));
         break;
+      case ExprKind::Table:
+        if (e->table) {
+          h_.add(type_word(e->table->element));
+          h_.add(std::string_view(reinterpret_cast<const char*>(e->table->bytes.data()),
+                                  e->table->bytes.size()));
+        } else {
+          h_.add(kNullTag);
+        }
+        break;
       case ExprKind::Call:
         if (e->callee) {
           add_extern(h_, *e->callee);

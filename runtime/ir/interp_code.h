@@ -40,14 +40,14 @@ namespace augur::ir::interp {
 #define AUGUR_INTERP_BY_WIDTH(X, name, impl) \
   X(name##8, impl<8>) X(name##16, impl<16>) X(name##32, impl<32>) X(name##64, impl<64>)
 #define AUGUR_INTERP_BY_FLOAT(X, name, impl) X(name##F32, impl<float>) X(name##F64, impl<double>)
-#define AUGUR_INTERP_BY_INT(X, name, impl)                            \
-  X(name##I8, impl<std::int8_t>)                                      \
-  X(name##I16, impl<std::int16_t>)                                    \
-  X(name##I32, impl<std::int32_t>)                                    \
-  X(name##I64, impl<std::int64_t>)                                    \
-  X(name##U8, impl<std::uint8_t>)                                     \
-  X(name##U16, impl<std::uint16_t>) X(name##U32, impl<std::uint32_t>) \
-      X(name##U64, impl<std::uint64_t>)
+#define AUGUR_INTERP_BY_INT(X, name, impl) \
+  X(name##I8, impl<std::int8_t>)           \
+  X(name##I16, impl<std::int16_t>)         \
+  X(name##I32, impl<std::int32_t>)         \
+  X(name##I64, impl<std::int64_t>)         \
+  X(name##U8, impl<std::uint8_t>)          \
+  X(name##U16, impl<std::uint16_t>)        \
+  X(name##U32, impl<std::uint32_t>) X(name##U64, impl<std::uint64_t>)
 
 // Comparisons, in the order of their branch forms below; > and >= swap the
 // operands of < and <=.
@@ -238,6 +238,7 @@ struct Program {
   bool has_barrier = false;
 
   std::vector<ExternBinding> externs;  // Call's c indexes this
+  std::vector<TableRef> tables;        // the tables the code points into
   std::vector<SharedArray> shared;
   std::size_t shared_bytes = 0;  // one block's shared memory
 

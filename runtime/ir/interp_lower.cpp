@@ -60,10 +60,21 @@ bool is_move_cast(Type from, Type to) {
   return false;
 }
 
-void collect_constants(const Block& block, std::vector<std::uint64_t>& out) {
+// A table's value: the address of its first element, which the program's
+// `tables` keep alive.
+std::uint64_t table_address(const Expr& e) {
+  return reinterpret_cast<std::uintptr_t>(e.table->bytes.data());
+}
+
+void collect_constants(const Block& block, std::vector<std::uint64_t>& out,
+                       std::vector<TableRef>& tables) {
   for_each_stmt(block, [&](const Stmt& s) {
     for_each_expr(s, [&](const Expr& e) {
       if (e.kind == ExprKind::Const) out.push_back(e.bits);
+      if (e.kind == ExprKind::Table) {
+        out.push_back(table_address(e));
+        tables.push_back(e.table);
+      }
     });
   });
 }
@@ -120,7 +131,10 @@ class Lowerer {
     }
 
     std::vector<std::uint64_t> bits = {0, 1};  // zero for declarations, false/true
-    collect_constants(fn_.body, bits);
+    collect_constants(fn_.body, bits, prog_.tables);
+    for (const TableRef& table : prog_.tables) {
+      prog_.buffers.push_back({table->bytes.data(), table->bytes.size(), "a table"});
+    }
     for (std::uint64_t b : bits) {
       if (constants_.emplace(b, next).second) ++next;
     }
@@ -214,6 +228,8 @@ class Lowerer {
     switch (e.kind) {
       case ExprKind::Const:
         return constant(e.bits);
+      case ExprKind::Table:
+        return constant(table_address(e));
       case ExprKind::Var:
         return variable(e.var);
       case ExprKind::GpuIndex:
@@ -255,6 +271,7 @@ class Lowerer {
     const std::uint32_t mark = temp_top_;
     switch (e.kind) {
       case ExprKind::Const:
+      case ExprKind::Table:
       case ExprKind::Var:
       case ExprKind::GpuIndex:
         emit(Op::Move, dst, operand(e));

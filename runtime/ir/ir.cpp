@@ -1,6 +1,7 @@
 #include "runtime/ir/ir.h"
 
 #include <bit>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,7 @@ namespace {
 bool same_node(const Expr& a, const Expr& b) {
   return a.kind == b.kind && a.op == b.op && a.axis == b.axis && a.type == b.type &&
          a.bits == b.bits && a.var == b.var && same_callee(a.callee, b.callee) &&
+         (a.table == b.table || (a.table && b.table && *a.table == *b.table)) &&
          a.args.size() == b.args.size();
 }
 
@@ -77,6 +79,12 @@ bool same_expr(const ExprPtr& a, const ExprPtr& b) {
     }
   }
   return true;
+}
+
+std::uint64_t TableData::bits(std::size_t i) const {
+  std::uint64_t raw = 0;
+  std::memcpy(&raw, bytes.data() + i * element.size(), element.size());
+  return canonical_bits(element, raw);
 }
 
 bool acts(const Expr& e) {

@@ -16,6 +16,7 @@
 //  - a kernel returns void; GPU intrinsics, barriers and shared arrays only in kernels.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -71,6 +72,23 @@ struct ExternFn {
 };
 using ExternRef = std::shared_ptr<const ExternFn>;
 
+// ---------------------------------------------------------------- tables
+
+// A read-only array of constants that lives in the compiled code (a matcher's
+// transitions, a filter's coefficients): its elements' bytes in the host's
+// layout. A Table expression is a pointer to its first element.
+struct TableData {
+  Type element;  // a non-void scalar
+  std::vector<std::byte> bytes;
+
+  std::size_t size() const { return element.size() == 0 ? 0 : bytes.size() / element.size(); }
+  // Element i as canonical bits (value.h), as a Const of `element` holds it.
+  std::uint64_t bits(std::size_t i) const;
+
+  friend bool operator==(const TableData&, const TableData&) = default;
+};
+using TableRef = std::shared_ptr<const TableData>;
+
 // ---------------------------------------------------------------- expressions
 
 enum class ExprKind : std::uint8_t {
@@ -85,6 +103,7 @@ enum class ExprKind : std::uint8_t {
   Math,      // op: MathOp; args by arity
   GpuIndex,  // op: GpuIndex; axis 0/1/2 (x/y/z); type i32
   Atomic,    // op: AtomicOp; args: pointer, index, value [, desired for Cas]; returns the old value
+  Table,     // table: read-only constants; type: pointer to table->element
 };
 
 enum class UnaryOp : std::uint8_t {
@@ -130,6 +149,7 @@ struct Expr {
   std::uint64_t bits = 0;  // Const
   VarId var;               // Var
   ExternRef callee;        // Call
+  TableRef table;          // Table
   std::vector<ExprPtr> args;
 
   Expr() = default;

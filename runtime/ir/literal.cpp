@@ -75,12 +75,15 @@ LiteralRead read_integer(std::string_view digits, bool negative, std::string_vie
 }  // namespace
 
 std::string format_constant(const Expr& c) {
-  const Type type = c.type;
+  return format_constant(c.type, c.bits);
+}
+
+std::string format_constant(Type type, std::uint64_t raw) {
   if (type.is_pointer()) {
-    if (c.bits == 0) return "null(" + type.name() + ")";
-    return "<invalid pointer constant 0x" + hex_digits(c.bits, 16) + ">";
+    if (raw == 0) return "null(" + type.name() + ")";
+    return "<invalid pointer constant 0x" + hex_digits(raw, 16) + ">";
   }
-  const std::uint64_t bits = canonical_bits(type, c.bits);
+  const std::uint64_t bits = canonical_bits(type, raw);
   switch (type.scalar()) {
     case Scalar::Void:
       return "<void constant>";
@@ -93,7 +96,7 @@ std::string format_constant(const Expr& c) {
     default:
       break;
   }
-  if (type.is_signed()) return std::to_string(c.int_value()) + type.name();
+  if (type.is_signed()) return std::to_string(sign_extend(bits, type.bits())) + type.name();
   return std::to_string(bits) + type.name();
 }
 

@@ -13,6 +13,8 @@ namespace augur::ir {
 // that reads back to the same bits; NaNs other than the canonical quiet NaN
 // print their bits.
 std::string format_constant(const Expr& constant);
+// The same for a value of `type` given by its bits (a table's element).
+std::string format_constant(Type type, std::uint64_t bits);
 
 // A literal read from text, or why it is invalid.
 struct LiteralRead {

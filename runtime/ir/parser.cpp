@@ -588,6 +588,9 @@ class Parser {
       if (t.text.starts_with("nan_") && at("(")) return nan_payload(c->type);
       return {std::move(c), 1};
     }
+    if (t.text == "table" && tok_.kind == TokenKind::Name && Type::parse(tok_.text)) {
+      return table_literal(t);
+    }
     if (t.text == "null") {
       expect("(", "after 'null'");
       const Type pointer = type("in null(...)");
@@ -629,6 +632,31 @@ class Parser {
       fail(t, {"unknown function '", t.text, "' (externs are called as @", t.text, "(...))"});
     }
     return variable(t);
+  }
+
+  // table <scalar> [constant, ...] after the word `table`: its elements are
+  // literals of the element type.
+  Node table_literal(const Token& t) {
+    const Token type_token = tok_;
+    const Type element = type("after 'table'");
+    if (element.is_void() || element.is_pointer()) {
+      fail(type_token, {"a table's elements must be scalars, not ", element.name()});
+    }
+    expect("[", "after the table's element type");
+    std::vector<std::byte> bytes;
+    do {
+      const Token at = tok_;
+      Node value = expression();
+      if (value.expr->kind != ExprKind::Const || value.expr->type != element) {
+        fail(at, {"a table of ", element.name(), " holds ", element.name(), " literals"});
+      }
+      const std::uint64_t bits = value.expr->bits;
+      const auto* raw = reinterpret_cast<const std::byte*>(&bits);
+      bytes.insert(bytes.end(), raw, raw + element.size());
+      if (bytes.size() > kMaxTableBytes) fail(at, {"a table larger than the limit of 16 MiB"});
+    } while (accept(","));
+    expect("]", "to close the table");
+    return build(t, 1, [&] { return table(element, std::move(bytes)); });
   }
 
   Node nan_payload(Type type) {

@@ -222,6 +222,21 @@ class Printer {
     then(Piece::words(")"));
   }
 
+  // table u8 [1u8, 2u8, 3u8]
+  void table(const Expr& e) {
+    if (!e.table) {
+      out_ += "<table without data>";
+      return;
+    }
+    const TableData& t = *e.table;
+    out_ += "table " + t.element.name() + " [";
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (i > 0) out_ += ", ";
+      out_ += format_constant(t.element, t.bits(i));
+    }
+    out_ += ']';
+  }
+
   static const Expr* arg(const Expr& e, std::size_t i) {
     return i < e.args.size() ? e.args[i].get() : nullptr;
   }
@@ -287,6 +302,9 @@ class Printer {
       case ExprKind::Atomic:
         out_ += name_of(e.atomic_op());
         arguments(e.args);
+        return;
+      case ExprKind::Table:
+        table(e);
         return;
     }
   }

@@ -23,6 +23,7 @@ std::size_t fixed_arity(ExprKind kind) {
     case ExprKind::Const:
     case ExprKind::Var:
     case ExprKind::GpuIndex:
+    case ExprKind::Table:
       return 0;
     case ExprKind::Unary:
     case ExprKind::Cast:
@@ -77,6 +78,8 @@ std::string expr_name(const Expr& e) {
       return std::string(name_of(e.math_op()));
     case ExprKind::GpuIndex:
       return "GPU index";
+    case ExprKind::Table:
+      return "table";
     case ExprKind::Atomic:
       return std::string(name_of(e.atomic_op()));
   }
@@ -167,6 +170,8 @@ bool FunctionVerifier::check_node(const Expr& e) {
       return typed(e, check_math(e.math_op(), types));
     case ExprKind::GpuIndex:
       return check_gpu_index(e);
+    case ExprKind::Table:
+      return check_table(e);
     case ExprKind::Atomic:
       return typed(e, check_atomic(e.atomic_op(), types));
   }
@@ -230,6 +235,21 @@ bool FunctionVerifier::check_call_expr(const Expr& e, std::span<const Type> type
     return false;
   }
   return typed(e, check_call(*e.callee, types));
+}
+
+bool FunctionVerifier::check_table(const Expr& e) {
+  if (!e.table) {
+    report("a table without its data");
+    return false;
+  }
+  const TableData& t = *e.table;
+  if (!t.element.is_value() || t.element.is_pointer() || t.bytes.empty() ||
+      t.bytes.size() % t.element.size() != 0) {
+    report("a table of " + std::to_string(t.bytes.size()) + " bytes is not a whole, nonzero " +
+           "number of " + t.element.name());
+    return false;
+  }
+  return typed(e, {Type::pointer_to(t.element.scalar()), {}});
 }
 
 bool FunctionVerifier::check_gpu_index(const Expr& e) {

@@ -233,6 +233,10 @@ void FunctionVerifier::check_store(const Stmt& s) {
   const bool index_ok = check_expr(s.index, "store index");
   const bool value_ok = check_expr(s.expr, "stored value");
   if (!ptr_ok || !index_ok) return;
+  if (s.ptr->kind == ExprKind::Table) {
+    report("a store into a table (tables are read-only)");
+    return;
+  }
   const TypeCheck target = check_load(s.ptr->type, s.index->type);
   if (!target.error.empty()) {
     report("store: " + target.error);

@@ -99,6 +99,7 @@ class FunctionVerifier {
   bool check_read(const Expr& e);
   bool check_call_expr(const Expr& e, std::span<const Type> types);
   bool check_gpu_index(const Expr& e);
+  bool check_table(const Expr& e);
 
   const Module& module_;
   const Function& fn_;

@@ -441,6 +441,8 @@ class Translator {
         return add(kind_of(e->math_op()), t, args(*e, env));
       case ir::ExprKind::GpuIndex:
         return add(Kind::GpuIndex, t, {}, 4u * e->op + e->axis);
+      case ir::ExprKind::Table:
+        throw unsupported("to_peg: a table (jit::table); its code is left as extracted");
       case ir::ExprKind::Atomic: {
         std::vector<Id> children = args(*e, env);
         children.insert(children.begin(), env.state);

@@ -4,6 +4,7 @@
 
 #include "jit/detail/staging.h"
 #include "jit/error.h"
+#include "jit/table.h"
 #include "runtime/ir/builder.h"
 #include "runtime/stage/explorer.h"
 #include "runtime/stage/externs.h"
@@ -105,6 +106,16 @@ expr_ref gpu_index_of(gpu_index which, unsigned axis) {
   Explorer& explorer = active("a GPU index was read");
   explorer.require_kernel("a GPU thread or block index");
   return explorer.pool().gpu_index(static_cast<ir::GpuIndex>(which), axis);
+}
+
+expr_ref table(ir_type element, std::span<const std::byte> bytes) {
+  Explorer& explorer = active("jit::table was called");
+  try {
+    return explorer.pool().table(to_ir(element),
+                                 std::vector<std::byte>(bytes.begin(), bytes.end()));
+  } catch (const jit::verify_error& e) {
+    throw jit::staging_error("jit::table: " + e.message());
+  }
 }
 
 expr_ref atomic_now(atomic_op op, std::span<const expr_ref> args) {

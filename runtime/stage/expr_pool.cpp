@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/ir/builder.h"
+#include "runtime/ir/hash.h"
 #include "runtime/stage/tag.h"
 
 namespace augur::stage {
@@ -75,6 +76,9 @@ std::uint64_t ExprPool::Key::hash() const {
 }
 
 bool ExprPool::Key::matches(const ir::Expr& e) const {
+  if (kind == ir::ExprKind::Table) {
+    return e.kind == ir::ExprKind::Table && e.type == type && e.table && *e.table == *table;
+  }
   if (e.kind != kind || e.op != op || e.axis != axis || e.bits != bits || e.var.index != var ||
       e.callee.get() != callee || e.args.size() > kMaxArgs) {
     return false;
@@ -306,6 +310,17 @@ ir::ExprPtr ExprPool::gpu_index(ir::GpuIndex which, unsigned axis) {
   Key key(ir::ExprKind::GpuIndex, static_cast<std::uint8_t>(which));
   key.axis = static_cast<std::uint8_t>(axis);
   return find_or_make(key, [&] { return ir::gpu_index(which, axis); });
+}
+
+ir::ExprPtr ExprPool::table(ir::Type element, std::vector<std::byte> bytes) {
+  const ir::ExprPtr made = ir::table(element, std::move(bytes));  // checks the contents
+  ir::Hasher content;
+  content.add(std::string_view(reinterpret_cast<const char*>(made->table->bytes.data()),
+                               made->table->bytes.size()));
+  Key key(ir::ExprKind::Table, 0, made->type);
+  key.bits = content.finish().lo;
+  key.table = made->table.get();
+  return find_or_make(key, [&] { return made; });
 }
 
 ir::ExprPtr ExprPool::atomic(ir::AtomicOp op, std::span<const ir::ExprPtr> args) {

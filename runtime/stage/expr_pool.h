@@ -43,6 +43,9 @@ class ExprPool {
   ir::ExprPtr call(const ir::ExternRef& callee, std::span<const ir::ExprPtr> args);
   ir::ExprPtr gpu_index(ir::GpuIndex which, unsigned axis);
   ir::ExprPtr atomic(ir::AtomicOp op, std::span<const ir::ExprPtr> args);
+  // A table: equal contents give the same node (each run of the first stage
+  // builds its tables again).
+  ir::ExprPtr table(ir::Type element, std::vector<std::byte> bytes);
 
   std::size_t size() const { return count_; }
   // Nodes the smart constructors replaced by a simpler expression (folds and
@@ -63,6 +66,7 @@ class ExprPool {
     std::uint64_t bits = 0;
     std::uint32_t var = ir::VarId::kNone;  // as in Expr: only reads have a variable
     const void* callee = nullptr;
+    const ir::TableData* table = nullptr;  // Table: the contents to match (bits: their hash)
     std::array<const ir::Expr*, kMaxArgs> args{};
 
     std::uint64_t hash() const;
