@@ -111,19 +111,13 @@ std::shared_ptr<const kernel_code> compile(std::string_view key, std::uint64_t h
 statistics stats() {
   using namespace augur::cache;
   const SharedCounters keyed = kernels().counters();
-  const DiskCounters& disk = kernel_disk();
   statistics s;
   s.memory_hits = keyed.hits + LocalCache::total_hits(kernels());
   s.memory_misses = keyed.misses;
   s.compiles = keyed.compiles;
   s.failures = keyed.failures;
   s.programs_shared = kernel_programs().shared();
-  s.disk_hits = disk.hits;
-  s.disk_misses = disk.misses;
-  s.disk_rejected = disk.rejected;
-  s.disk_writes = disk.writes;
-  s.disk_write_failures = disk.write_failures;
-  s.disk_refused = disk.refused;
+  copy_disk_counters(kernel_disk(), s);
   detail::add_backend_statistics(s);
   return s;
 }

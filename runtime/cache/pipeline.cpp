@@ -137,10 +137,8 @@ void optimize(ir::Module& module, int opt_level, const ir::ExternTable& externs)
   module = std::move(result.module);
 }
 
-DiskCacheCounters disk_cache_counters() {
-  return {disk_counters.hits.load(),           disk_counters.misses.load(),
-          disk_counters.rejected.load(),       disk_counters.writes.load(),
-          disk_counters.write_failures.load(), disk_counters.refused.load()};
+const DiskCounters& disk_cache_counters() {
+  return disk_counters;
 }
 
 OptimizerCounters optimizer_counters() {

@@ -39,16 +39,21 @@ struct OptimizerCounters {
 };
 OptimizerCounters optimizer_counters();
 
-// What the disk cache did for jit::compile in this process (jit::cache_stats).
-struct DiskCacheCounters {
-  std::uint64_t hits = 0;
-  std::uint64_t misses = 0;
-  std::uint64_t rejected = 0;  // files the cache rejected, and entries that did not load
-  std::uint64_t writes = 0;
-  std::uint64_t write_failures = 0;
-  std::uint64_t refused = 0;  // compiles whose named directory was refused
-};
-DiskCacheCounters disk_cache_counters();
+// What the disk cache did for jit::compile and jit::ir in this process
+// (jit::cache_stats).
+const DiskCounters& disk_cache_counters();
+
+// Copies `disk` into the disk_* fields of a public statistics struct
+// (jit::cache_statistics, jit::gpu::statistics).
+template <class Statistics>
+void copy_disk_counters(const DiskCounters& disk, Statistics& s) {
+  s.disk_hits = disk.hits;
+  s.disk_misses = disk.misses;
+  s.disk_rejected = disk.rejected;
+  s.disk_writes = disk.writes;
+  s.disk_write_failures = disk.write_failures;
+  s.disk_refused = disk.refused;
+}
 
 // Throws jit::error for an opt level outside 0..3.
 void check_opt_level(const jit::compile_options& options);
