@@ -4,9 +4,12 @@
 //   compile_hit_*  a repeated jit::gpu::compile (CPU fallback target: no
 //                device needed) against a repeated jit::compile of a CPU
 //                function, both on static values: a hit is a key lookup.
-//   image_*      a kernel's CUDA source → a GPU image: NVRTC from scratch, a
-//                disk cache hit, a memory cache hit. NVRTC needs no device, so
-//                these run everywhere (without a GPU: PTX for compute_90).
+//   image_nvrtc  a kernel's CUDA source → a GPU image with NVRTC. NVRTC needs
+//                no device, so it runs everywhere (without a GPU: PTX for
+//                compute_90).
+//   kernel_*     jit::gpu::compile with its memory caches emptied: compiled
+//                (staged, optimized, NVRTC on a GPU or LLVM on the fallback),
+//                and served from the disk cache as in a new process.
 //   fallback_*   examples/gpu_conv.cpp's convolutions specialized on the
 //                filter vs generic, on the CPU fallback (the grid emulated).
 //   gpu_*        the same convolutions on the device, and the launch overhead
@@ -19,6 +22,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -80,59 +84,62 @@ BENCHMARK(compile_hit_cpu);
 
 // ---------------------------------------------------------------- images
 
-gpu::ImageRequest conv_image_request(const std::optional<std::filesystem::path>& disk_dir) {
-  g::options cpu;
-  cpu.where = g::target::cpu;
-  const auto kernel = g::compile(cpu, gpu_conv::conv2d, kTaps2d, 5);
-  return {kernel.cuda_source(), kernel.name(), gpu::default_arch(), {}, disk_dir};
-}
-
-void expect_origin(benchmark::State& state, gpu::ImageOrigin got, gpu::ImageOrigin wanted) {
-  if (got != wanted) state.SkipWithError("the image came from another place than measured");
+// The 5 × 5 conv2d's kernel options: where available() (a GPU image, else
+// the CPU fallback), with or without a disk cache in `dir`.
+g::options conv_options(const std::string& dir) {
+  g::options opts;
+  opts.name = "conv2d_bench";
+  opts.cache_dir = dir;
+  opts.disk_cache = !dir.empty();
+  return opts;
 }
 
 void image_nvrtc(benchmark::State& state) {
-  const gpu::ImageRequest request = conv_image_request(std::nullopt);
+  g::options cpu;
+  cpu.where = g::target::cpu;
+  const auto kernel = g::compile(cpu, gpu_conv::conv2d, kTaps2d, 5);
+  const std::string arch = gpu::default_arch();
   for (auto _ : state) {
-    state.PauseTiming();
-    gpu::clear_image_cache();
-    state.ResumeTiming();
-    gpu::ImageOrigin origin{};
-    benchmark::DoNotOptimize(gpu::compile_image(request, &origin));
-    expect_origin(state, origin, gpu::ImageOrigin::Nvrtc);
+    benchmark::DoNotOptimize(gpu::compile_image(kernel.cuda_source(), kernel.name(), arch, {}));
   }
 }
 
-void image_disk_hit(benchmark::State& state) {
+// jit::gpu::compile as a new process asks: no kernel in memory, the
+// kernel's artifact on disk (staged, no optimizer, no NVRTC or LLVM).
+void kernel_disk_hit(benchmark::State& state) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("augur_gpu_bench_" + std::to_string(getpid()));
-  const gpu::ImageRequest request = conv_image_request(dir);
-  gpu::clear_image_cache();
-  gpu::compile_image(request);  // writes the disk cache
+  const g::options opts = conv_options(dir.string());
+  g::clear_cache();
+  g::compile(opts, gpu_conv::conv2d, kTaps2d, 5);  // writes the disk cache
+  const std::uint64_t hits = g::stats().disk_hits;
   for (auto _ : state) {
     state.PauseTiming();
-    gpu::clear_image_cache();
+    g::clear_cache();
     state.ResumeTiming();
-    gpu::ImageOrigin origin{};
-    benchmark::DoNotOptimize(gpu::compile_image(request, &origin));
-    expect_origin(state, origin, gpu::ImageOrigin::Disk);
+    benchmark::DoNotOptimize(g::compile(opts, gpu_conv::conv2d, kTaps2d, 5));
+  }
+  if (g::stats().disk_hits - hits != static_cast<std::uint64_t>(state.iterations())) {
+    state.SkipWithError("a kernel came from another place than the disk cache");
   }
   std::filesystem::remove_all(dir);
 }
 
-void image_memory_hit(benchmark::State& state) {
-  const gpu::ImageRequest request = conv_image_request(std::nullopt);
-  gpu::compile_image(request);
+// The same without a disk cache: staged, optimized and compiled (NVRTC on a
+// GPU, LLVM on the fallback).
+void kernel_compile(benchmark::State& state) {
+  const g::options opts = conv_options("");
   for (auto _ : state) {
-    gpu::ImageOrigin origin{};
-    benchmark::DoNotOptimize(gpu::compile_image(request, &origin));
-    expect_origin(state, origin, gpu::ImageOrigin::Memory);
+    state.PauseTiming();
+    g::clear_cache();
+    state.ResumeTiming();
+    benchmark::DoNotOptimize(g::compile(opts, gpu_conv::conv2d, kTaps2d, 5));
   }
 }
 
 BENCHMARK(image_nvrtc)->Unit(benchmark::kMillisecond);
-BENCHMARK(image_disk_hit)->Unit(benchmark::kMicrosecond);
-BENCHMARK(image_memory_hit)->Unit(benchmark::kMicrosecond);
+BENCHMARK(kernel_compile)->Unit(benchmark::kMillisecond);
+BENCHMARK(kernel_disk_hit)->Unit(benchmark::kMicrosecond);
 
 // ---------------------------------------------------------------- convolutions
 
@@ -217,11 +224,11 @@ void launch_through_kernel(benchmark::State& state) {
 void launch_direct(benchmark::State& state) {
   g::options opts;
   opts.where = g::target::cuda;
-  const auto k = g::compile(opts, empty_kernel);  // the same image, from the cache
+  const auto k = g::compile(opts, empty_kernel);  // its source, compiled again below
   const gpu::Device& device = *gpu::Device::get();
-  const auto image =
-      gpu::compile_image({k.cuda_source(), k.name(), gpu::default_arch(), {}, std::nullopt});
-  const gpu::cu::Function function = image->function(device, k.name());
+  const gpu::CompiledImage image(
+      gpu::default_arch(), gpu::compile_image(k.cuda_source(), k.name(), gpu::default_arch(), {}));
+  const gpu::cu::Function function = image.function(device, k.name());
   g::buffer<int> out(32);
   int* pointer = out.data();
   int n = 0;
@@ -270,8 +277,7 @@ void register_gpu_benchmarks() {
 void print_ratios(const bench::RatioReporter& report) {
   static const char* const kPairs[][3] = {
       {"compile hit: jit::gpu::compile vs jit::compile", "compile_hit_gpu", "compile_hit_cpu"},
-      {"disk cache hit vs NVRTC", "image_disk_hit", "image_nvrtc"},
-      {"memory cache hit vs NVRTC", "image_memory_hit", "image_nvrtc"},
+      {"kernel: disk cache hit vs compile", "kernel_disk_hit", "kernel_compile"},
       {"CPU fallback, conv1d: specialized vs generic", "conv1d/fallback_conv1d_specialized",
        "conv1d/fallback_conv1d_generic"},
       {"CPU fallback, conv2d: specialized vs generic", "conv2d/fallback_conv2d_specialized",

@@ -2,6 +2,7 @@
 // (compiling and caching kernels: runtime/cache/kernels.cpp).
 #include "gpu/device.h"
 #include "gpu/kernel_code.h"
+#include "gpu/statistics.h"
 #include "jit/compiler.h"
 #include "jit/detail/gpu.h"
 #include "jit/error.h"
@@ -64,6 +65,16 @@ void check_buffer_backend(backend buffer, backend kernel, std::size_t argument) 
   throw jit::error("argument " + std::to_string(argument) + " of a kernel running on " +
                    name(kernel) + " is a buffer on " + name(buffer) +
                    " (allocate it with the kernel's where())");
+}
+
+void add_backend_statistics(statistics& s) {
+  const augur::gpu::Counters& c = augur::gpu::counters();
+  s.nvrtc_compiles = c.nvrtc_compiles;
+  s.nvrtc_time = std::chrono::nanoseconds(c.nvrtc_nanoseconds.load());
+  s.module_loads = c.module_loads;
+  s.launches = c.launches;
+  s.fallback_compiles = c.fallback_compiles;
+  s.fallback_launches = c.fallback_launches;
 }
 
 void enqueue(std::function<void()> job) {

@@ -10,7 +10,6 @@
 #include "gpu/fiber_block.h"
 #include "gpu/statistics.h"
 #include "gpu/thread_function.h"
-#include "jit/cpu/compile.h"
 #include "jit/cpu/invoke.h"
 
 namespace augur::gpu {
@@ -30,33 +29,35 @@ const ir::ExternTable& barrier_externs() {
   return *table;
 }
 
-cpu::Options cpu_options(int opt_level) {
-  cpu::Options options;
-  options.opt_level = opt_level;
-  options.invokers = false;  // kernels and thread functions are called through their C ABI
-  return options;
-}
-
 }  // namespace
 
-FallbackKernel::FallbackKernel(const ir::Function& kernel, int opt_level, std::string ir,
+FallbackProgram fallback_program(const ir::Function& kernel) {
+  static const ir::ExternTable none;
+  FallbackProgram program;
+  program.fibers = has_barrier(kernel);
+  if (program.fibers) {
+    ThreadFunction lowered = lower_to_thread_function(kernel);
+    program.module = std::move(lowered.module);
+    program.entry = std::move(lowered.name);
+    program.shared = std::move(lowered.shared);
+    program.externs = &barrier_externs();
+  } else {
+    program.module.functions.push_back(kernel);
+    program.entry = kernel.name;
+    program.externs = &none;
+  }
+  return program;
+}
+
+FallbackKernel::FallbackKernel(const ir::Function& kernel, FallbackProgram program,
+                               std::shared_ptr<const compile::Code> code, std::string ir,
                                std::string cuda_source)
     : KernelCode(jit::gpu::backend::cpu, kernel.name, std::move(ir), std::move(cuda_source)),
-      fibers_(has_barrier(kernel)),
-      params_(kernel.num_params) {
-  if (fibers_) {
-    ThreadFunction lowered = lower_to_thread_function(kernel);
-    code_ = cpu::compile(lowered.module, barrier_externs(), cpu_options(opt_level));
-    entry_ = lowered.name;
-    shared_ = std::move(lowered.shared);
-  } else {
-    ir::Module alone;
-    alone.functions.push_back(kernel);
-    code_ = cpu::compile(alone, ir::ExternTable{}, cpu_options(opt_level));
-    entry_ = kernel.name;
-  }
-  ++counters().fallback_compiles;
-}
+      code_(std::static_pointer_cast<const cpu::CompiledCode>(std::move(code))),
+      entry_(std::move(program.entry)),
+      fibers_(program.fibers),
+      shared_(std::move(program.shared)),
+      params_(kernel.num_params) {}
 
 void FallbackKernel::launch(const LaunchConfig& config) const {
   check_launch(name(), config, params_);

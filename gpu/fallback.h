@@ -12,15 +12,29 @@
 #include "gpu/kernel_code.h"
 #include "jit/cpu/abi.h"
 #include "jit/cpu/compiled_code.h"
+#include "runtime/compile/backend.h"
+#include "runtime/ir/externs.h"
 #include "runtime/ir/ir.h"
 
 namespace augur::gpu {
 
+// What the CPU backend compiles for a kernel on the fallback, and how it runs.
+struct FallbackProgram {
+  ir::Module module;  // the kernel alone, or its thread function
+  std::string entry;  // the function launches call
+  bool fibers = false;
+  cpu::SharedLayout shared;                  // with fibers: the kernel's shared arrays
+  const ir::ExternTable* externs = nullptr;  // what it calls: the barrier, or nothing
+};
+
+// `kernel` must verify and call no externs.
+FallbackProgram fallback_program(const ir::Function& kernel);
+
 class FallbackKernel final : public KernelCode {
  public:
-  // Compiles `kernel` (verified, calling no externs) at `opt_level`. Throws
-  // jit::compile_error if the CPU backend fails.
-  FallbackKernel(const ir::Function& kernel, int opt_level, std::string ir,
+  // Runs `kernel` as `program`, whose code the CPU backend made.
+  FallbackKernel(const ir::Function& kernel, FallbackProgram program,
+                 std::shared_ptr<const compile::Code> code, std::string ir,
                  std::string cuda_source);
 
   void launch(const LaunchConfig& config) const override;
@@ -30,7 +44,7 @@ class FallbackKernel final : public KernelCode {
  private:
   void launch_with_fibers(const LaunchConfig& config) const;
 
-  std::shared_ptr<cpu::CompiledCode> code_;
+  std::shared_ptr<const cpu::CompiledCode> code_;
   std::string entry_;  // the kernel, or its thread function
   bool fibers_ = false;
   cpu::SharedLayout shared_;

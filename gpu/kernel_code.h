@@ -1,5 +1,7 @@
 // One compiled kernel, on the GPU (cuda_kernel.h) or on the CPU fallback
-// (fallback.h): what a jit::gpu::kernel refers to.
+// (fallback.h): what a jit::gpu::kernel refers to. It is the GPU backend's
+// compile::Code (gpu_backend.cpp), and its own entry: Backend::entry gives
+// the pipeline this object's address.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +10,7 @@
 
 #include "gpu/driver_api.h"
 #include "jit/gpu/options.h"
+#include "runtime/compile/backend.h"
 #include "runtime/ir/interp.h"
 
 namespace augur::gpu {
@@ -20,14 +23,13 @@ struct LaunchConfig {
   cu::Stream stream = nullptr;
 };
 
-class KernelCode {
+class KernelCode : public compile::Code {
  public:
   KernelCode(jit::gpu::backend where, std::string name, std::string ir, std::string cuda_source)
       : where_(where),
         name_(std::move(name)),
         ir_(std::move(ir)),
         cuda_source_(std::move(cuda_source)) {}
-  virtual ~KernelCode() = default;
   KernelCode(const KernelCode&) = delete;
   KernelCode& operator=(const KernelCode&) = delete;
 

@@ -56,10 +56,10 @@ struct statistics {
   std::uint64_t memory_misses = 0;
   std::uint64_t compiles = 0;  // the misses that staged and compiled
   std::uint64_t failures = 0;  // compiles that threw (nothing is cached)
-  // Compiles whose program another key had compiled (equal CUDA source and
-  // NVRTC options, or equal IR on the fallback): its image or code is shared.
+  // Compiles whose program (the staged IR, for the same backend and options)
+  // another key had compiled and a kernel still holds: its code is shared.
   std::uint64_t programs_shared = 0;
-  std::uint64_t disk_hits = 0;  // images loaded from the disk cache
+  std::uint64_t disk_hits = 0;  // kernels (images, fallback code) loaded from the disk cache
   std::uint64_t disk_misses = 0;
   // Corrupt, foreign, untrusted or odd cache files, rebuilt and replaced.
   std::uint64_t disk_rejected = 0;
@@ -75,9 +75,8 @@ struct statistics {
 };
 statistics stats();
 
-// The in-memory caches' capacity (default 256 kernels by key, and as many
-// images and fallback kernels by program), and emptying them (compiled
-// kernels in use stay loaded).
+// The in-memory cache's capacity (default 256 kernels by key), and emptying
+// it (compiled kernels in use stay loaded, and equal programs share them).
 void set_cache_capacity(std::size_t kernels);
 void clear_cache();
 

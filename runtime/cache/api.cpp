@@ -71,13 +71,7 @@ cache_statistics cache_stats() {
   s.regions_optimized = optimizer.regions_optimized;
   s.regions_kept = optimizer.regions_kept;
   s.optimize_time = optimizer.time;
-  const DiskCacheCounters disk = disk_cache_counters();
-  s.disk_hits = disk.hits;
-  s.disk_misses = disk.misses;
-  s.disk_rejected = disk.rejected;
-  s.disk_writes = disk.writes;
-  s.disk_write_failures = disk.write_failures;
-  s.disk_refused = disk.refused;
+  copy_disk_counters(disk_cache_counters(), s);
   return s;
 }
 

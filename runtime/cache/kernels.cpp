@@ -1,26 +1,27 @@
 // jit::gpu::compile's pipeline and the kernel caches' public entry points
-// (jit/gpu/kernel.h, jit/gpu.h), the GPU twin of api.cpp and pipeline.cpp:
+// (jit/gpu/kernel.h, jit/gpu.h), the GPU twin of api.cpp:
 //
 //   key (generator, options, static arguments) → this thread's LocalCache →
 //   the kernels' SpecializationCache (one compilation per key, deadlocks
-//   detected) → stage → PEG at O2+ (user rules) → the GPU backend
-//   (gpu/compile.h), which shares images and fallback code between keys
-//   whose programs are equal.
+//   detected) → stage → compile_program (pipeline.h: the kernels'
+//   ProgramCache, PEG at O2+, the disk cache) with the GPU backend
+//   (compile::gpu_backend), seen through the Backend interface only.
 //
 // Kernels have their own caches, not jit::compile's: a kernel is no native
 // entry point, and jit::gpu::clear_cache() and set_cache_capacity() act on
-// kernels alone.
+// kernels alone. The disk cache is the one jit::compile uses (the backend's
+// toolchain keeps their entries apart), with its own counters.
 #include <memory>
 #include <string>
 
-#include "gpu/compile.h"
-#include "gpu/image.h"
-#include "gpu/statistics.h"
 #include "jit/error.h"
 #include "jit/gpu.h"
+#include "runtime/cache/disk_caches.h"
 #include "runtime/cache/local_cache.h"
 #include "runtime/cache/pipeline.h"
+#include "runtime/cache/program_cache.h"
 #include "runtime/cache/specialization_cache.h"
+#include "runtime/compile/backends.h"
 #include "runtime/stage/extract.h"
 
 namespace augur::cache {
@@ -28,10 +29,20 @@ namespace {
 
 constexpr std::size_t kDefaultCapacity = 256;
 
+// Never destroyed: kernels may be launched until the process exits.
 SpecializationCache& kernels() {
-  // Never destroyed: kernels may be launched until the process exits.
   static auto* const cache = new SpecializationCache("jit::gpu::compile", kDefaultCapacity);
   return *cache;
+}
+
+ProgramCache& kernel_programs() {
+  static auto* const programs = new ProgramCache();
+  return *programs;
+}
+
+DiskCounters& kernel_disk() {
+  static auto* const counters = new DiskCounters();
+  return *counters;
 }
 
 LocalCache& local_kernels() {
@@ -39,8 +50,18 @@ LocalCache& local_kernels() {
   return cache;
 }
 
-std::shared_ptr<const gpu::KernelCode> stage_and_compile(const jit::detail::generator& gen,
-                                                         const jit::gpu::options& options) {
+// What of the kernel's options the pipeline reads.
+jit::compile_options pipeline_options(const jit::gpu::options& options) {
+  jit::compile_options pipeline;
+  pipeline.name = options.name;
+  pipeline.opt_level = options.opt_level;
+  pipeline.cache_dir = options.cache_dir;
+  pipeline.cache_dir_group_shared = options.cache_dir_group_shared;
+  return pipeline;
+}
+
+// The kernel, which the version holds and keeps alive.
+Value stage_and_compile(const jit::detail::generator& gen, const jit::gpu::options& options) {
   if (options.opt_level < 0 || options.opt_level > 3) {
     throw jit::error(
         "jit::gpu::compile: opt level " + std::to_string(options.opt_level) + " is not in 0..3",
@@ -49,12 +70,18 @@ std::shared_ptr<const gpu::KernelCode> stage_and_compile(const jit::detail::gene
   jit::extract_options extraction;
   extraction.name = options.name;
   extraction.kernel = true;
-  ir::Module module = stage::extract(gen, extraction).module;
+  stage::Extracted extracted = stage::extract(gen, extraction);
+  const auto backend = compile::gpu_backend(options);
   // A kernel cannot call the host, so no extern is offered to user rules:
   // a rule that would introduce a call does not apply (runtime/peg/user_rules.h).
   static const ir::ExternTable no_externs;
-  optimize(module, options.opt_level, no_externs);
-  return gpu::compile_kernel(module, options);
+  const Stores stores{kernel_programs(), kernel_disk(), options.disk_cache, &no_externs};
+  std::shared_ptr<const Version> version =
+      compile_program(std::move(extracted.module), pipeline_options(options), *backend, stores,
+                      std::move(extracted.report));
+  // The GPU backend's entry is the kernel object (compile::gpu_backend).
+  const auto* kernel = static_cast<const jit::gpu::detail::kernel_code*>(version->entry);
+  return std::shared_ptr<const jit::gpu::detail::kernel_code>(std::move(version), kernel);
 }
 
 }  // namespace
@@ -83,39 +110,24 @@ std::shared_ptr<const kernel_code> compile(std::string_view key, std::uint64_t h
 
 statistics stats() {
   using namespace augur::cache;
-  const augur::gpu::Counters& c = augur::gpu::counters();
   const SharedCounters keyed = kernels().counters();
   statistics s;
-  s.nvrtc_compiles = c.nvrtc_compiles;
-  s.nvrtc_time = std::chrono::nanoseconds(c.nvrtc_nanoseconds.load());
   s.memory_hits = keyed.hits + LocalCache::total_hits(kernels());
   s.memory_misses = keyed.misses;
   s.compiles = keyed.compiles;
   s.failures = keyed.failures;
-  s.programs_shared = c.programs_shared;
-  s.disk_hits = c.disk.hits;
-  s.disk_misses = c.disk.misses;
-  s.disk_rejected = c.disk.rejected;
-  s.disk_writes = c.disk.writes;
-  s.disk_write_failures = c.disk.write_failures;
-  s.disk_refused = c.disk.refused;
-  s.module_loads = c.module_loads;
-  s.launches = c.launches;
-  s.fallback_compiles = c.fallback_compiles;
-  s.fallback_launches = c.fallback_launches;
+  s.programs_shared = kernel_programs().shared();
+  copy_disk_counters(kernel_disk(), s);
+  detail::add_backend_statistics(s);
   return s;
 }
 
 void set_cache_capacity(std::size_t kernels) {
   augur::cache::kernels().set_capacity(kernels);
-  augur::gpu::set_image_cache_capacity(kernels);
-  augur::gpu::set_fallback_cache_capacity(kernels);
 }
 
 void clear_cache() {
   augur::cache::kernels().clear();
-  augur::gpu::clear_image_cache();
-  augur::gpu::clear_fallback_cache();
 }
 
 }  // namespace jit::gpu

@@ -84,12 +84,18 @@ std::shared_ptr<const compile::Code> load_entry(std::span<const char> artifact,
 std::shared_ptr<const compile::Code> optimize_and_compile(ir::Module& module,
                                                           const jit::compile_options& options,
                                                           const compile::Backend& backend,
+                                                          const Stores& stores,
                                                           const Version& version) {
-  const ir::ExternTable externs = stage::registered_externs();
-  const ChosenDiskCache chosen =
-      disk_cache_for(options.cache_dir, options.cache_dir_group_shared ? DirectoryTrust::Group
-                                                                       : DirectoryTrust::Owner);
-  if (chosen.refused) ++disk_counters.refused;
+  const ir::ExternTable registered =
+      stores.externs ? ir::ExternTable{} : stage::registered_externs();
+  const ir::ExternTable& externs = stores.externs ? *stores.externs : registered;
+  ChosenDiskCache chosen;
+  if (stores.disk_cache) {
+    chosen =
+        disk_cache_for(options.cache_dir, options.cache_dir_group_shared ? DirectoryTrust::Group
+                                                                         : DirectoryTrust::Owner);
+  }
+  if (chosen.refused) ++stores.disk.refused;
   const auto run_optimizer = [&] {
     optimize(module, options.opt_level, externs);
 #ifdef AUGUR_CHECKED
@@ -103,7 +109,7 @@ std::shared_ptr<const compile::Code> optimize_and_compile(ir::Module& module,
   DiskCache& disk = *chosen.cache;
   const DiskKey key{disk_toolchain(options, version, externs), version.program};
   return load_or_build(
-      disk, key, disk_counters,
+      disk, key, stores.disk,
       [&](std::span<const char> artifact) {
         return load_entry(artifact, module, externs, backend, disk, key);
       },
@@ -131,10 +137,8 @@ void optimize(ir::Module& module, int opt_level, const ir::ExternTable& externs)
   module = std::move(result.module);
 }
 
-DiskCacheCounters disk_cache_counters() {
-  return {disk_counters.hits.load(),           disk_counters.misses.load(),
-          disk_counters.rejected.load(),       disk_counters.writes.load(),
-          disk_counters.write_failures.load(), disk_counters.refused.load()};
+const DiskCounters& disk_cache_counters() {
+  return disk_counters;
 }
 
 OptimizerCounters optimizer_counters() {
@@ -166,6 +170,14 @@ std::shared_ptr<const Version> compile_module(ir::Module module,
                                               const jit::compile_options& options,
                                               const compile::Backend& backend,
                                               ProgramCache& programs, jit::stage_report report) {
+  return compile_program(std::move(module), options, backend, Stores{programs, disk_counters},
+                         std::move(report));
+}
+
+std::shared_ptr<const Version> compile_program(ir::Module module,
+                                               const jit::compile_options& options,
+                                               const compile::Backend& backend,
+                                               const Stores& stores, jit::stage_report report) {
   check_opt_level(options);
   // The version is identified by the program as it enters: equal programs
   // share one version (and one disk object) before any optimization is spent.
@@ -177,12 +189,13 @@ std::shared_ptr<const Version> compile_module(ir::Module module,
 
   version->program_hash = ir::content_hash(module);
   version->toolchain = backend.toolchain();
-  if (auto shared = programs.find(version->program, version->program_hash, version->toolchain)) {
+  if (auto shared =
+          stores.programs.find(version->program, version->program_hash, version->toolchain)) {
     return shared;
   }
-  version->code = optimize_and_compile(module, options, backend, *version);
+  version->code = optimize_and_compile(module, options, backend, stores, *version);
   version->entry = backend.entry(*version->code, options.name);
-  return programs.publish(std::move(version));
+  return stores.programs.publish(std::move(version));
 }
 
 }  // namespace augur::cache

@@ -1,6 +1,7 @@
-// One compilation for jit::compile and jit::ir::compile: extract (staged
-// programs only) → verify → optimize → a backend (runtime/compile/backend.h)
-// through the disk cache, the result shared through the program cache.
+// One compilation for jit::compile, jit::ir::compile and jit::gpu::compile:
+// extract (staged programs only) → verify → optimize → a backend
+// (runtime/compile/backend.h) through the disk cache, the result shared
+// through the program cache.
 #pragma once
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include "jit/compile_options.h"
 #include "jit/detail/compile.h"
 #include "jit/detail/staging.h"
+#include "runtime/cache/disk_caches.h"
 #include "runtime/cache/program_cache.h"
 #include "runtime/cache/version.h"
 #include "runtime/compile/backend.h"
@@ -37,16 +39,21 @@ struct OptimizerCounters {
 };
 OptimizerCounters optimizer_counters();
 
-// What the disk cache did for jit::compile in this process (jit::cache_stats).
-struct DiskCacheCounters {
-  std::uint64_t hits = 0;
-  std::uint64_t misses = 0;
-  std::uint64_t rejected = 0;  // files the cache rejected, and entries that did not load
-  std::uint64_t writes = 0;
-  std::uint64_t write_failures = 0;
-  std::uint64_t refused = 0;  // compiles whose named directory was refused
-};
-DiskCacheCounters disk_cache_counters();
+// What the disk cache did for jit::compile and jit::ir in this process
+// (jit::cache_stats).
+const DiskCounters& disk_cache_counters();
+
+// Copies `disk` into the disk_* fields of a public statistics struct
+// (jit::cache_statistics, jit::gpu::statistics).
+template <class Statistics>
+void copy_disk_counters(const DiskCounters& disk, Statistics& s) {
+  s.disk_hits = disk.hits;
+  s.disk_misses = disk.misses;
+  s.disk_rejected = disk.rejected;
+  s.disk_writes = disk.writes;
+  s.disk_write_failures = disk.write_failures;
+  s.disk_refused = disk.refused;
+}
 
 // Throws jit::error for an opt level outside 0..3.
 void check_opt_level(const jit::compile_options& options);
@@ -58,7 +65,32 @@ std::shared_ptr<const Version> compile_version(const jit::detail::generator& gen
                                                const compile::Backend& backend,
                                                ProgramCache& programs);
 
-// The pipeline after staging, shared by staged programs and jit::ir modules:
+// What one pipeline keeps apart from the others: jit::compile's and jit::ir's
+// (compile_module), jit::gpu::compile's (kernels.cpp).
+struct Stores {
+  ProgramCache& programs;  // versions by program and toolchain
+  DiskCounters& disk;      // what its disk cache did
+  bool disk_cache = true;  // false: never read or write the disk cache
+  // The externs user rules may introduce and the code is bound to; null: the
+  // registered ones (jit::external).
+  const ir::ExternTable* externs = nullptr;
+};
+
+// The pipeline after staging, for every backend: the version of an equal
+// program (IR text, backend toolchain) that `stores.programs` holds, or
+// `module` optimized and compiled with `backend` (made for `options`), its
+// artifact loaded from or stored in the disk cache that options.cache_dir
+// (else AUGUR_CACHE_DIR) names, keyed by the program and the toolchain. Its
+// entry is the function named options.name. `report` describes the staging
+// that made the module (empty for a module that was not staged). The module
+// must verify.
+std::shared_ptr<const Version> compile_program(ir::Module module,
+                                               const jit::compile_options& options,
+                                               const compile::Backend& backend,
+                                               const Stores& stores, jit::stage_report report = {});
+
+// compile_program with jit::compile's stores and the registered externs,
+// shared by staged programs and jit::ir modules:
 // optimizes `module` and compiles it with `backend` (made for `options`),
 // its entry the function named options.name, or shares the version of an
 // equal program that `programs` holds. `report` describes the staging that

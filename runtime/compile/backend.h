@@ -1,11 +1,14 @@
 // What the compile pipeline (runtime/cache/pipeline.cpp) asks of a backend:
 // the pipeline keys, caches, stages and optimizes; a backend only turns an
-// optimized module into an artifact and an artifact into loaded code. The
-// CPU backend on LLVM ORC implements it (jit/cpu/cpu_backend.cpp).
+// optimized module into an artifact and an artifact into loaded code. Two
+// implement it: the CPU backend on LLVM ORC (jit/cpu/cpu_backend.cpp) and the
+// GPU backend, NVRTC and the driver or its CPU fallback (gpu/gpu_backend.cpp).
 //
 // An artifact is bytes the disk cache stores as they are: everything a later
 // process needs to load the code besides the module it was made from (for the
-// CPU: the object file and the externs it calls).
+// CPU: the object file and the externs it calls; for a GPU kernel: the cubin
+// or PTX, or on the fallback the CPU's artifact, with the kernel's optimized
+// IR and CUDA source).
 #pragma once
 
 #include <memory>
@@ -53,8 +56,10 @@ class Backend {
   virtual std::shared_ptr<const Code> load(std::span<const char> artifact, const ir::Module& module,
                                            const ir::ExternTable& externs) const = 0;
 
-  // The native entry point of `function` in `code`, which this backend made.
-  // Throws jit::error if there is none.
+  // The entry of `function` in `code`, which this backend made: its native
+  // entry point for the CPU; for a GPU kernel, the launchable kernel object
+  // (a jit::gpu::detail::kernel_code) that `code` is, valid while `code`
+  // lives. Throws jit::error if there is none.
   virtual void* entry(const Code& code, std::string_view function) const = 0;
 };
 

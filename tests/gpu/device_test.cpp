@@ -8,7 +8,6 @@
 #include <thread>
 #include <vector>
 
-#include "gpu/compile.h"
 #include "gpu/device.h"
 #include "gpu/driver.h"
 #include "jit/detail/gpu.h"
@@ -37,7 +36,7 @@ TEST(Device, AvailabilityComesWithAReason) {
   }
   jit::gpu::options cuda;
   cuda.where = jit::gpu::target::cuda;
-  EXPECT_THROW(compile_kernel(kernel_case("scale").module(), cuda), jit::gpu_error);
+  EXPECT_THROW(build_kernel(kernel_case("scale").module(), cuda), jit::gpu_error);
   EXPECT_THROW(jit::gpu::buffer<float>(4, jit::gpu::backend::cuda), jit::gpu_error);
   // Without a GPU everything defaults to the CPU fallback.
   EXPECT_EQ(jit::gpu::detail::default_backend(), jit::gpu::backend::cpu);
@@ -159,39 +158,41 @@ TEST_P(OnGpu, AgreesWithTheInterpreter) {
   const ir::Module module = c.module();
   jit::gpu::options options;
   options.where = jit::gpu::target::cuda;
-  const std::shared_ptr<const KernelCode> code = compile_kernel(module, options);
-  ASSERT_EQ(code->where(), backend::cuda);
-  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    KernelInputs expected(c, seed);
-    KernelInputs actual(c, seed);
-    interpret(module, c, expected);
-    // Device copies of the buffers; scalars as they are.
-    std::vector<void*> device(c.args.size(), nullptr);
-    std::vector<std::uint64_t> bits;
-    for (std::size_t a = 0; a < c.args.size(); ++a) {
-      if (c.args[a].count == 0) {
-        bits.push_back(c.args[a].value.bits);
-        continue;
+  // Compiled and loaded at once, and through the artifact a disk cache stores.
+  for (const auto& code : {build_kernel(module, options), reload_kernel(module, options)}) {
+    ASSERT_EQ(code->where(), backend::cuda);
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      KernelInputs expected(c, seed);
+      KernelInputs actual(c, seed);
+      interpret(module, c, expected);
+      // Device copies of the buffers; scalars as they are.
+      std::vector<void*> device(c.args.size(), nullptr);
+      std::vector<std::uint64_t> bits;
+      for (std::size_t a = 0; a < c.args.size(); ++a) {
+        if (c.args[a].count == 0) {
+          bits.push_back(c.args[a].value.bits);
+          continue;
+        }
+        std::vector<std::uint8_t>& host = actual.buffers()[a];
+        device[a] = detail::allocate(host.size(), backend::cuda);
+        detail::copy_to_device(device[a], host.data(), host.size(), backend::cuda);
+        bits.push_back(ir::Value::of(device[a]).bits);
       }
-      std::vector<std::uint8_t>& host = actual.buffers()[a];
-      device[a] = detail::allocate(host.size(), backend::cuda);
-      detail::copy_to_device(device[a], host.data(), host.size(), backend::cuda);
-      bits.push_back(ir::Value::of(device[a]).bits);
+      // Each argument's bits in a 64-bit slot: on a little-endian host a
+      // pointer to the slot points at the value in its own type too.
+      std::vector<std::uint64_t> slots = bits;
+      std::vector<void*> params;
+      for (std::uint64_t& s : slots) params.push_back(&s);
+      code->launch({c.grid, c.block, params.data(), bits, nullptr});
+      jit::gpu::synchronize();
+      for (std::size_t a = 0; a < c.args.size(); ++a) {
+        if (!device[a]) continue;
+        std::vector<std::uint8_t>& host = actual.buffers()[a];
+        detail::copy_to_host(host.data(), device[a], host.size(), backend::cuda);
+        detail::release(device[a], backend::cuda);
+      }
+      EXPECT_TRUE(same_memory(c, expected, actual)) << "seed " << seed;
     }
-    // Each argument's bits in a 64-bit slot: on a little-endian host a
-    // pointer to the slot points at the value in its own type too.
-    std::vector<std::uint64_t> slots = bits;
-    std::vector<void*> params;
-    for (std::uint64_t& s : slots) params.push_back(&s);
-    code->launch({c.grid, c.block, params.data(), bits, nullptr});
-    jit::gpu::synchronize();
-    for (std::size_t a = 0; a < c.args.size(); ++a) {
-      if (!device[a]) continue;
-      std::vector<std::uint8_t>& host = actual.buffers()[a];
-      detail::copy_to_host(host.data(), device[a], host.size(), backend::cuda);
-      detail::release(device[a], backend::cuda);
-    }
-    EXPECT_TRUE(same_memory(c, expected, actual)) << "seed " << seed;
   }
 }
 

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "gpu/compile.h"
 #include "gpu/fallback.h"
 #include "jit/cpu/statistics.h"
 #include "jit/gpu.h"
@@ -45,18 +44,21 @@ struct FallbackCase {
 
 class Fallback : public ::testing::TestWithParam<FallbackCase> {};
 
+// Compiled and loaded at once, and through the artifact a disk cache stores.
 TEST_P(Fallback, AgreesWithTheInterpreter) {
   const KernelCase& c = kernel_case(GetParam().kernel);
   const ir::Module module = c.module();
-  const std::shared_ptr<const KernelCode> code =
-      compile_kernel(module, on_cpu(GetParam().opt_level));
-  EXPECT_EQ(code->where(), jit::gpu::backend::cpu);
-  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    KernelInputs expected(c, seed);
-    KernelInputs actual(c, seed);
-    interpret(module, c, expected);
-    launch(*code, c, actual);
-    EXPECT_TRUE(same_memory(c, expected, actual)) << "seed " << seed;
+  const jit::gpu::options options = on_cpu(GetParam().opt_level);
+  for (const auto& code : {build_kernel(module, options), reload_kernel(module, options)}) {
+    EXPECT_EQ(code->where(), jit::gpu::backend::cpu);
+    EXPECT_EQ(code->name(), module.functions[0].name);
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      KernelInputs expected(c, seed);
+      KernelInputs actual(c, seed);
+      interpret(module, c, expected);
+      launch(*code, c, actual);
+      EXPECT_TRUE(same_memory(c, expected, actual)) << "seed " << seed;
+    }
   }
 }
 
@@ -77,8 +79,12 @@ INSTANTIATE_TEST_SUITE_P(Kernels, Fallback, ::testing::ValuesIn(fallback_cases()
 TEST(FallbackKernels, BarriersRunOnFibersTheOthersOnTheCpuBackend) {
   const ir::Module with = kernel_case("block_sum").module();
   const ir::Module without = kernel_case("scale").module();
-  EXPECT_TRUE(FallbackKernel(with.functions[0], 1, "", "").uses_fibers());
-  EXPECT_FALSE(FallbackKernel(without.functions[0], 1, "", "").uses_fibers());
+  const auto fibers = [](const ir::Module& module) {
+    return std::static_pointer_cast<const FallbackKernel>(build_kernel(module, on_cpu(1)))
+        ->uses_fibers();
+  };
+  EXPECT_TRUE(fibers(with));
+  EXPECT_FALSE(fibers(without));
 }
 
 TEST(FallbackKernels, BarrierDivergenceIsAnError) {
@@ -91,7 +97,7 @@ TEST(FallbackKernels, BarrierDivergenceIsAnError) {
       "  barrier;\n"
       "  out[thread_idx.x] = 1i32;\n"
       "}\n");
-  const std::shared_ptr<const KernelCode> code = compile_kernel(module, on_cpu(1));
+  const std::shared_ptr<const KernelCode> code = build_kernel(module, on_cpu(1));
   std::vector<std::int32_t> out(8);
   const std::uint64_t bits[] = {ir::Value::of(out.data()).bits};
   try {
@@ -105,7 +111,7 @@ TEST(FallbackKernels, BarrierDivergenceIsAnError) {
 
 TEST(FallbackKernels, LaunchesAreChecked) {
   const std::shared_ptr<const KernelCode> code =
-      compile_kernel(kernel_case("scale").module(), on_cpu(1));
+      build_kernel(kernel_case("scale").module(), on_cpu(1));
   std::vector<float> v(4);
   const std::uint64_t bits[] = {ir::Value::of(v.data()).bits, 4};
   EXPECT_THROW(code->launch({{0, 1, 1}, {4, 1, 1}, nullptr, bits, nullptr}), jit::error);

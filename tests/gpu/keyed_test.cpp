@@ -17,7 +17,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "gpu/compile.h"
 #include "jit/gpu.h"
 #include "jit/jit.h"
 #include "runtime/cache/pipeline.h"
@@ -330,7 +329,7 @@ TEST_P(PegKernelCase, OptimizedAgreesWithTheInterpreter) {
   const ir::Module staged = c.module();
   ir::Module optimized = staged;
   cache::optimize(optimized, 2, ir::ExternTable{});
-  const std::shared_ptr<const KernelCode> code = compile_kernel(optimized, on_cpu(c.name.c_str()));
+  const std::shared_ptr<const KernelCode> code = build_kernel(optimized, on_cpu(c.name.c_str()));
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     KernelInputs expected(c, seed);
     KernelInputs actual(c, seed);

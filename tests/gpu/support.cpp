@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "runtime/compile/backends.h"
 #include "runtime/ir/interp.h"
 #include "runtime/ir/value.h"
 #include "tests/support/golden.h"
@@ -20,6 +21,20 @@ std::filesystem::path test_data_dir() {
 ::testing::AssertionResult matches_golden(const std::string& name, const std::string& text) {
   return augur::testing::matches_golden_file((test_data_dir() / "golden" / (name + ".cu")).string(),
                                              text);
+}
+
+std::shared_ptr<const KernelCode> build_kernel(const ir::Module& module,
+                                               const jit::gpu::options& options) {
+  return std::static_pointer_cast<const KernelCode>(
+      compile::gpu_backend(options)->build(module, ir::ExternTable{}));
+}
+
+std::shared_ptr<const KernelCode> reload_kernel(const ir::Module& module,
+                                                const jit::gpu::options& options) {
+  const auto backend = compile::gpu_backend(options);
+  const std::vector<char> artifact = backend->compile(module);
+  return std::static_pointer_cast<const KernelCode>(
+      backend->load(artifact, module, ir::ExternTable{}));
 }
 
 void interpret(const ir::Module& module, const KernelCase& c, KernelInputs& inputs) {

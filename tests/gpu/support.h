@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "gpu/kernel_code.h"
+#include "jit/gpu/options.h"
 #include "kernels.h"
 #include "runtime/ir/ir.h"
 
@@ -20,6 +23,15 @@ namespace augur::gpu::testing {
 std::filesystem::path test_data_dir();
 
 ::testing::AssertionResult matches_golden(const std::string& name, const std::string& text);
+
+// `module`'s one kernel compiled by the GPU backend (compile::gpu_backend) for
+// `options`, outside the pipeline and its caches.
+std::shared_ptr<const KernelCode> build_kernel(const ir::Module& module,
+                                               const jit::gpu::options& options);
+// The same through the backend's artifact, as a disk cache hit gets it:
+// compiled to bytes, then loaded from them.
+std::shared_ptr<const KernelCode> reload_kernel(const ir::Module& module,
+                                                const jit::gpu::options& options);
 
 // Runs the case's kernel in the interpreter on `inputs` (its buffers change).
 void interpret(const ir::Module& module, const KernelCase& c, KernelInputs& inputs);

@@ -20,6 +20,10 @@ namespace augur::gpu {
 class KernelCode;
 }
 
+namespace jit::gpu {
+struct statistics;  // jit/gpu.h
+}
+
 namespace jit::gpu::detail {
 
 // ---------------------------------------------------------------- memory
@@ -104,6 +108,10 @@ const std::string& cuda_source_of(const kernel_code& code);
 
 // Throws jit::error if a buffer of `buffer` memory is passed to a kernel on `kernel`.
 void check_buffer_backend(backend buffer, backend kernel, std::size_t argument);
+
+// Adds what the backend counts (NVRTC, module loads, launches, the fallback's
+// compiles and launches) to `s`, whose cache counters stats() fills.
+void add_backend_statistics(statistics& s);
 
 // Runs `job` on Augur's TBB task pool, isolated (jit::detail::run_in_background).
 void enqueue(std::function<void()> job);

@@ -42,7 +42,8 @@ struct options {
   // Extra NVRTC options, after Augur's own (which keep IEEE semantics:
   // --fmad=false, exact division and square root, no flush to zero).
   std::vector<std::string> nvrtc_options;
-  // Root of the disk cache of compiled images (under <dir>/gpu); empty:
+  // The disk cache of compiled kernels (GPU images, fallback code), the
+  // directory jit::compile_options::cache_dir names too; empty:
   // $AUGUR_CACHE_DIR, and no disk cache if that is unset too.
   std::string cache_dir;
   // Trust cache_dir's group as well (jit::compile_options::cache_dir_group_shared).

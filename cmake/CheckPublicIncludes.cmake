@@ -1,0 +1,56 @@
+# Checks that the sources in FILES_DIR (*.cpp, *.h) include public headers
+# only, as examples must (docs/architecture.md):
+#
+#   cmake -DSOURCE_DIR=<repository> -DFILES_DIR=<directory> -P CheckPublicIncludes.cmake
+#
+# An include is public when it names jit/... that exists under
+# SOURCE_DIR/include; a quoted one may also name a file of FILES_DIR itself
+# (no ".."); any other <...> must not name a file of the repository (it is a
+# system or standard header). Each other include is reported as
+# "<file>:<line>: <include>: <why>", and the script fails.
+if(NOT SOURCE_DIR OR NOT FILES_DIR)
+  message(FATAL_ERROR "CheckPublicIncludes: give -DSOURCE_DIR=... and -DFILES_DIR=...")
+endif()
+file(GLOB sources "${FILES_DIR}/*.cpp" "${FILES_DIR}/*.h")
+if(NOT sources)
+  message(FATAL_ERROR "CheckPublicIncludes: no sources in ${FILES_DIR}")
+endif()
+set(failures "")
+foreach(source IN LISTS sources)
+  file(STRINGS "${source}" lines)
+  get_filename_component(name "${source}" NAME)
+  set(number 0)
+  foreach(line IN LISTS lines)
+    math(EXPR number "${number} + 1")
+    if(NOT line MATCHES "^[ \t]*#[ \t]*include[ \t]*([<\"])([^>\"]*)[>\"]")
+      continue()
+    endif()
+    set(open "${CMAKE_MATCH_1}")
+    set(header "${CMAKE_MATCH_2}")
+    set(close "\"")
+    if(open STREQUAL "<")
+      set(close ">")
+    endif()
+    set(why "")
+    if(header MATCHES "^jit/")
+      if(NOT EXISTS "${SOURCE_DIR}/include/${header}")
+        set(why "not a public header (none under include/)")
+      endif()
+    elseif(open STREQUAL "\"")
+      if(header MATCHES "\\.\\." OR NOT EXISTS "${FILES_DIR}/${header}")
+        set(why "neither a public header nor one of the examples'")
+      endif()
+    elseif(EXISTS "${SOURCE_DIR}/${header}")
+      set(why "a private header of the project")
+    endif()
+    if(why)
+      string(APPEND failures "${name}:${number}: ${open}${header}${close}: ${why}\n")
+    endif()
+  endforeach()
+endforeach()
+if(failures)
+  message("${failures}")
+  message(FATAL_ERROR "private includes in ${FILES_DIR}")
+endif()
+list(LENGTH sources count)
+message(STATUS "${count} files in ${FILES_DIR} include public headers only")
