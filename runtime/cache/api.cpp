@@ -78,6 +78,17 @@ cache_statistics cache_stats() {
   s.disk_writes = disk.writes;
   s.disk_write_failures = disk.write_failures;
   s.disk_refused = disk.refused;
+  const RemoteCounters& remote = remote_cache_counters();
+  s.remote_hits = remote.hits.load();
+  s.remote_misses = remote.misses.load();
+  s.remote_writes = remote.writes.load();
+  s.remote_rejected = remote.rejected.load();
+  s.remote_errors = remote.errors.load();
+  s.remote_skipped = remote.skipped.load();
+  s.remote_waits = remote.waits.load();
+  s.remote_wait_timeouts = remote.wait_timeouts.load();
+  s.remote_off = remote.off.load();
+  s.remote_time = std::chrono::nanoseconds(remote.nanoseconds.load());
   return s;
 }
 

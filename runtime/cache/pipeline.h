@@ -13,6 +13,7 @@
 #include "jit/detail/compile.h"
 #include "jit/detail/staging.h"
 #include "runtime/cache/program_cache.h"
+#include "runtime/cache/remote_cache.h"
 #include "runtime/cache/version.h"
 #include "runtime/compile/backend.h"
 #include "runtime/ir/externs.h"
@@ -47,6 +48,8 @@ struct DiskCacheCounters {
   std::uint64_t refused = 0;  // compiles whose named directory was refused
 };
 DiskCacheCounters disk_cache_counters();
+// jit::compile's remote level (remote_cache.h).
+const RemoteCounters& remote_cache_counters();
 
 // Throws jit::error for an opt level outside 0..3.
 void check_opt_level(const jit::compile_options& options);
