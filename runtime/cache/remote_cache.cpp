@@ -464,6 +464,10 @@ std::uint64_t RemoteCache::purge() {
   return deleted;
 }
 
+std::uint64_t RemoteCache::leases() {
+  return scan(std::string(kLeasePrefix) + "*").size();
+}
+
 RemoteFlight::RemoteFlight(RemoteCache& cache, const DiskKey& key, RemoteCounters& counters)
     : cache_(cache), key_(key), counters_(counters) {
   const auto start = std::chrono::steady_clock::now();

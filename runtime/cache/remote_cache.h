@@ -122,7 +122,8 @@ class RemoteCache {
   std::vector<Listed> list();
   // Why the entry stored under `digest` is refused, "" if it is valid.
   std::string verify(const Digest& digest);
-  std::uint64_t purge();  // entries and leases deleted
+  std::uint64_t purge();   // entries and leases deleted
+  std::uint64_t leases();  // leases held now (compiles in flight in the fleet)
 
   const RemoteSettings& settings() const { return settings_; }
   // Redis key names of an entry and of its lease.

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -278,10 +279,14 @@ TEST_F(RemoteCacheTest, ASecondProcessLoadsFromTheRemoteWithoutCompiling) {
     EXPECT_EQ(jit::compile(with_remote(""), power, n)(1.0001), plain_power(1.0001, n));
   }
   EXPECT_EQ(backend_compiles() - compiles, 3u);
+  // The child has a disk cache too: the remote hits fill it.
+  std::vector<std::string> environment = child_environment("");
+  environment.push_back("AUGUR_TEST_FIRST=40");
+  environment.push_back("AUGUR_TEST_KEYS=3");
+  environment.push_back("AUGUR_CACHE_DIR=" + (root_ / "disk").string());
   auto [pid, out] = spawn(
       {self(), "--gtest_also_run_disabled_tests", "--gtest_filter=RemoteChild.DISABLED_Compiles"},
-      {"AUGUR_TEST_FIRST=40", "AUGUR_TEST_KEYS=3", child_environment("")[0],
-       child_environment("")[1]});
+      environment);
   ASSERT_GT(pid, 0);
   const std::string output = read_output(out);
   int status = 0;
@@ -289,6 +294,9 @@ TEST_F(RemoteCacheTest, ASecondProcessLoadsFromTheRemoteWithoutCompiling) {
   ASSERT_EQ(status, 0) << output;
   EXPECT_THAT(output,
               ::testing::HasSubstr("child: compiles=0 remote_hits=3 remote_writes=0 wrong=0\n"));
+  const auto disk_entries = std::distance(std::filesystem::directory_iterator(root_ / "disk"),
+                                          std::filesystem::directory_iterator());
+  EXPECT_EQ(disk_entries, 3);
 }
 
 TEST_F(RemoteCacheTest, AFleetCompilesEachKeyOnce) {
@@ -424,6 +432,70 @@ TEST_F(RemoteCacheTest, CompilesSurviveTheStoreStoppingPausingRestartingAndFlush
   compile_some(2);
   EXPECT_EQ(jit::cache_stats().remote_misses - flushed.remote_misses, 2u);
   EXPECT_EQ(jit::cache_stats().remote_writes - flushed.remote_writes, 2u);
+}
+
+// Runs augur-cache with `arguments`; its exit status and output.
+std::pair<int, std::string> augur_cache(const std::vector<std::string>& arguments) {
+  std::vector<std::string> command{AUGUR_CACHE_TOOL};
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  auto [pid, out] = spawn(command);
+  const std::string output = read_output(out);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+TEST_F(RemoteCacheTest, AugurCacheListsVerifiesAndPurgesARemoteCache) {
+  RemoteCache remote = cache();
+  const DiskKey first{"toolchain", "first"}, second{"toolchain", "second"};
+  ASSERT_EQ(remote.put(first, std::string_view("code one")), RemoteCache::Status::Ok);
+  ASSERT_EQ(remote.put(second, std::string_view("code two")), RemoteCache::Status::Ok);
+  const std::string url = server_->url();
+  const auto [listed, list] = augur_cache({"list", "--remote", url});
+  EXPECT_EQ(listed, 0) << list;
+  EXPECT_THAT(list, ::testing::HasSubstr(RemoteCache::entry_name(key_digest(first)) + " " +
+                                         std::to_string(kRemoteHeaderBytes + 8)));
+  EXPECT_THAT(list, ::testing::HasSubstr(RemoteCache::entry_name(key_digest(second))));
+  const auto [shown, stats] = augur_cache({"stats", "--remote", url});
+  EXPECT_EQ(shown, 0) << stats;
+  EXPECT_THAT(stats,
+              ::testing::HasSubstr("2 entries, " + std::to_string(2 * (kRemoteHeaderBytes + 8)) +
+                                   " bytes, 0 leases held"));
+  const auto [good, verified] = augur_cache({"verify", "--remote", url, "--key-file", key_file_});
+  EXPECT_EQ(good, 0) << verified;
+  EXPECT_THAT(verified, ::testing::HasSubstr("2 entries, 0 bad"));
+  // Another key's entry under the second's name.
+  raw({"SET", RemoteCache::entry_name(key_digest(second)),
+       raw({"GET", RemoteCache::entry_name(key_digest(first))})});
+  const auto [bad, refused] = augur_cache({"verify", "--remote", url, "--key-file", key_file_});
+  EXPECT_EQ(bad, 1) << refused;
+  EXPECT_THAT(refused, ::testing::HasSubstr("BAD " + RemoteCache::entry_name(key_digest(second)) +
+                                            ": foreign"));
+  const auto [purged, purge] = augur_cache({"purge", "--remote", url});
+  EXPECT_EQ(purged, 0) << purge;
+  EXPECT_THAT(purge, ::testing::HasSubstr("removed 2 keys"));
+  EXPECT_EQ(raw({"DBSIZE"}), "0");
+  EXPECT_EQ(augur_cache({"verify", "--remote", url}).first, 2);
+}
+
+TEST_F(RemoteCacheTest, AugurCacheListsVerifiesAndPurgesADiskCache) {
+  const std::filesystem::path dir = root_ / "disk";
+  DiskCache disk(dir);
+  ASSERT_TRUE(disk.store(DiskKey{"toolchain", "first"}, std::string_view("code one")));
+  ASSERT_TRUE(disk.store(DiskKey{"toolchain", "second"}, std::string_view("code two")));
+  const auto [good, verified] = augur_cache({"verify", "--dir", dir.string()});
+  EXPECT_EQ(good, 0) << verified;
+  EXPECT_THAT(verified, ::testing::HasSubstr("2 entries, 0 bad"));
+  const std::filesystem::path damaged = disk.path_of(DiskKey{"toolchain", "second"});
+  std::filesystem::resize_file(damaged, std::filesystem::file_size(damaged) - 1);
+  const auto [bad, refused] = augur_cache({"verify", "--dir", dir.string()});
+  EXPECT_EQ(bad, 1) << refused;
+  EXPECT_THAT(refused, ::testing::HasSubstr("BAD " + damaged.filename().string()));
+  const auto [shown, stats] = augur_cache({"stats", "--dir", dir.string()});
+  EXPECT_THAT(stats, ::testing::HasSubstr("2 entries"));
+  const auto [purged, purge] = augur_cache({"purge", "--dir", dir.string()});
+  EXPECT_THAT(purge, ::testing::HasSubstr("removed 2 files"));
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
 }
 
 }  // namespace
