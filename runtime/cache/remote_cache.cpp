@@ -75,7 +75,9 @@ timeval to_timeval(std::chrono::milliseconds ms) {
 }  // namespace
 
 std::string RemoteSettings::describe() const {
-  return "redis://" + host + ":" + std::to_string(port) + "/" + std::to_string(db);
+  const bool ipv6 = host.find(':') != std::string::npos;
+  return "redis://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "/" +
+         std::to_string(db);
 }
 
 RemoteSettings parse_remote_url(std::string_view url) {
@@ -104,7 +106,11 @@ RemoteSettings parse_remote_url(std::string_view url) {
     settings.db = static_cast<int>(db);
     rest = rest.substr(0, slash);
   }
-  if (const auto colon = rest.rfind(':'); colon != std::string_view::npos) {
+  // An IPv6 address is written in brackets: redis://[::1]:6379.
+  const std::size_t host_end = rest.starts_with('[') ? rest.find(']') : 0;
+  if (host_end == std::string_view::npos) bad_url(url, "no ']' after an IPv6 address");
+  if (const auto colon = rest.rfind(':');
+      colon != std::string_view::npos && (host_end == 0 || colon > host_end)) {
     std::int64_t port = 0;
     if (!parse_number(rest.substr(colon + 1), port) || port == 0 || port > 65535) {
       bad_url(url, "the port is not a number in 1..65535");
@@ -112,6 +118,7 @@ RemoteSettings parse_remote_url(std::string_view url) {
     settings.port = static_cast<int>(port);
     rest = rest.substr(0, colon);
   }
+  if (host_end != 0) rest = rest.substr(1, host_end - 1);
   if (rest.empty()) bad_url(url, "no host");
   settings.host = rest;
   while (!query.empty()) {

@@ -174,8 +174,12 @@ TEST_F(RemoteCacheTest, UrlsAreParsedOrRefusedByName) {
   EXPECT_EQ(s.lease.count(), 900);
   EXPECT_EQ(s.describe(), "redis://cache.internal:7000/3");
   EXPECT_EQ(parse_remote_url("redis://h").port, 6379);
-  for (const char* bad : {"http://h:1", "redis://h:99999", "redis://h:1/x", "redis://h?lease_ms=",
-                          "redis://h?colour=3", "redis://:1", "redis://u:secretpw@h?wait_ms=x"}) {
+  EXPECT_EQ(parse_remote_url("redis://[::1]:7001").host, "::1");
+  EXPECT_EQ(parse_remote_url("redis://[::1]:7001").port, 7001);
+  EXPECT_EQ(parse_remote_url("redis://[::1]").port, 6379);
+  for (const char* bad : {"http://h:1", "redis://h:99999", "redis://h:1/x",
+                          "redis://h?lease_ms=", "redis://h?colour=3", "redis://:1", "redis://[::1",
+                          "redis://u:secretpw@h?wait_ms=x"}) {
     try {
       parse_remote_url(bad);
       ADD_FAILURE() << bad << " was accepted";
