@@ -438,6 +438,33 @@ TEST_F(RemoteCacheTest, CompilesSurviveTheStoreStoppingPausingRestartingAndFlush
   EXPECT_EQ(jit::cache_stats().remote_writes - flushed.remote_writes, 2u);
 }
 
+TEST_F(RemoteCacheTest, AFullStoreIsAMissAndAnEvictingOneToo) {
+  const jit::compile_options options = with_remote("breaker_pause_ms=1");
+  // Full, refusing writes (OOM error replies): counted errors, correct compiles.
+  raw({"CONFIG", "SET", "maxmemory-policy", "noeviction"});
+  raw({"CONFIG", "SET", "maxmemory", "1"});
+  const jit::cache_statistics start = jit::cache_stats();
+  for (int n = 300; n < 303; ++n) {
+    EXPECT_EQ(jit::compile(options, power, n)(1.0001), plain_power(1.0001, n));
+  }
+  const jit::cache_statistics full = jit::cache_stats();
+  EXPECT_GT(full.remote_errors, start.remote_errors);
+  EXPECT_EQ(full.remote_writes, start.remote_writes);
+  // Evicting: entries come and go; every request is a hit or a compile.
+  raw({"CONFIG", "SET", "maxmemory", "0"});
+  raw({"CONFIG", "SET", "maxmemory-policy", "allkeys-lru"});
+  for (int n = 300; n < 303; ++n) jit::compile(options, power, n + 10);
+  raw({"CONFIG", "SET", "maxmemory", "1"});
+  jit::clear_cache();
+  const std::uint64_t compiles = backend_compiles();
+  for (int n = 300; n < 303; ++n) {
+    EXPECT_EQ(jit::compile(options, power, n + 10)(1.0001), plain_power(1.0001, n + 10));
+  }
+  const jit::cache_statistics evicted = jit::cache_stats();
+  EXPECT_EQ(backend_compiles() - compiles + (evicted.remote_hits - full.remote_hits), 3u);
+  EXPECT_EQ(raw({"DBSIZE"}), "0");
+}
+
 // Runs augur-cache with `arguments`; its exit status and output.
 std::pair<int, std::string> augur_cache(const std::vector<std::string>& arguments) {
   std::vector<std::string> command{AUGUR_CACHE_TOOL};
