@@ -5,6 +5,14 @@ find_package(LLVM 19.1 REQUIRED CONFIG HINTS /usr/lib/llvm-19/lib/cmake/llvm)
 message(STATUS "Augur: LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
 find_package(TBB REQUIRED CONFIG)
 find_package(Threads REQUIRED)
+# The remote cache: OpenSSL's libcrypto signs entries; hiredis (Debian's
+# libhiredis-dev, 0.14, which has no CMake package) talks to Redis.
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+find_path(AUGUR_HIREDIS_INCLUDE_DIR hiredis/hiredis.h)
+find_library(AUGUR_HIREDIS_LIBRARY hiredis)
+if(NOT AUGUR_HIREDIS_INCLUDE_DIR OR NOT AUGUR_HIREDIS_LIBRARY)
+  message(FATAL_ERROR "Augur: hiredis not found (scripts/setup.sh installs libhiredis-dev)")
+endif()
 
 # The CUDA toolkit is optional: with it, GPU kernels are compiled by NVRTC.
 # The driver (libcuda.so.1) is never linked; it is opened at run time.

@@ -47,6 +47,27 @@ struct cache_statistics {
   std::uint64_t disk_writes = 0;
   std::uint64_t disk_write_failures = 0;
   std::uint64_t disk_refused = 0;
+  // The remote cache (docs/compile.md, "Remote cache"), for compiles that
+  // named one: entries loaded instead of compiled (no optimizer, no LLVM),
+  // lookups that found none, entries written, entries refused (unsigned,
+  // wrongly signed, truncated, another key's, too large, or failing to load:
+  // each reported and compiled again), commands that failed (connect or
+  // command timeout, a broken connection, an error reply), commands not sent
+  // because the circuit breaker was open, lookups that waited for another
+  // process compiling the same key and waits that ended without its entry,
+  // compiles that named a remote level that is off (no or a refused key
+  // file, a bad URL: reported once), and the time spent in the remote level,
+  // waits included.
+  std::uint64_t remote_hits = 0;
+  std::uint64_t remote_misses = 0;
+  std::uint64_t remote_writes = 0;
+  std::uint64_t remote_rejected = 0;
+  std::uint64_t remote_errors = 0;
+  std::uint64_t remote_skipped = 0;
+  std::uint64_t remote_waits = 0;
+  std::uint64_t remote_wait_timeouts = 0;
+  std::uint64_t remote_off = 0;
+  std::chrono::nanoseconds remote_time{0};
 };
 
 cache_statistics cache_stats();

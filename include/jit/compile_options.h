@@ -38,6 +38,17 @@ struct compile_options {
   // (docs/compile.md, "Security"). Members can make each other run code.
   bool cache_dir_group_shared = false;
 
+  // A Redis server shared by a fleet of processes, behind the disk cache
+  // (docs/compile.md, "Remote cache"):
+  // redis://[user:password@]host[:port][/db][?setting=value&...]. Empty:
+  // AUGUR_REMOTE_CACHE, or none. Not part of the key. Entries are signed with
+  // the key in remote_cache_key_file (empty: AUGUR_CACHE_KEY_FILE), a file
+  // only this user may read; without a usable key the remote level is off
+  // (reported once, counted in cache_statistics::remote_off). A store that
+  // fails never fails a compile.
+  std::string remote_cache;
+  std::string remote_cache_key_file;
+
   // Dumps of what a compilation produces (a request served from the cache
   // dumps nothing): the IR given to the backend, LLVM IR before and after
   // optimization, assembly. AUGUR_DUMP=ir,llvm,asm turns them on too.

@@ -68,6 +68,18 @@ struct statistics {
   // Compiles that ran without the disk cache because its directory was
   // refused (docs/compile.md, "Security"; reported once per directory).
   std::uint64_t disk_refused = 0;
+  // The remote cache behind the disk cache, as jit::cache_statistics counts
+  // it for jit::compile (cache.h; docs/compile.md, "Remote cache").
+  std::uint64_t remote_hits = 0;
+  std::uint64_t remote_misses = 0;
+  std::uint64_t remote_writes = 0;
+  std::uint64_t remote_rejected = 0;
+  std::uint64_t remote_errors = 0;
+  std::uint64_t remote_skipped = 0;
+  std::uint64_t remote_waits = 0;
+  std::uint64_t remote_wait_timeouts = 0;
+  std::uint64_t remote_off = 0;
+  std::chrono::nanoseconds remote_time{0};
   std::uint64_t module_loads = 0;  // cuModuleLoadData calls
   std::uint64_t launches = 0;      // kernel launches on the GPU
   std::uint64_t fallback_compiles = 0;

@@ -71,7 +71,7 @@ cache_statistics cache_stats() {
   s.regions_optimized = optimizer.regions_optimized;
   s.regions_kept = optimizer.regions_kept;
   s.optimize_time = optimizer.time;
-  copy_disk_counters(disk_cache_counters(), s);
+  copy_store_counters(disk_cache_counters(), s);
   return s;
 }
 

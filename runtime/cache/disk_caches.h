@@ -1,6 +1,7 @@
 // The disk caches the compile pipelines use: one DiskCache per directory
 // named by an option, and the one AUGUR_CACHE_DIR names; and the one
-// "load → compile → store" both pipelines run around them.
+// "load → compile → store" both pipelines run around them and the remote
+// level (remote_cache.h) behind them.
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "runtime/cache/disk_cache.h"
+#include "runtime/cache/remote_cache.h"
 
 namespace augur::cache {
 
@@ -35,28 +37,56 @@ struct DiskCounters {
   std::atomic<std::uint64_t> writes{0};
   std::atomic<std::uint64_t> write_failures{0};
   std::atomic<std::uint64_t> refused{0};  // compiles whose named directory was refused
+  RemoteCounters remote;                  // the remote level behind the disk
 };
 
-// The code of `key`: made by `load` from the payload `disk` holds, when it
-// holds a valid one; else built by `build`, its payload (`encode`) stored for
-// later processes, and made by `use` from what was built. `load` returns a
-// null result for a payload that does not load, having reported why: it is
-// counted as rejected, and the new build's store replaces it.
+// The levels behind the in-memory cache, each optional.
+struct CacheLevels {
+  DiskCache* disk = nullptr;
+  RemoteCache* remote = nullptr;
+};
+
+// The code of `key`: made by `load` from the payload the disk, or else the
+// remote level, holds, when it holds a valid one (a remote hit is written to
+// the disk too); else built by `build`, its payload (`encode`) stored in both
+// for later processes, and made by `use` from what was built. With a remote
+// level, one process of the fleet builds a key at a time (RemoteFlight).
+// `load` returns a null result for a payload that does not load, having
+// reported why: it is counted as rejected, and the new build's store
+// replaces it.
 template <class Load, class Build, class Encode, class Use>
-auto load_or_build(DiskCache& disk, const DiskKey& key, DiskCounters& counts, Load&& load,
+auto load_or_build(CacheLevels levels, const DiskKey& key, DiskCounters& counts, Load&& load,
                    Build&& build, Encode&& encode, Use&& use) {
-  bool rejected = false;
-  if (std::optional<std::vector<char>> payload = disk.load(key, &rejected)) {
-    if (auto code = load(*payload)) {
-      ++counts.hits;
-      return code;
+  if (levels.disk) {
+    bool rejected = false;
+    if (std::optional<std::vector<char>> payload = levels.disk->load(key, &rejected)) {
+      if (auto code = load(*payload)) {
+        ++counts.hits;
+        return code;
+      }
+      ++counts.rejected;
+    } else {
+      ++(rejected ? counts.rejected : counts.misses);
     }
-    ++counts.rejected;
-  } else {
-    ++(rejected ? counts.rejected : counts.misses);
+  }
+  std::optional<RemoteFlight> flight;
+  if (levels.remote) {
+    flight.emplace(*levels.remote, key, counts.remote);
+    if (const std::vector<char>* payload = flight->found()) {
+      if (auto code = load(*payload)) {
+        ++counts.remote.hits;
+        if (levels.disk) {
+          ++(levels.disk->store(key, *payload) ? counts.writes : counts.write_failures);
+        }
+        return code;
+      }
+      flight->refuse_found();
+    }
   }
   auto built = build();
-  ++(disk.store(key, encode(built)) ? counts.writes : counts.write_failures);
+  const std::span<const char> artifact = encode(built);
+  if (levels.disk) ++(levels.disk->store(key, artifact) ? counts.writes : counts.write_failures);
+  if (flight) flight->publish(artifact);
   return use(std::move(built));
 }
 

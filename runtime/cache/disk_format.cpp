@@ -85,4 +85,18 @@ Decoded decode(std::span<const char> file, const DiskKey& key) {
   return Decoded{payload, {}};
 }
 
+std::optional<DiskKey> stored_key(std::span<const char> file) {
+  if (file.size() < kDiskHeaderBytes || std::string_view(file.data(), kMagic.size()) != kMagic) {
+    return std::nullopt;
+  }
+  const std::uint64_t toolchain_size = get(file, 12, 4);
+  const std::uint64_t program_size = get(file, 16, 8);
+  const std::size_t after_header = file.size() - kDiskHeaderBytes;
+  if (after_header < toolchain_size || after_header - toolchain_size < program_size) {
+    return std::nullopt;
+  }
+  const char* key = file.data() + kDiskHeaderBytes;
+  return DiskKey{std::string(key, toolchain_size), std::string(key + toolchain_size, program_size)};
+}
+
 }  // namespace augur::cache

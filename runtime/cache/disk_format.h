@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,5 +41,10 @@ struct Decoded {
 // Checks `file` against `key`: magic, version, the full key byte for byte,
 // the payload's length and checksum.
 Decoded decode(std::span<const char> file, const DiskKey& key);
+
+// The key a file says it holds, if its header and key are whole: for
+// augur-cache, which verifies a file against it (and its name against the
+// key's hash) without a request to compare with.
+std::optional<DiskKey> stored_key(std::span<const char> file);
 
 }  // namespace augur::cache

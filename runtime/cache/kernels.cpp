@@ -117,7 +117,7 @@ statistics stats() {
   s.compiles = keyed.compiles;
   s.failures = keyed.failures;
   s.programs_shared = kernel_programs().shared();
-  copy_disk_counters(kernel_disk(), s);
+  copy_store_counters(kernel_disk(), s);
   detail::add_backend_statistics(s);
   return s;
 }

@@ -61,26 +61,27 @@ std::string disk_toolchain(const jit::compile_options& options, const Version& v
   return toolchain;
 }
 
-// The code in a disk cache entry, or null (reported) if it does not load: the
-// caller compiles afresh and its store replaces the entry.
+// The code in a disk or remote cache entry, or null (reported) if it does not
+// load: the caller compiles afresh and its store replaces the entry.
 std::shared_ptr<const compile::Code> load_entry(std::span<const char> artifact,
                                                 const ir::Module& module,
                                                 const ir::ExternTable& externs,
                                                 const compile::Backend& backend,
-                                                const DiskCache& disk, const DiskKey& key) {
+                                                const DiskKey& key) {
   try {
     return backend.load(artifact, module, externs);
   } catch (const jit::error& e) {
-    report_disk_cache("disk cache: rejected " + disk.path_of(key).string() +
-                      ": it does not load (" + e.message() + "); compiling it again");
+    report_disk_cache("cache: rejected the entry " + hex(key_digest(key)) + ": it does not load (" +
+                      e.message() + "); compiling it again");
     return nullptr;
   }
 }
 
-// The optimized module's code, through the disk cache when one is enabled:
-// its artifact if it has a valid one (neither the optimizer nor the backend's
-// compiler runs), else a new artifact, stored for later processes. The disk
-// key is the extracted program's, so a hit needs no optimization either.
+// The optimized module's code, through the disk and remote caches when they
+// are enabled: an artifact from one of them if it has a valid one (neither
+// the optimizer nor the backend's compiler runs), else a new artifact, stored
+// for later processes. The key is the extracted program's, so a hit needs no
+// optimization either.
 std::shared_ptr<const compile::Code> optimize_and_compile(ir::Module& module,
                                                           const jit::compile_options& options,
                                                           const compile::Backend& backend,
@@ -90,28 +91,30 @@ std::shared_ptr<const compile::Code> optimize_and_compile(ir::Module& module,
       stores.externs ? ir::ExternTable{} : stage::registered_externs();
   const ir::ExternTable& externs = stores.externs ? *stores.externs : registered;
   ChosenDiskCache chosen;
+  ChosenRemoteCache remote;
   if (stores.disk_cache) {
     chosen =
         disk_cache_for(options.cache_dir, options.cache_dir_group_shared ? DirectoryTrust::Group
                                                                          : DirectoryTrust::Owner);
+    remote = remote_cache_for(options.remote_cache, options.remote_cache_key_file);
   }
   if (chosen.refused) ++stores.disk.refused;
+  if (remote.off) ++stores.disk.remote.off;
   const auto run_optimizer = [&] {
     optimize(module, options.opt_level, externs);
 #ifdef AUGUR_CHECKED
     ir::verify(module);
 #endif
   };
-  if (!chosen.cache) {
+  if (!chosen.cache && !remote.cache) {
     run_optimizer();
     return backend.build(module, externs);
   }
-  DiskCache& disk = *chosen.cache;
   const DiskKey key{disk_toolchain(options, version, externs), version.program};
   return load_or_build(
-      disk, key, stores.disk,
+      CacheLevels{chosen.cache, remote.cache}, key, stores.disk,
       [&](std::span<const char> artifact) {
-        return load_entry(artifact, module, externs, backend, disk, key);
+        return load_entry(artifact, module, externs, backend, key);
       },
       [&] {
         run_optimizer();

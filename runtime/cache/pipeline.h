@@ -15,6 +15,7 @@
 #include "jit/detail/staging.h"
 #include "runtime/cache/disk_caches.h"
 #include "runtime/cache/program_cache.h"
+#include "runtime/cache/remote_cache.h"
 #include "runtime/cache/version.h"
 #include "runtime/compile/backend.h"
 #include "runtime/ir/externs.h"
@@ -43,16 +44,27 @@ OptimizerCounters optimizer_counters();
 // (jit::cache_stats).
 const DiskCounters& disk_cache_counters();
 
-// Copies `disk` into the disk_* fields of a public statistics struct
-// (jit::cache_statistics, jit::gpu::statistics).
+// Copies `disk` and its remote level into the disk_* and remote_* fields of a
+// public statistics struct (jit::cache_statistics, jit::gpu::statistics).
 template <class Statistics>
-void copy_disk_counters(const DiskCounters& disk, Statistics& s) {
+void copy_store_counters(const DiskCounters& disk, Statistics& s) {
   s.disk_hits = disk.hits;
   s.disk_misses = disk.misses;
   s.disk_rejected = disk.rejected;
   s.disk_writes = disk.writes;
   s.disk_write_failures = disk.write_failures;
   s.disk_refused = disk.refused;
+  const RemoteCounters& remote = disk.remote;
+  s.remote_hits = remote.hits.load();
+  s.remote_misses = remote.misses.load();
+  s.remote_writes = remote.writes.load();
+  s.remote_rejected = remote.rejected.load();
+  s.remote_errors = remote.errors.load();
+  s.remote_skipped = remote.skipped.load();
+  s.remote_waits = remote.waits.load();
+  s.remote_wait_timeouts = remote.wait_timeouts.load();
+  s.remote_off = remote.off.load();
+  s.remote_time = std::chrono::nanoseconds(remote.nanoseconds.load());
 }
 
 // Throws jit::error for an opt level outside 0..3.
