@@ -141,6 +141,11 @@ class Structurer {
     for (std::uint32_t n : rpo_) {
       if (n != 0) children_[idom_[n]].push_back(n);  // in reverse postorder
     }
+    dominated_.assign(size_, 0);
+    for (auto it = rpo_.rbegin(); it != rpo_.rend(); ++it) {
+      dominated_[*it] += 1;
+      if (*it != 0) dominated_[idom_[*it]] += dominated_[*it];
+    }
   }
 
   std::uint32_t intersect(std::uint32_t a, std::uint32_t b) const {
@@ -557,18 +562,28 @@ class Structurer {
   }
 
   // The nodes where the arms of branch n meet that emit_blocks() emits once
-  // each: its merge children in the dominator tree that are neither a loop's
-  // header or exit nor a return (those are jumps), in reverse postorder.
-  // None (the branch is emitted with its one join) if there are too many to
-  // nest.
+  // each, in reverse postorder: its last merge child in the dominator tree
+  // that is neither a loop's header or exit nor a return (those are jumps),
+  // and each earlier one whose copies, one per path reaching it, would cost
+  // more statements than its block and breaks (counting the nodes it
+  // dominates: the code only it leads to). None if that is the last alone
+  // (the branch is emitted with its one join), or too many to nest.
   [[gnu::noinline]] NodeList merge_children(std::uint32_t n) const {
-    NodeList out;
+    NodeList merges;
     for (std::uint32_t c : children_[n]) {
       if (forward_preds_[c] >= 2 && !is_sink(c) && !is_terminal(g_[c].event.kind)) {
-        out.push_back(c);
+        merges.push_back(c);
       }
     }
-    if (out.size() > kMaxBlocks || nesting_ + out.size() > ir::kMaxNesting / 2) out.clear();
+    NodeList out;
+    for (std::size_t i = 0; i + 1 < merges.size(); ++i) {
+      const std::uint64_t paths = forward_preds_[merges[i]];
+      if ((paths - 1) * dominated_[merges[i]] > paths + 1) out.push_back(merges[i]);
+    }
+    if (out.empty() || out.size() >= kMaxBlocks || nesting_ + out.size() >= ir::kMaxNesting / 2) {
+      return {};
+    }
+    out.push_back(merges.back());
     return out;
   }
 
@@ -634,6 +649,7 @@ class Structurer {
   std::vector<NodeList> preds_;
   NodeList idom_;
   std::vector<NodeList> children_;
+  NodeList dominated_;  // nodes of the dominator subtree, the node included
   NodeList loop_of_;
   NodeList parent_;
   std::vector<std::uint8_t> is_header_;

@@ -173,6 +173,71 @@ TEST(ControlFlow, IrreducibleLoopPastTheBoundIsADispatchLoop) {
   expect_agrees(e, parity_x, plain_parity_x, options, random_texts(16, "xy", 400));
 }
 
+// Code where the paths of a branch meet at two places: the `k == 2` code is
+// reached from the inner else and the outer else (static state merges the
+// paths across C++ scopes), the last statement from every path. Each is
+// emitted once: the `k == 2` code after a block that both elses leave (its
+// four statements cost more twice than a block and two breaks).
+int count_assignments(const ir::Block& block, const ir::Function& fn, std::string_view var) {
+  int n = 0;
+  ir::for_each_stmt(block, [&](const ir::Stmt& s) {
+    if (s.kind == ir::StmtKind::Assign && fn.var(s.var).name == var) ++n;
+  });
+  return n;
+}
+
+jit::dyn<int> shared_continuations(jit::dyn<int> x, jit::dyn<int> y) {
+  jit::dyn<int> r("r", 1);
+  jit::dyn<int> q("q", 0);
+  jit::stat<int> k = 0;
+  if (x > 0) {
+    if (y > 0) {
+      r = r + x * y;
+      k = 1;
+    } else {
+      k = 2;
+    }
+  } else {
+    k = 2;
+  }
+  if (k == 2) {
+    q = r * 3 + x;
+    r = q - y;
+    q = q ^ r;
+    r = r + (q & 15);
+  }
+  k = 0;
+  return r + 7;
+}
+
+int plain_shared_continuations(int x, int y) {
+  int r = 1;
+  if (x > 0 && y > 0) {
+    r = r + x * y;
+  } else {
+    const int q = r * 3 + x;
+    r = q - y;
+    r = r + ((q ^ r) & 15);
+  }
+  return r + 7;
+}
+
+TEST(ControlFlow, CodeWherePathsMeetIsEmittedOnce) {
+  jit::extract_options options;
+  options.name = "shared_continuations";
+  options.param_names = {"x", "y"};
+  const jit::extraction e = jit::extract(options, shared_continuations);
+  EXPECT_TRUE(matches_golden("shared_continuations", e.ir()));
+  EXPECT_EQ(count_assignments(function_of(e).body, function_of(e), "q"), 2);
+  EXPECT_EQ(e.report().control_flow_runs, 3u);
+  const ir::Interpreter interp = interpreter(e);
+  for (int x = -5; x <= 5; ++x) {
+    for (int y = -5; y <= 5; ++y) {
+      EXPECT_EQ(run<int>(interp, x, y), plain_shared_continuations(x, y)) << x << ", " << y;
+    }
+  }
+}
+
 // A random DFA of 26 states over "abcd" (any other byte goes to state 0),
 // written in the direct style; it counts the positions where it accepts.
 struct Dfa {
