@@ -243,8 +243,10 @@ class Reducer {
   }
 
   // A dispatch loop: `state = k` on every edge into entry k, then a chain of
-  // branches on `state` that is the region's one header.
-  void dispatch(Region region) {
+  // branches on `state` that is the region's one header. (The graph's entry,
+  // node 0, is never one of several entries: a node that reaches a region
+  // holding it is reachable from it, so inside the region.)
+  void dispatch(const Region& region) {
     const ir::VarId state{static_cast<std::uint32_t>(g_.vars.size())};
     g_.vars.push_back({"state", ir::Type::i32(), false, 0});
     const std::uint32_t id = stats_.dispatched++;
@@ -262,21 +264,6 @@ class Reducer {
       set.expr = ir::constant(ir::Type::i32(), i);
       return set;
     };
-    // The graph's entry must stay node 0: if it is an entry of the region, its
-    // statement moves to a new node, and node 0 becomes the setter of that entry.
-    std::size_t moved_entry = region.entries.size();
-    for (std::size_t i = 0; i < region.entries.size(); ++i) {
-      if (region.entries[i] != 0) continue;
-      const std::uint32_t moved = g_.add(g_[0].event);
-      g_[moved].succ = g_[0].succ;
-      preds_.resize(g_.size());
-      preds_[moved] = std::move(preds_[0]);
-      preds_[0].clear();
-      std::replace(region.nodes.begin(), region.nodes.end(), 0u, moved);
-      std::sort(region.nodes.begin(), region.nodes.end());
-      region.entries[i] = moved;
-      moved_entry = i;
-    }
     const ir::ExprPtr read = ir::read(state, ir::Type::i32());
     const std::size_t k = region.entries.size();
     // The chain: branch i goes to entry i when state == i, else on.
@@ -307,11 +294,6 @@ class Reducer {
           if (node.succ[j] == entry) node.succ[j] = to;
         }
       }
-    }
-    if (moved_entry < k) {
-      g_[0].event = setter(moved_entry);
-      g_[0].succ = {chain.front(), kNoNode};
-      g_[0].next_variant = kNoNode;
     }
   }
 
