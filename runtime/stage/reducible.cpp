@@ -29,7 +29,7 @@ unsigned successor_count(const Node& node) {
 // A strongly connected region with more than one entry.
 struct Region {
   NodeList nodes;    // sorted
-  NodeList entries;  // in the order a depth-first search from the entry meets them
+  NodeList entries;  // in the order the search from the graph's entry found them
 };
 
 class Reducer {
