@@ -29,6 +29,12 @@ namespace augur::cpu {
 // function's i32 result), which the caller acts on.
 enum class PartExit : std::uint32_t { FallThrough = 0, Break = 1, Continue = 2, Return = 3 };
 
+// A variable's value (canonical bits) where a part starts or ends.
+struct PartConstant {
+  ir::VarId var;
+  std::uint64_t bits = 0;
+};
+
 struct Part {
   const ir::Block* block = nullptr;  // the statements [begin, end) of *block
   std::size_t begin = 0;
@@ -42,6 +48,15 @@ struct Part {
   std::vector<ir::VarId> inouts;
   // Variables used only inside the part (its own, not the caller's).
   std::vector<ir::VarId> locals;
+  // Integer and bool inputs and in-outs that hold the same constant on every
+  // path to the part's first statement (the part uses the constant, not what
+  // the caller passes), and in-outs that hold one after its last (the caller
+  // uses the constant, not what the part passes back; only for a part
+  // without break or continue). Code generation then sees what it would see
+  // in the whole function: a static Brainfuck tape pointer stays a constant
+  // in every part, so loads and stores at distinct cells stay apart.
+  std::vector<PartConstant> entry_constants;
+  std::vector<PartConstant> exit_constants;
   // Exits through break or continue of a loop around the part, or return.
   bool breaks = false;
   bool continues = false;
@@ -60,6 +75,14 @@ struct FunctionPlan {
     return it == starts.end() ? nullptr : &parts[it->second];
   }
 };
+
+// The constant of `var` in `constants`, if any.
+const PartConstant* find_constant(const std::vector<PartConstant>& constants, ir::VarId var);
+
+// Fills the parts' entry and exit constants by constant propagation over the
+// function (split_constants.cpp); within counted work of a multiple of
+// `nodes` (the function's IR nodes), else it leaves them empty.
+void find_part_constants(FunctionPlan& plan, std::size_t nodes);
 
 // The plan for `function` with parts of about `split_nodes` nodes; no parts
 // if the function is that small, if split_nodes is 0, or for kernels.
