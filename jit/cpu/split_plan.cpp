@@ -89,9 +89,16 @@ bool is_loop(const ir::Stmt& stmt) {
   return stmt.kind == ir::StmtKind::While || stmt.kind == ir::StmtKind::For;
 }
 
+// A loop's weight in a nest's control flow: 1; an if's: kIfWeight, or 1
+// for a loop's exit test (`if (c) { ...; break; }` without else: the
+// optimizer writes loops as `while (true)` with such tests).
 std::size_t own_control(const ir::Stmt& stmt) {
   if (is_loop(stmt)) return 1;
-  return stmt.kind == ir::StmtKind::If ? kIfWeight : 0;
+  if (stmt.kind != ir::StmtKind::If) return 0;
+  const bool exit_test = stmt.orelse.empty() && !stmt.body.empty() &&
+                         (stmt.body.back().kind == ir::StmtKind::Break ||
+                          stmt.body.back().kind == ir::StmtKind::Continue);
+  return exit_test ? 1 : kIfWeight;
 }
 
 struct PlacedBlock {
