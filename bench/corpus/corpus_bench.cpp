@@ -237,8 +237,14 @@ cpu::Options at_level(int level) {
   cpu::Options options;
   options.opt_level = level;
   options.invokers = false;  // the trampoline calls the C ABI entry
-  static const std::string split = env_or("AUGUR_CORPUS_SPLIT_NODES", "");
-  if (!split.empty()) options.split_nodes = std::stoull(split);
+  const std::string split = env_or("AUGUR_CORPUS_SPLIT_NODES", "");
+  if (!split.empty()) {
+    char* end = nullptr;
+    options.split_nodes = std::strtoull(split.c_str(), &end, 10);
+    if (*end != '\0' || split.front() == '-')
+      throw jit::error("AUGUR_CORPUS_SPLIT_NODES is a number of IR nodes (0: never split), not '" +
+                       split + "'");
+  }
   return options;
 }
 
