@@ -5,13 +5,16 @@
 // function, so a function of thousands of loops compiles in superlinear
 // time. The plan cuts the function's blocks into runs of statements of
 // bounded size ("parts"), each of which becomes a function of its own
-// (codegen_part.cpp): every function that reaches LLVM then has about
-// `split_nodes` IR nodes or fewer, whatever the size of the program, and the
-// parts compile concurrently.
+// (codegen_part.cpp): every function that reaches LLVM then has a bounded
+// size (`split_nodes` IR nodes, up to 16 times that for a whole loop nest or
+// plain arithmetic), whatever the size of the program, and the parts
+// compile concurrently.
 //
 // A block is cut only when its statements, less the parts already cut inside
-// them, exceed the bound, working from the innermost blocks out: a loop nest
-// that fits is never cut, so hot inner loops stay whole in one function.
+// them, exceed its bound, working from the innermost blocks out: a loop nest
+// whose size times control flow is bounded is never cut, so LLVM sees it as
+// in the whole function; runs are cut where the fewest variables are live;
+// and each part starts from the constants its caller holds (split_constants.cpp).
 //
 // The plan is computed without recursion: statement depth is the user's.
 #pragma once
