@@ -30,6 +30,8 @@
 //                           projection from the family's previous size
 //                           passes them (default 60; 0 runs everything,
 //                           unprobed)
+//   AUGUR_CORPUS_SPLIT_NODES  cpu::Options::split_nodes of every Augur
+//                           compile (default: the backend's; 0: never split)
 //
 //   AUGUR_CORPUS_SIZES=all build/release/bench/corpus_bench
 #include <benchmark/benchmark.h>
@@ -235,6 +237,14 @@ cpu::Options at_level(int level) {
   cpu::Options options;
   options.opt_level = level;
   options.invokers = false;  // the trampoline calls the C ABI entry
+  const std::string split = env_or("AUGUR_CORPUS_SPLIT_NODES", "");
+  if (!split.empty()) {
+    char* end = nullptr;
+    options.split_nodes = std::strtoull(split.c_str(), &end, 10);
+    if (*end != '\0' || split.front() == '-')
+      throw jit::error("AUGUR_CORPUS_SPLIT_NODES is a number of IR nodes (0: never split), not '" +
+                       split + "'");
+  }
   return options;
 }
 

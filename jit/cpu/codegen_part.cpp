@@ -15,6 +15,18 @@
 
 namespace augur::cpu {
 
+namespace {
+
+// An integer or bool variable's constant (canonical bits: small signed
+// integers are sign-extended) as an LLVM constant of its register type.
+llvm::Constant* part_constant(llvm::Type* type, const PartConstant& constant) {
+  const unsigned width = type->getIntegerBitWidth();
+  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  return llvm::ConstantInt::get(type, constant.bits & mask);
+}
+
+}  // namespace
+
 llvm::Function* ModuleEmitter::part_function(const FunctionPlan& plan, const Part& part) {
   const std::string name = part_symbol(plan.function->name, part.index);
   if (llvm::Function* existing = module_.getFunction(name)) return existing;
@@ -51,11 +63,20 @@ FunctionEmitter::FunctionEmitter(ModuleEmitter& module, const FunctionPlan& plan
     slots_[id.index] = b_.CreateAlloca(register_type(context_, var.type), nullptr, var.name);
     return slots_[id.index];
   };
+  // A variable that holds a constant at the part's entry starts from it, as
+  // it would in the whole function; the argument is left unused.
+  auto initial = [&](ir::VarId var, llvm::Value* passed) -> llvm::Value* {
+    const PartConstant* constant = find_constant(part.entry_constants, var);
+    if (!constant) return passed;
+    return part_constant(register_type(context_, function_.var(var).type), *constant);
+  };
   unsigned arg = 0;
-  for (ir::VarId var : part.inputs) b_.CreateStore(target.getArg(arg++), slot(var));
+  for (ir::VarId var : part.inputs) b_.CreateStore(initial(var, target.getArg(arg++)), slot(var));
   for (ir::VarId var : part.inouts) {
     llvm::Type* type = register_type(context_, function_.var(var).type);
-    b_.CreateStore(b_.CreateLoad(type, target.getArg(arg++)), slot(var));
+    llvm::Value* pointer = target.getArg(arg++);
+    const bool known = find_constant(part.entry_constants, var) != nullptr;
+    b_.CreateStore(initial(var, known ? nullptr : b_.CreateLoad(type, pointer)), slot(var));
   }
   for (ir::VarId var : part.locals) slot(var);
   if (part.returns && !function_.ret.is_void()) part_result_ = target.getArg(arg);
@@ -113,9 +134,13 @@ void FunctionEmitter::emit_part_call(const Part& part) {
   }
   llvm::Value* status = b_.CreateCall(callee, args);
   for (ir::VarId var : part.inouts) {
-    const ir::Variable& variable = function_.var(var);
-    b_.CreateStore(b_.CreateLoad(register_type(context_, variable.type), in_out_slots_[var.index]),
-                   variable_slot(var));
+    llvm::Type* type = register_type(context_, function_.var(var).type);
+    const PartConstant* constant = find_constant(part.exit_constants, var);
+    if (constant) {
+      b_.CreateStore(part_constant(type, *constant), variable_slot(var));
+    } else {
+      b_.CreateStore(b_.CreateLoad(type, in_out_slots_[var.index]), variable_slot(var));
+    }
   }
   if (!part.breaks && !part.continues && !part.returns && part.far_exits.empty()) return;
   llvm::BasicBlock* next = new_block("part.next");

@@ -15,6 +15,36 @@ constexpr std::size_t kCallNodes = 4;
 // function for them would cost more than it saves.
 constexpr std::size_t kMinPartFraction = 16;
 
+// A loop nest stays whole in one function while its size times its control
+// flow (each loop 1, each if kIfWeight) is at most kNestCost times the bound
+// squared, and it has at most kNestFactor times the bound nodes: LLVM then
+// sees the nest as the whole function would (it closes inner loops in the
+// outer one, keeps constants and registers across them), and its per-loop
+// passes, which scan the function once per loop, cost a bounded amount per
+// loop. The corpus's bf_10000 keeps its 50,000-node nest of 150 loops whole
+// (and the optimizer's version of it, 46,000 nodes and 674 loops), while a
+// DFA's loop around 4,000 nested ifs is cut into parts of about the bound.
+constexpr std::size_t kNestFactor = 16;
+constexpr std::size_t kIfWeight = 16;
+constexpr std::size_t kNestCost = 4;
+
+// Straight-line code without stores, branches or calls for their effect (a
+// chain of arithmetic on loaded values) stays whole up to this multiple of
+// the bound, and is cut into runs of that size beyond: what grows
+// superlinearly in LLVM is work per loop, per store (MemorySSA, dead-store
+// elimination, GVN's walks over memory definitions) and per branch, and
+// cutting such code costs its speed (the scheduler can no longer interleave
+// independent chains across a cut: 1.4x slower on the corpus's power_110,
+// whose LLVM time is the same either way).
+constexpr std::size_t kStraightFactor = 16;
+
+// Where a run is cut, it is cut where the fewest variables are live (used
+// both before and after), among the points that leave it at least this
+// fraction of the bound: every value live across a cut is copied in and out
+// of a part, and a dependency chain cut in two cannot be interleaved with
+// the next one by either half's scheduler.
+constexpr std::size_t kMinRunFraction = 2;
+
 std::size_t expr_nodes(const ir::ExprPtr& root) {
   std::size_t nodes = 0;
   std::vector<const ir::Expr*> pending;
@@ -69,21 +99,43 @@ struct Exits {
 };
 
 struct BlockSummary {
-  std::size_t nodes = 0;  // less the parts cut inside
-  Exits exits;            // break and continue of a loop around the block, return
+  std::size_t nodes = 0;    // less the parts cut inside
+  std::size_t control = 0;  // loops + kIfWeight × ifs, less those of the parts cut inside
+  Exits exits;              // break and continue of a loop around the block, return
+};
+
+bool is_loop(const ir::Stmt& stmt) {
+  return stmt.kind == ir::StmtKind::While || stmt.kind == ir::StmtKind::For;
+}
+
+// A loop's weight in a nest's control flow: 1; an if's: kIfWeight, or 1
+// for a loop's exit test (`if (c) { ...; break; }` without else: the
+// optimizer writes loops as `while (true)` with such tests).
+std::size_t own_control(const ir::Stmt& stmt) {
+  if (is_loop(stmt)) return 1;
+  if (stmt.kind != ir::StmtKind::If) return 0;
+  const bool exit_test = stmt.orelse.empty() && !stmt.body.empty() &&
+                         (stmt.body.back().kind == ir::StmtKind::Break ||
+                          stmt.body.back().kind == ir::StmtKind::Continue);
+  return exit_test ? 1 : kIfWeight;
+}
+
+struct PlacedBlock {
+  const ir::Block* block;
+  bool in_loop;  // inside a loop's body (or its init or step)
 };
 
 // Every block of the function, each before the blocks nested in it.
-std::vector<const ir::Block*> blocks_outside_in(const ir::Function& function) {
-  std::vector<const ir::Block*> order;
-  std::vector<const ir::Block*> pending = {&function.body};
+std::vector<PlacedBlock> blocks_outside_in(const ir::Function& function) {
+  std::vector<PlacedBlock> order;
+  std::vector<PlacedBlock> pending = {{&function.body, false}};
   while (!pending.empty()) {
-    const ir::Block* block = pending.back();
+    const PlacedBlock placed = pending.back();
     pending.pop_back();
-    order.push_back(block);
-    for (const ir::Stmt& stmt : *block) {
+    order.push_back(placed);
+    for (const ir::Stmt& stmt : *placed.block) {
       for (const ir::Block* nested : nested_blocks(stmt)) {
-        if (!nested->empty()) pending.push_back(nested);
+        if (!nested->empty()) pending.push_back({nested, placed.in_loop || is_loop(stmt)});
       }
     }
   }
@@ -125,28 +177,43 @@ class Planner {
   }
 
   FunctionPlan run() && {
-    const std::vector<const ir::Block*> blocks = blocks_outside_in(function_);
+    const std::vector<PlacedBlock> blocks = blocks_outside_in(function_);
     summaries_.reserve(blocks.size());
-    for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) summarize(**it);
-    if (!plan_.parts.empty()) assign_variables();
+    first_.assign(function_.vars.size(), kNowhere);
+    last_.assign(function_.vars.size(), 0);
+    for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) summarize(*it->block, it->in_loop);
+    if (!plan_.parts.empty()) {
+      assign_variables();
+      find_part_constants(plan_, nodes_);
+    }
     return std::move(plan_);
   }
 
  private:
   // Sizes the statements of `block`, whose nested blocks are summarized
-  // already, and cuts it into parts if they exceed the bound.
-  void summarize(const ir::Block& block) {
+  // already, and cuts it into parts if they exceed the bound: the bound
+  // itself outside loops, the bound of a whole nest inside one (a nest too
+  // large or with too much control flow is cut as a block outside loops
+  // would be).
+  void summarize(const ir::Block& block, bool in_loop) {
     std::vector<std::size_t> sizes(block.size());
     std::vector<Exits> exits(block.size());
+    std::vector<char> straight(block.size());
     std::size_t total = 0;
+    std::size_t control = 0;
     for (std::size_t i = 0; i < block.size(); ++i) {
       const ir::Stmt& stmt = block[i];
       sizes[i] = own_nodes(stmt);
+      nodes_ += sizes[i];
+      control += own_control(stmt);
+      straight[i] = stmt.kind == ir::StmtKind::Decl || stmt.kind == ir::StmtKind::Assign ||
+                    stmt.kind == ir::StmtKind::Return;
       Exits nested;
       for (const ir::Block* inner : nested_blocks(stmt)) {
         if (inner->empty()) continue;
         const BlockSummary& summary = summaries_.at(inner);
         sizes[i] += summary.nodes;
+        control += summary.control;
         nested |= summary.exits;
       }
       switch (stmt.kind) {
@@ -170,30 +237,88 @@ class Planner {
     }
     BlockSummary summary;
     for (const Exits& e : exits) summary.exits |= e;
-    if (total <= bound_) {
+    std::size_t run_bound = bound_;
+    std::size_t block_bound = bound_;
+    if (std::all_of(straight.begin(), straight.end(), [](char c) { return c != 0; })) {
+      run_bound = block_bound = kStraightFactor * bound_;
+    } else if (in_loop && total <= kNestFactor * bound_ &&
+               control * total <= kNestCost * bound_ * bound_) {
+      block_bound = total;
+    }
+    if (total <= block_bound) {
       summary.nodes = total;
+      summary.control = control;
       summaries_.emplace(&block, summary);
       return;
     }
+    const std::vector<std::size_t> live = live_across(block);
+    std::vector<std::size_t> before(block.size() + 1, 0);  // nodes of the statements before i
+    for (std::size_t i = 0; i < block.size(); ++i) before[i + 1] = before[i] + sizes[i];
     std::size_t begin = 0;
-    std::size_t run = 0;
-    for (std::size_t i = 0; i <= block.size(); ++i) {
-      const bool last = i == block.size();
-      if (!last && (run == 0 || run + sizes[i] <= bound_)) {
-        run += sizes[i];
-        continue;
+    while (begin < block.size()) {
+      // The run [begin, end): as many statements as fit, at least one.
+      std::size_t end = begin + 1;
+      while (end < block.size() && before[end + 1] - before[begin] <= run_bound) ++end;
+      if (end < block.size()) {
+        std::size_t best = end;
+        for (std::size_t at = end; at > begin + 1; --at) {
+          if ((before[at] - before[begin]) * kMinRunFraction < run_bound) break;
+          if (live[at] < live[best]) best = at;
+        }
+        end = best;
       }
+      const std::size_t run = before[end] - before[begin];
       if (run * kMinPartFraction < bound_) {
         summary.nodes += run;
+        for (std::size_t i = begin; i < end; ++i) summary.control += control_of(block[i]);
       } else {
-        cut(block, begin, i, run, exits);
+        cut(block, begin, end, run, exits);
         summary.nodes += kCallNodes;
       }
-      if (last) break;
-      begin = i;
-      run = sizes[i];
+      begin = end;
     }
     summaries_.emplace(&block, summary);
+  }
+
+  // The control flow of `stmt` left in its block (less that of parts cut inside).
+  std::size_t control_of(const ir::Stmt& stmt) const {
+    std::size_t control = own_control(stmt);
+    for (const ir::Block* inner : nested_blocks(stmt)) {
+      if (!inner->empty()) control += summaries_.at(inner).control;
+    }
+    return control;
+  }
+
+  // live[i]: how many variables occur both in the statements of `block`
+  // before i and in those from i on (0 < i < size; nested statements
+  // included).
+  std::vector<std::size_t> live_across(const ir::Block& block) {
+    std::vector<std::uint32_t> touched;
+    for (std::size_t i = 0; i < block.size(); ++i) {
+      visit_vars(block, i, i + 1, [&](ir::VarId var, bool) {
+        if (first_[var.index] == kNowhere) {
+          first_[var.index] = i;
+          touched.push_back(var.index);
+        }
+        last_[var.index] = i;
+      });
+    }
+    // A variable first in statement f and last in l is live across f+1 .. l.
+    std::vector<std::ptrdiff_t> change(block.size() + 1, 0);
+    for (const std::uint32_t v : touched) {
+      if (last_[v] > first_[v]) {
+        ++change[first_[v] + 1];
+        --change[last_[v] + 1];
+      }
+      first_[v] = kNowhere;
+    }
+    std::vector<std::size_t> live(block.size() + 1, 0);
+    std::ptrdiff_t count = 0;
+    for (std::size_t i = 0; i <= block.size(); ++i) {
+      count += change[i];
+      live[i] = static_cast<std::size_t>(count);
+    }
+    return live;
   }
 
   void cut(const ir::Block& block, std::size_t begin, std::size_t end, std::size_t nodes,
@@ -251,6 +376,12 @@ class Planner {
 
   const ir::Function& function_;
   std::size_t bound_;
+  std::size_t nodes_ = 0;  // the function's, parts included
+  static constexpr std::size_t kNowhere = ~std::size_t{0};
+  // By variable, for live_across: its first and last statement in the block
+  // (kNowhere: not seen yet).
+  std::vector<std::size_t> first_;
+  std::vector<std::size_t> last_;
   FunctionPlan plan_;
   std::unordered_map<const ir::Block*, BlockSummary> summaries_;
 };

@@ -5,13 +5,16 @@
 // function, so a function of thousands of loops compiles in superlinear
 // time. The plan cuts the function's blocks into runs of statements of
 // bounded size ("parts"), each of which becomes a function of its own
-// (codegen_part.cpp): every function that reaches LLVM then has about
-// `split_nodes` IR nodes or fewer, whatever the size of the program, and the
-// parts compile concurrently.
+// (codegen_part.cpp): every function that reaches LLVM then has a bounded
+// size (`split_nodes` IR nodes, up to 16 times that for a whole loop nest or
+// plain arithmetic), whatever the size of the program, and the parts
+// compile concurrently.
 //
 // A block is cut only when its statements, less the parts already cut inside
-// them, exceed the bound, working from the innermost blocks out: a loop nest
-// that fits is never cut, so hot inner loops stay whole in one function.
+// them, exceed its bound, working from the innermost blocks out: a loop nest
+// whose size times control flow is bounded is never cut, so LLVM sees it as
+// in the whole function; runs are cut where the fewest variables are live;
+// and each part starts from the constants its caller holds (split_constants.cpp).
 //
 // The plan is computed without recursion: statement depth is the user's.
 #pragma once
@@ -43,6 +46,12 @@ struct FarExit {
 // level for more.
 std::uint32_t exit_status(PartExit kind, std::uint32_t levels);
 
+// A variable's value (canonical bits) where a part starts or ends.
+struct PartConstant {
+  ir::VarId var;
+  std::uint64_t bits = 0;
+};
+
 struct Part {
   const ir::Block* block = nullptr;  // the statements [begin, end) of *block
   std::size_t begin = 0;
@@ -56,6 +65,15 @@ struct Part {
   std::vector<ir::VarId> inouts;
   // Variables used only inside the part (its own, not the caller's).
   std::vector<ir::VarId> locals;
+  // Integer and bool inputs and in-outs that hold the same constant on every
+  // path to the part's first statement (the part uses the constant, not what
+  // the caller passes), and in-outs that hold one after its last (the caller
+  // uses the constant, not what the part passes back; only for a part
+  // without break or continue). Code generation then sees what it would see
+  // in the whole function: a static Brainfuck tape pointer stays a constant
+  // in every part, so loads and stores at distinct cells stay apart.
+  std::vector<PartConstant> entry_constants;
+  std::vector<PartConstant> exit_constants;
   // Exits through break or continue of a loop around the part, or return.
   bool breaks = false;
   bool continues = false;
@@ -75,6 +93,14 @@ struct FunctionPlan {
     return it == starts.end() ? nullptr : &parts[it->second];
   }
 };
+
+// The constant of `var` in `constants`, if any.
+const PartConstant* find_constant(const std::vector<PartConstant>& constants, ir::VarId var);
+
+// Fills the parts' entry and exit constants by constant propagation over the
+// function (split_constants.cpp); within counted work of a multiple of
+// `nodes` (the function's IR nodes), else it leaves them empty.
+void find_part_constants(FunctionPlan& plan, std::size_t nodes);
 
 // The plan for `function` with parts of about `split_nodes` nodes; no parts
 // if the function is that small, if split_nodes is 0, or for kernels.

@@ -35,7 +35,7 @@ std::uint64_t LoopInvariance::node_variant_loops(const ENodeView& node) const {
 
 std::uint64_t LoopInvariance::node_variant(const ENodeView& node,
                                            std::span<const std::uint64_t> theta_next) const {
-  const LoopRole role = classify_(graph(), node);
+  const LoopRole role = this->role(node);
   std::uint64_t v = 0;
   for (std::size_t i = 0; i < node.children.size(); ++i) {
     const Id c = graph().find(node.children[i]);
@@ -59,8 +59,16 @@ std::uint64_t LoopInvariance::node_variant(const ENodeView& node,
   return v;
 }
 
-void LoopInvariance::on_add(const EGraph&, Id id, const ENodeView*) {
+LoopRole LoopInvariance::role(const ENodeView& node) const {
+  const std::size_t i = index(node.id);
+  if (i < roles_.size() && roles_[i].known && roles_[i].label == node.label) return roles_[i].role;
+  return classify_(graph(), node);
+}
+
+void LoopInvariance::on_add(const EGraph& g, Id id, const ENodeView* node) {
   variant_.resize(index(id) + 1, kEverywhere);
+  roles_.resize(index(id) + 1);
+  if (node) roles_[index(id)] = {true, node->label, classify_(g, *node)};
 }
 
 Analysis::MergeResult LoopInvariance::on_merge(Id root, Id absorbed) {

@@ -62,12 +62,23 @@ class LoopInvariance : public Analysis {
   void on_rebuilt(const EGraph& g) override;
 
   std::uint64_t loop_bit(unsigned loop) const;
+  // classify_(node), from the copy on_add kept when the node is the one it saw.
+  LoopRole role(const ENodeView& node) const;
   // node_variant_loops, reading a θ's second child from `theta_next`.
   std::uint64_t node_variant(const ENodeView& node,
                              std::span<const std::uint64_t> theta_next) const;
 
   Classify classify_;
   std::vector<std::uint64_t> variant_;
+  // By e-node id: its label and role when on_add saw it (classify_ is a call
+  // through std::function per e-node visit otherwise: on_rebuilt visits
+  // every e-node of the graph at every rebuild, and more than once).
+  struct KnownRole {
+    bool known = false;
+    Label label;
+    LoopRole role;
+  };
+  std::vector<KnownRole> roles_;
 };
 
 }  // namespace augur::eqsat

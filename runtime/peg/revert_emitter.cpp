@@ -257,7 +257,7 @@ bool Emitter::splits(std::uint32_t cond) const {
   const PegNode& c = node(cond);
   if (c.kind() != Kind::Phi || known(cond)) return false;
   std::unordered_map<std::uint32_t, NodeSet> memo;
-  const NodeSet r = lazy_reads(cond, memo);
+  const NodeSet& r = lazy_reads(cond, memo);
   return std::any_of(r.begin(), r.end(), [&](std::uint32_t s) { return s != cur_; });
 }
 
@@ -410,22 +410,41 @@ std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
   return out;
 }
 
-NodeSet Emitter::lazy_reads(std::uint32_t n,
-                            std::unordered_map<std::uint32_t, NodeSet>& memo) const {
-  if (lookup(n)) return {};
-  if (in_progress_.contains(n)) return {kNoBlame};  // cannot be computed yet
-  if (auto it = memo.find(n); it != memo.end()) return it->second;
-  memo[n] = {};  // a cycle (through θ) adds nothing
+const NodeSet& Emitter::lazy_reads(std::uint32_t n,
+                                   std::unordered_map<std::uint32_t, NodeSet>& memo) const {
+  static const NodeSet kNothing;
+  static const NodeSet kBlocked = {kNoBlame};
+  if (lookup(n)) return kNothing;
+  if (in_progress_.contains(n)) return kBlocked;  // cannot be computed yet
+  // A reference into an unordered_map stays valid while the recursion below
+  // inserts. The slot stays empty until the end: a cycle (through θ) adds
+  // nothing.
+  const auto [it, inserted] = memo.try_emplace(n);
+  NodeSet& slot = it->second;
+  if (!inserted) return slot;
   const PegNode& p = node(n);
   NodeSet out;
+  const auto add = [&](const NodeSet& c) {
+    if (c.empty()) return;
+    if (out.empty()) {
+      out = c;
+      return;
+    }
+    NodeSet merged;
+    std::set_union(out.begin(), out.end(), c.begin(), c.end(), std::back_inserter(merged));
+    out = std::move(merged);
+  };
+  const auto done = [&]() -> const NodeSet& {
+    slot = std::move(out);
+    return slot;
+  };
   // A call's value and an effectful loop's values come with their effect:
   // computing them moves memory to that effect's σ.
   if (p.kind() == Kind::ProjValue) {
-    if (auto it = state_of_tuple_.find(p.children[0]);
-        it != state_of_tuple_.end() && !lookup(p.children[0]))
-      out.push_back(it->second);
-    memo[n] = out;
-    return out;
+    if (auto state = state_of_tuple_.find(p.children[0]);
+        state != state_of_tuple_.end() && !lookup(p.children[0]))
+      out.push_back(state->second);
+    return done();
   }
   if (p.kind() == Kind::Eval && !invariant_eval(n)) {
     const std::vector<std::uint32_t>& evals = evals_of_.at(p.children[1]);
@@ -435,31 +454,21 @@ NodeSet Emitter::lazy_reads(std::uint32_t n,
         const std::vector<std::uint32_t> first = evals_before_effects(p.children[1], e);
         if (std::binary_search(first.begin(), first.end(), n)) break;
         out.push_back(e);
-        memo[n] = out;
-        return out;
+        return done();
       }
     // Emitting the loop computes its other values too (loop()): what they
     // read is read here.
     for (std::uint32_t e : evals) {
       if (e == n || node(e).type().is_state() || lookup(e)) continue;
-      const NodeSet c = lazy_reads(node(e).children[0], memo);
-      NodeSet merged;
-      std::set_union(out.begin(), out.end(), c.begin(), c.end(), std::back_inserter(merged));
-      out = std::move(merged);
+      add(lazy_reads(node(e).children[0], memo));
     }
   }
   if (!p.type().is_state()) {
     const std::size_t first = reads_state(p.kind()) ? 1 : 0;
     if (first == 1 && g_.depth(p.children[0]) <= depth_) out.push_back(memory_of(p.children[0]));
-    for (std::size_t i = first; i < p.children.size(); ++i) {
-      const NodeSet c = lazy_reads(p.children[i], memo);
-      NodeSet merged;
-      std::set_union(out.begin(), out.end(), c.begin(), c.end(), std::back_inserter(merged));
-      out = std::move(merged);
-    }
+    for (std::size_t i = first; i < p.children.size(); ++i) add(lazy_reads(p.children[i], memo));
   }
-  memo[n] = out;
-  return out;
+  return done();
 }
 
 std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32_t except,
@@ -472,7 +481,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
     if (m == except || q.kind() != Kind::Phi || q.children[0] != cond || !q.type().is_ir() ||
         lookup(m))
       continue;
-    const NodeSet r = lazy_reads(m, memo);
+    const NodeSet& r = lazy_reads(m, memo);
     const bool fits = std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
       return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
     });
@@ -503,7 +512,7 @@ void Emitter::flush_readers() {
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
-    const NodeSet r = lazy_reads(m, memo);
+    const NodeSet& r = lazy_reads(m, memo);
     if (r.size() != 1 || r.front() != cur_) continue;
     ir::ExprPtr v = value(m);
     if (!lookup(m)) cache(m, temp(std::move(v)));

@@ -133,7 +133,9 @@ class Emitter {
     return speculatable_[n] || (in_.defined && in_.defined(node(n).eclass));
   }
   // The σ nodes (of the current loop depth) n's lazy evaluation would read.
-  NodeSet lazy_reads(std::uint32_t n, std::unordered_map<std::uint32_t, NodeSet>& memo) const;
+  // The result lives in `memo` (or is a constant) until memo is cleared.
+  const NodeSet& lazy_reads(std::uint32_t n,
+                            std::unordered_map<std::uint32_t, NodeSet>& memo) const;
   // The value φs of the innermost bundle on `cond` that can join an `if` on
   // it now: they read no σ but cur_ and `inside` (states within the branches).
   std::vector<std::uint32_t> fusable_phis(std::uint32_t cond, std::uint32_t except,

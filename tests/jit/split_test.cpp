@@ -3,7 +3,11 @@
 // function compiled at O0, on random programs cut into tiny parts (every
 // kind of exit from a part: break, continue, return) and on large BF-like
 // programs; a split version unloads as a unit, goes through the disk
-// cache's object route, and compiles from several threads at once.
+// cache's object route, and compiles from several threads at once. The plan
+// keeps loop nests within their cost whole and straight-line arithmetic
+// whole, cuts where few variables are live, and knows the constants that
+// flow into and out of its parts.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -106,6 +110,193 @@ TEST(SplitPlan, PartsAreBoundedAndKeepLoopNestsWhole) {
     covered += part.end - part.begin;
   }
   EXPECT_GT(covered, function.body.size() * 9 / 10);
+}
+
+RandomProgram parsed(const std::string& text, std::vector<testing::ParamDesc> params) {
+  RandomProgram program;
+  program.module = ir::parse_module(text, "split_test");
+  program.entry = program.module.functions.front().name;
+  program.params = std::move(params);
+  program.nodes = testing::count_nodes(program.module.functions.front());
+  return program;
+}
+
+// A tape program whose pointer `p` is static: groups of "bump the cell, step
+// right", a step back every 8 groups, and a loop in the middle that moves the
+// pointer and back each iteration and counts its iterations in `k`.
+// p_before[i]: p's value before top-level statement i (-1: not declared).
+struct TapeProgram {
+  RandomProgram program;
+  std::vector<int> p_before;
+  std::size_t loop = 0;  // the loop's statement
+};
+
+TapeProgram tape_program(int groups) {
+  TapeProgram result;
+  std::string text = "fn tape(t: u8*) -> i32 {\n";
+  int p = -1;
+  auto line = [&](const std::string& statement) {
+    result.p_before.push_back(p);
+    text += "  " + statement + "\n";
+  };
+  line("var p: i32 = 0i32;");
+  p = 0;
+  line("var k: i32 = 0i32;");
+  auto stretch = [&](int first) {
+    for (int g = first; g < first + groups; ++g) {
+      line("t[p] = u8(i32(t[p]) + " + std::to_string(g % 5 + 1) + "i32);");
+      line("p = p + 1i32;");
+      ++p;
+      if (p == 8) {
+        line("p = p - 8i32;");
+        p = 0;
+      }
+    }
+  };
+  stretch(0);
+  result.loop = result.p_before.size();
+  line(
+      "while (i32(t[p]) != 0i32) { t[p] = u8(i32(t[p]) - 1i32); k = k + 1i32; p = p + 1i32; "
+      "t[p] = u8(i32(t[p]) + 2i32); p = p - 1i32; }");
+  stretch(groups);
+  line("return p * 1000i32 + k;");
+  text += "}\n";
+  result.program = parsed(text, {{"t", ir::Type(ir::Scalar::U8, true), 16}});
+  return result;
+}
+
+bool shares(const Part& part, ir::VarId var) {
+  for (const auto* vars : {&part.inputs, &part.inouts}) {
+    if (std::find(vars->begin(), vars->end(), var) != vars->end()) return true;
+  }
+  return false;
+}
+
+TEST(SplitPlan, ConstantsFlowIntoAndOutOfParts) {
+  const TapeProgram tape = tape_program(60);
+  const ir::Function& function = tape.program.module.functions.front();
+  const FunctionPlan plan = plan_split(function, 60);
+  ASSERT_GE(plan.parts.size(), 4u);
+  const ir::VarId p = function.find_var("p");
+  const ir::VarId k = function.find_var("k");
+  std::size_t checked = 0;
+  for (const Part& part : plan.parts) {
+    ASSERT_EQ(part.block, &function.body);
+    if (part.begin < 2) continue;  // declares p and k
+    // p is static everywhere, the loop included (it moves and comes back).
+    const PartConstant* entry = find_constant(part.entry_constants, p);
+    ASSERT_NE(entry, nullptr) << "part " << part.index;
+    EXPECT_EQ(entry->bits, static_cast<std::uint64_t>(tape.p_before[part.begin]));
+    const PartConstant* exit = find_constant(part.exit_constants, p);
+    const int p_after =
+        part.end < tape.p_before.size() ? tape.p_before[part.end] : tape.p_before.back();
+    if (!part.returns) {
+      ASSERT_NE(exit, nullptr) << "part " << part.index;
+      EXPECT_EQ(exit->bits, static_cast<std::uint64_t>(p_after));
+    }
+    // k is 0 until the loop counts, unknown after it.
+    const PartConstant* k_entry = find_constant(part.entry_constants, k);
+    if (!shares(part, k)) {
+      EXPECT_EQ(k_entry, nullptr);
+    } else if (part.begin <= tape.loop) {
+      ASSERT_NE(k_entry, nullptr) << "part " << part.index;
+      EXPECT_EQ(k_entry->bits, 0u);
+    } else {
+      EXPECT_EQ(k_entry, nullptr) << "part " << part.index;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 3u);
+}
+
+TEST(Split, PartsStartingFromConstantsMatchTheInterpreter) {
+  const TapeProgram tape = tape_program(60);
+  for (const std::size_t bound : {30u, 60u, 200u}) {
+    SCOPED_TRACE("bound " + std::to_string(bound));
+    const auto o0 = compile(tape.program.module, {}, split_options(0, bound));
+    const auto o2 = compile(tape.program.module, {}, split_options(2, bound));
+    expect_interpreter_results(tape.program, {o0.get(), o2.get()}, bound, 4);
+  }
+}
+
+// A loop around `count` statements of the kind given: stores, or ifs holding one.
+RandomProgram loop_around(int count, bool ifs) {
+  std::string text = "fn nest(t: u8*, n: i32) -> i32 {\n  var i: i32 = 0i32;\n";
+  text += "  while (i < (n & 15i32)) {\n";
+  for (int s = 0; s < count; ++s) {
+    const std::string store = "t[" + std::to_string(s % 16) + "i32] = u8(i32(t[" +
+                              std::to_string((s + 1) % 16) + "i32]) + " +
+                              std::to_string(s % 7 + 1) + "i32);";
+    text += ifs ? "    if (i32(t[" + std::to_string(s % 16) + "i32]) > 100i32) { " + store + " }\n"
+                : "    " + store + "\n";
+  }
+  text += "    i = i + 1i32;\n  }\n  return i;\n}\n";
+  return parsed(text, {{"t", ir::Type(ir::Scalar::U8, true), 16}, {"n", ir::Type::i32(), 0}});
+}
+
+// A nest over the bound stays one part while its size times its control flow
+// is small (stores only); with 150 ifs in it, its body is cut.
+TEST(SplitPlan, LoopNestsStayWholeWithinTheirCost) {
+  constexpr std::size_t kBound = 200;
+  const RandomProgram stores = loop_around(150, false);
+  const ir::Function& whole = stores.module.functions.front();
+  ASSERT_GT(stores.nodes, 3 * kBound);
+  const FunctionPlan plan = plan_split(whole, kBound);
+  ASSERT_EQ(plan.parts.size(), 1u);
+  EXPECT_EQ(plan.parts[0].block, &whole.body);
+  EXPECT_EQ(whole.body[plan.parts[0].begin].kind, ir::StmtKind::While);
+
+  const RandomProgram branches = loop_around(150, true);
+  const ir::Function& branchy = branches.module.functions.front();
+  const FunctionPlan cut = plan_split(branchy, kBound);
+  const ir::Block* body = nullptr;
+  for (const ir::Stmt& stmt : branchy.body) {
+    if (stmt.kind == ir::StmtKind::While) body = &stmt.body;
+  }
+  ASSERT_NE(body, nullptr);
+  std::size_t inside = 0;
+  for (const Part& part : cut.parts) inside += part.block == body ? 1 : 0;
+  EXPECT_GE(inside, 3u);
+  for (const RandomProgram* program : {&stores, &branches}) {
+    const auto o2 = compile(program->module, {}, split_options(2, kBound));
+    expect_interpreter_results(*program, {o2.get()}, 7, 2);
+  }
+}
+
+// Σ x_j^8 over `terms` bases, each power a chain of multiplies in its own variable.
+RandomProgram power_sum(int terms) {
+  std::string text = "fn powers(x: i64*) -> i64 {\n  var sum: i64 = 0i64;\n";
+  for (int j = 0; j < terms; ++j) {
+    const std::string v = "a" + std::to_string(j);
+    text += "  var " + v + ": i64 = x[" + std::to_string(j % 8) + "u64];\n";
+    for (int m = 0; m < 3; ++m) text += "  " + v + " = " + v + " * " + v + ";\n";
+    text += "  sum = sum + " + v + ";\n";
+  }
+  text += "  return sum;\n}\n";
+  return parsed(text, {{"x", ir::Type(ir::Scalar::I64, true), 8}});
+}
+
+// Arithmetic without stores or branches stays whole up to 16 times the
+// bound; past it, it is cut between the terms, where only `sum` is live.
+TEST(SplitPlan, StraightLineArithmeticStaysWholeAndIsCutWhereFewValuesLive) {
+  constexpr std::size_t kBound = 100;
+  const RandomProgram small = power_sum(40);
+  ASSERT_GT(small.nodes, 4 * kBound);
+  ASSERT_LT(small.nodes, 16 * kBound);
+  EXPECT_FALSE(plan_split(small.module.functions.front(), kBound).split());
+
+  const RandomProgram large = power_sum(200);
+  const ir::Function& function = large.module.functions.front();
+  const FunctionPlan plan = plan_split(function, kBound);
+  ASSERT_GE(plan.parts.size(), 2u);
+  const ir::VarId sum = function.find_var("sum");
+  for (const Part& part : plan.parts) {
+    ASSERT_EQ(part.inouts.size(), 1u) << "part " << part.index;
+    EXPECT_EQ(part.inouts[0], sum);
+    EXPECT_GE(part.locals.size(), 1u);
+  }
+  const auto o2 = compile(large.module, {}, split_options(2, kBound));
+  expect_interpreter_results(large, {o2.get()}, 3, 2);
 }
 
 TEST(Split, RandomProgramsCutIntoTinyPartsMatchTheInterpreter) {
