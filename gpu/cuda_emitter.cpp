@@ -165,9 +165,7 @@ class FunctionWriter {
       case StmtKind::While:
         indent(depth);
         out_ += "while (" + exprs_.full(*s.expr) + ") {\n";
-        block(s.body, depth + 1);
-        indent(depth);
-        out_ += "}\n";
+        loop_body(s.body, depth);
         return;
       case StmtKind::For: {
         indent(depth);
@@ -175,18 +173,13 @@ class FunctionWriter {
         const std::string step = header_part(s.step);
         if (!step.empty()) out_ += " " + step;
         out_ += ") {\n";
-        block(s.body, depth + 1);
-        indent(depth);
-        out_ += "}\n";
+        loop_body(s.body, depth);
         return;
       }
       case StmtKind::Break:
-        indent(depth);
-        out_ += "break;\n";
-        return;
       case StmtKind::Continue:
         indent(depth);
-        out_ += "continue;\n";
+        out_ += loop_exit(s) + ";\n";
         return;
       case StmtKind::Return:
         indent(depth);
@@ -196,6 +189,50 @@ class FunctionWriter {
         indent(depth);
         out_ += "__syncthreads();\n";
         return;
+    }
+  }
+
+  // C++ leaves one loop at a time: a break or continue of a loop further out
+  // is a goto to a label after that loop, or at the end of its body.
+  std::string loop_exit(const Stmt& s) {
+    const bool is_break = s.kind == StmtKind::Break;
+    if (s.levels == 1) return is_break ? "break" : "continue";
+    if (s.levels > loops_.size()) {
+      throw jit::compile_error(std::string(ir::name_of(s.kind)) + " " + std::to_string(s.levels) +
+                                   " leaves more loops than enclose it",
+                               jit::location::in_function(fn_.name));
+    }
+    LoopLabels& target = loops_[loops_.size() - s.levels];
+    (is_break ? target.broken : target.continued) = true;
+    return "goto " + label(is_break ? "break" : "continue", target.id);
+  }
+
+  static std::string label(std::string_view what, std::size_t id) {
+    return "augur_" + std::string(what) + "_" + std::to_string(id);
+  }
+
+  // The body and closing brace of a loop whose header is written. A continue
+  // label closes a block of its own around the body, so that the goto jumps
+  // over no declaration in the label's scope.
+  void loop_body(const Block& body, int depth) {
+    const std::size_t start = out_.size();
+    loops_.push_back({next_loop_++});
+    block(body, depth + 1);
+    const LoopLabels labels = loops_.back();
+    loops_.pop_back();
+    if (labels.continued) {
+      out_.insert(start, static_cast<std::size_t>(depth + 1) * 2, ' ');
+      out_.insert(start + static_cast<std::size_t>(depth + 1) * 2, "{\n");
+      indent(depth + 1);
+      out_ += "}\n";
+      indent(depth + 1);
+      out_ += label("continue", labels.id) + ":;\n";
+    }
+    indent(depth);
+    out_ += "}\n";
+    if (labels.broken) {
+      indent(depth);
+      out_ += label("break", labels.id) + ":;\n";
     }
   }
 
@@ -219,8 +256,16 @@ class FunctionWriter {
     }
   }
 
+  struct LoopLabels {
+    std::size_t id;
+    bool broken = false;     // by a break of more than one level: a label after the loop
+    bool continued = false;  // by such a continue: a label at the end of its body
+  };
+
   const ir::Function& fn_;
   const std::string& cuda_name_;
+  std::vector<LoopLabels> loops_;
+  std::size_t next_loop_ = 0;
   std::vector<std::string> names_;
   CudaExprWriter exprs_;
   std::string& out_;

@@ -18,9 +18,9 @@ struct compile_options {
   // The first stage's options (docs/staging.md, "Options"): its budgets
   // (max_*), how call chains are read, the parameters' names. Its `name` and
   // `kernel` are not used: the function is named by `name` above and is not
-  // a GPU kernel. Of these only param_names is part of the key (it changes
-  // the program); the budgets bound the work of a compilation, and a request
-  // served from the cache does not stage.
+  // a GPU kernel. Of these only param_names and max_split_nodes are part of
+  // the key (they change the program); the budgets bound the work of a
+  // compilation, and a request served from the cache does not stage.
   extract_options extraction;
   // The target CPU by LLVM name ("znver3") and extra features ("+avx2,-fma");
   // empty: the host's CPU with all its features.

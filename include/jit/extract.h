@@ -49,6 +49,14 @@ struct extract_options {
   std::uint64_t max_nodes = 1'000'000;  // statements and branches recorded
   std::uint32_t max_depth = 512;        // frames between extract() and an operation
   std::uint64_t max_ir_statements = 4'000'000;
+  // A loop the first stage enters at more than one point (irreducible control
+  // flow) is made single-entry by copying the code it reaches from the other
+  // entries (node splitting) while the copies, in all, stay within this many
+  // first-stage nodes and within the number recorded (so the graph at most
+  // doubles); past it, by a dispatch loop on a dyn state variable,
+  // which copies nothing (docs/staging.md, "Control flow"). 0: always a
+  // dispatch loop.
+  std::uint64_t max_split_nodes = 4096;
   // Extract a GPU kernel (`kernel fn`, returning void): the GPU intrinsics of
   // jit/gpu.h (thread indices, shared arrays, barriers) may be used.
   bool kernel = false;
@@ -71,6 +79,12 @@ struct stage_report {
   std::uint64_t events = 0;  // first-stage operations executed, all runs
   std::uint64_t tags = 0;    // call chains read (replayed events reuse recorded tags)
   tag_source tags_used = tag_source::frame_pointers;
+  // Loops entered at more than one point, and how each was made single-entry
+  // (extract_options::max_split_nodes): by node splitting, copying
+  // `split_copies` nodes in all, or by a dispatch loop.
+  std::uint32_t irreducible_split = 0;
+  std::uint32_t irreducible_dispatched = 0;
+  std::uint64_t split_copies = 0;
 
   // One line: "control-flow runs 33, prophecy runs 1, first stage 1.20 ms, ...".
   std::string str() const;

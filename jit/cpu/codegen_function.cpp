@@ -96,7 +96,12 @@ void FunctionEmitter::emit_stmt(const ir::Stmt& stmt) {
     case ir::StmtKind::Break:
     case ir::StmtKind::Continue:
       if (loops_.empty() && !part_) fail(std::string(ir::name_of(stmt.kind)) + " outside a loop");
-      emit_loop_exit(stmt.kind == ir::StmtKind::Break ? PartExit::Break : PartExit::Continue);
+      if (stmt.levels == 0 || (stmt.levels > loops_.size() && !part_)) {
+        fail(std::string(ir::name_of(stmt.kind)) + " " + std::to_string(stmt.levels) +
+             " leaves more loops than enclose it");
+      }
+      emit_loop_exit(stmt.kind == ir::StmtKind::Break ? PartExit::Break : PartExit::Continue,
+                     stmt.levels);
       return;
     case ir::StmtKind::Return:
       emit_return(stmt);
@@ -167,14 +172,15 @@ void FunctionEmitter::emit_return(const ir::Stmt& stmt) {
   return_value(emit(*stmt.expr));
 }
 
-// Jumps to the innermost loop's exit or next iteration; in a part, a loop
-// around the part is its caller's to take.
-void FunctionEmitter::emit_loop_exit(PartExit exit) {
-  if (loops_.empty()) {
-    leave_part(exit);
+// Jumps to the exit or next iteration of the loop `levels` out; in a part, a
+// loop around the part is its caller's to take.
+void FunctionEmitter::emit_loop_exit(PartExit exit, std::uint32_t levels) {
+  if (levels > loops_.size()) {
+    leave_part(exit, levels - static_cast<std::uint32_t>(loops_.size()));
     return;
   }
-  b_.CreateBr(exit == PartExit::Break ? loops_.back().exit : loops_.back().next);
+  const Loop& target = loops_[loops_.size() - levels];
+  b_.CreateBr(exit == PartExit::Break ? target.exit : target.next);
 }
 
 // `value` is null in a void function.

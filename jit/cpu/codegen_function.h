@@ -56,12 +56,12 @@ class FunctionEmitter {
   void emit_if(const ir::Stmt& stmt);
   void emit_loop(const ir::Stmt& stmt);
   void emit_return(const ir::Stmt& stmt);
-  void emit_loop_exit(PartExit exit);
+  void emit_loop_exit(PartExit exit, std::uint32_t levels = 1);
   void return_value(llvm::Value* value);
   // Calls the function of `part` and acts on the status it returns.
   void emit_part_call(const Part& part);
   // Leaves the part being emitted with `exit` (codegen_part.cpp).
-  void leave_part(PartExit exit);
+  void leave_part(PartExit exit, std::uint32_t levels = 1);
   llvm::AllocaInst* entry_alloca(llvm::Type* type, const llvm::Twine& name);
   bool terminated();
   llvm::BasicBlock* new_block(const char* name);

@@ -88,9 +88,9 @@ void FunctionEmitter::emit_part_body() {
   b_.CreateRet(part_status_);
 }
 
-void FunctionEmitter::leave_part(PartExit exit) {
+void FunctionEmitter::leave_part(PartExit exit, std::uint32_t levels) {
   if (!part_) fail("break or continue outside a loop");
-  part_status_->addIncoming(b_.getInt32(static_cast<std::uint32_t>(exit)), b_.GetInsertBlock());
+  part_status_->addIncoming(b_.getInt32(exit_status(exit, levels)), b_.GetInsertBlock());
   b_.CreateBr(part_exit_);
 }
 
@@ -117,14 +117,19 @@ void FunctionEmitter::emit_part_call(const Part& part) {
     b_.CreateStore(b_.CreateLoad(register_type(context_, variable.type), in_out_slots_[var.index]),
                    variable_slot(var));
   }
-  if (!part.breaks && !part.continues && !part.returns) return;
+  if (!part.breaks && !part.continues && !part.returns && part.far_exits.empty()) return;
   llvm::BasicBlock* next = new_block("part.next");
-  llvm::SwitchInst* exits = b_.CreateSwitch(status, next, 3);
-  auto on = [&](PartExit exit, const char* name) {
+  llvm::SwitchInst* exits =
+      b_.CreateSwitch(status, next, 3 + static_cast<unsigned>(part.far_exits.size()));
+  auto on = [&](PartExit exit, const char* name, std::uint32_t levels = 1) {
     llvm::BasicBlock* block = new_block(name);
-    exits->addCase(b_.getInt32(static_cast<std::uint32_t>(exit)), block);
+    exits->addCase(b_.getInt32(exit_status(exit, levels)), block);
     b_.SetInsertPoint(block);
   };
+  for (const FarExit& far : part.far_exits) {
+    on(far.kind, far.kind == PartExit::Break ? "part.break.far" : "part.continue.far", far.levels);
+    emit_loop_exit(far.kind, far.levels);
+  }
   if (part.breaks) {
     on(PartExit::Break, "part.break");
     emit_loop_exit(PartExit::Break);

@@ -40,12 +40,31 @@ struct Exits {
   bool breaks = false;
   bool continues = false;
   bool returns = false;
+  std::vector<FarExit> far;
 
   Exits& operator|=(const Exits& other) {
     breaks = breaks || other.breaks;
     continues = continues || other.continues;
     returns = returns || other.returns;
+    for (const FarExit& e : other.far) add(e.kind, e.levels);
     return *this;
+  }
+
+  void add(PartExit kind, std::uint32_t levels) {
+    if (levels == 1) {
+      (kind == PartExit::Break ? breaks : continues) = true;
+    } else if (std::find(far.begin(), far.end(), FarExit{kind, levels}) == far.end()) {
+      far.push_back({kind, levels});
+    }
+  }
+
+  // What leaves a loop whose body has these exits: the loop takes its own
+  // break and continue, and the others leave one loop fewer outside it.
+  Exits around_loop() const {
+    Exits out;
+    out.returns = returns;
+    for (const FarExit& e : far) out.add(e.kind, e.levels - 1);
+    return out;
   }
 };
 
@@ -132,17 +151,17 @@ class Planner {
       }
       switch (stmt.kind) {
         case ir::StmtKind::Break:
-          exits[i].breaks = true;
+          exits[i].add(PartExit::Break, stmt.levels);
           break;
         case ir::StmtKind::Continue:
-          exits[i].continues = true;
+          exits[i].add(PartExit::Continue, stmt.levels);
           break;
         case ir::StmtKind::Return:
           exits[i].returns = true;
           break;
         case ir::StmtKind::While:
         case ir::StmtKind::For:
-          exits[i].returns = nested.returns;  // the loop takes its own break and continue
+          exits[i] = nested.around_loop();
           break;
         default:
           exits[i] = nested;
@@ -190,6 +209,7 @@ class Planner {
     part.breaks = any.breaks;
     part.continues = any.continues;
     part.returns = any.returns;
+    part.far_exits = std::move(any.far);
     plan_.starts.emplace(&block[begin], part.index);
     plan_.parts.push_back(std::move(part));
   }
@@ -236,6 +256,12 @@ class Planner {
 };
 
 }  // namespace
+
+std::uint32_t exit_status(PartExit kind, std::uint32_t levels) {
+  if (levels == 1) return static_cast<std::uint32_t>(kind);
+  return static_cast<std::uint32_t>(PartExit::Return) + 1 + 2 * (levels - 2) +
+         (kind == PartExit::Continue ? 1 : 0);
+}
 
 FunctionPlan plan_split(const ir::Function& function, std::size_t split_nodes) {
   if (split_nodes == 0 || function.kernel) {

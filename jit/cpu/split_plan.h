@@ -29,6 +29,20 @@ namespace augur::cpu {
 // function's i32 result), which the caller acts on.
 enum class PartExit : std::uint32_t { FallThrough = 0, Break = 1, Continue = 2, Return = 3 };
 
+// A break or continue that leaves `levels` loops around the part (2 or more:
+// one loop is Part::breaks or Part::continues).
+struct FarExit {
+  PartExit kind = PartExit::Break;  // Break or Continue
+  std::uint32_t levels = 2;
+
+  friend bool operator==(const FarExit&, const FarExit&) = default;
+};
+
+// The status code of a loop exit leaving `levels` loops around a part: the
+// PartExit itself for one level; past Return, two codes (break, continue) a
+// level for more.
+std::uint32_t exit_status(PartExit kind, std::uint32_t levels);
+
 struct Part {
   const ir::Block* block = nullptr;  // the statements [begin, end) of *block
   std::size_t begin = 0;
@@ -46,6 +60,7 @@ struct Part {
   bool breaks = false;
   bool continues = false;
   bool returns = false;
+  std::vector<FarExit> far_exits;  // those that leave more than one loop around it
 };
 
 struct FunctionPlan {

@@ -427,11 +427,11 @@ void FunctionBuilder::for_(const std::function<void()>& init, ExprPtr cond,
                   std::move(body_block)));
 }
 
-void FunctionBuilder::break_() {
-  emit(Stmt::break_());
+void FunctionBuilder::break_(std::uint32_t levels) {
+  emit(Stmt::break_(levels));
 }
-void FunctionBuilder::continue_() {
-  emit(Stmt::continue_());
+void FunctionBuilder::continue_(std::uint32_t levels) {
+  emit(Stmt::continue_(levels));
 }
 void FunctionBuilder::return_(ExprPtr value) {
   emit(Stmt::return_(std::move(value)));

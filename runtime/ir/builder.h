@@ -81,8 +81,8 @@ class FunctionBuilder {
   // init and step each emit at most one statement.
   void for_(const std::function<void()>& init, ExprPtr cond, const std::function<void()>& step,
             const std::function<void()>& body);
-  void break_();
-  void continue_();
+  void break_(std::uint32_t levels = 1);  // levels: loops it leaves (docs/ir.md)
+  void continue_(std::uint32_t levels = 1);
   void return_(ExprPtr value = nullptr);
   void barrier();
 

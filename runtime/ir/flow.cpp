@@ -1,12 +1,24 @@
 #include "runtime/ir/flow.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 namespace augur::ir {
 
 namespace {
 
 struct Flow {
   bool falls_through = true;
-  bool breaks = false;  // a reachable break leaves the innermost enclosing loop
+  // The reachable breaks that leave loops around the statement, by how many
+  // loops each leaves counted from the innermost enclosing one (1: that loop).
+  std::vector<std::uint32_t> breaks;
+
+  void add_breaks(const std::vector<std::uint32_t>& more) {
+    for (std::uint32_t levels : more) {
+      if (std::find(breaks.begin(), breaks.end(), levels) == breaks.end()) breaks.push_back(levels);
+    }
+  }
 };
 
 Flow flow_of(const Block& block);
@@ -14,22 +26,34 @@ Flow flow_of(const Block& block);
 Flow flow_of(const Stmt& stmt) {
   switch (stmt.kind) {
     case StmtKind::Break:
-      return {false, true};
+      return {false, {stmt.levels}};
     case StmtKind::Continue:
     case StmtKind::Return:
-      return {false, false};
+      return {false, {}};
     case StmtKind::If: {
-      const Flow then_flow = flow_of(stmt.body);
+      Flow flow = flow_of(stmt.body);
       const Flow else_flow = flow_of(stmt.orelse);
-      return {then_flow.falls_through || else_flow.falls_through,
-              then_flow.breaks || else_flow.breaks};
+      flow.falls_through = flow.falls_through || else_flow.falls_through;
+      flow.add_breaks(else_flow.breaks);
+      return flow;
     }
     case StmtKind::While:
-    case StmtKind::For:
-      // Breaks inside the body leave this loop, not the enclosing one.
-      return {!is_constant_true(stmt.expr) || flow_of(stmt.body).breaks, false};
+    case StmtKind::For: {
+      // A break of one level leaves this loop; the others leave one loop fewer
+      // once outside it.
+      const Flow body = flow_of(stmt.body);
+      Flow flow{!is_constant_true(stmt.expr), {}};
+      for (std::uint32_t levels : body.breaks) {
+        if (levels == 1) {
+          flow.falls_through = true;
+        } else {
+          flow.breaks.push_back(levels - 1);
+        }
+      }
+      return flow;
+    }
     default:
-      return {true, false};
+      return {true, {}};
   }
 }
 
@@ -37,7 +61,7 @@ Flow flow_of(const Block& block) {
   Flow flow;
   for (const Stmt& stmt : block) {
     const Flow s = flow_of(stmt);
-    flow.breaks = flow.breaks || s.breaks;
+    flow.add_breaks(s.breaks);
     if (!s.falls_through) {
       flow.falls_through = false;
       break;  // the rest of the block is unreachable

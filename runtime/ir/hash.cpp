@@ -74,7 +74,10 @@ constexpr std::uint64_t kModuleTag = 0x41554755524d4f31;      // "AUGURMO1"
 constexpr std::uint64_t kExprTag = std::uint64_t{'E'} << 56;  // | kind << 16 | op << 8 | axis
 constexpr std::uint64_t kStmtTag = std::uint64_t{'S'} << 56;  // | kind
 constexpr std::uint64_t kNullTag = std::uint64_t{'N'} << 56;  // a missing expression or callee
-constexpr std::uint64_t kUnknownVar = ~std::uint64_t{0};      // a VarId out of range (invalid IR)
+// | levels, after a break or continue that leaves more than one loop (one
+// loop adds nothing, so the keys of programs without such exits stay put)
+constexpr std::uint64_t kLevelsTag = std::uint64_t{'L'} << 56;
+constexpr std::uint64_t kUnknownVar = ~std::uint64_t{0};  // a VarId out of range (invalid IR)
 
 std::uint64_t type_word(Type type) {
   return static_cast<std::uint64_t>(type.scalar()) | (type.is_pointer() ? 0x100u : 0u);
@@ -167,6 +170,8 @@ class FunctionEncoder {
         return;
       case StmtKind::Break:
       case StmtKind::Continue:
+        if (s.levels != 1) h_.add(kLevelsTag | s.levels);
+        return;
       case StmtKind::Barrier:
         return;
     }

@@ -775,10 +775,16 @@ class Lowerer {
         lower_loop(s, s.step, s.expr.get());
         return;
       case StmtKind::Break:
-      case StmtKind::Continue:
+      case StmtKind::Continue: {
         if (loops_.empty()) fail(std::string(name_of(s.kind)) + " outside a loop");
-        jump(Op::Jump, s.kind == StmtKind::Break ? *loops_.back().exit : *loops_.back().next);
+        if (s.levels == 0 || s.levels > loops_.size()) {
+          fail(std::string(name_of(s.kind)) + " " + std::to_string(s.levels) +
+               " leaves more loops than enclose it");
+        }
+        const Loop& target = loops_[loops_.size() - s.levels];
+        jump(Op::Jump, s.kind == StmtKind::Break ? *target.exit : *target.next);
         return;
+      }
       case StmtKind::Return:
         if (s.expr) {
           emit(Op::Ret, 0, operand(*s.expr));

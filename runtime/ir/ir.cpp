@@ -109,7 +109,7 @@ bool operator==(const Expr& a, const Expr& b) {
 bool operator==(const Stmt& a, const Stmt& b) {
   return a.kind == b.kind && a.var == b.var && same_expr(a.expr, b.expr) &&
          same_expr(a.ptr, b.ptr) && same_expr(a.index, b.index) && a.body == b.body &&
-         a.orelse == b.orelse && a.init == b.init && a.step == b.step;
+         a.orelse == b.orelse && a.init == b.init && a.step == b.step && a.levels == b.levels;
 }
 
 bool operator==(const Module& a, const Module& b) {
@@ -179,15 +179,17 @@ Stmt Stmt::for_(Block init, ExprPtr cond, Block step, Block body) {
   return s;
 }
 
-Stmt Stmt::break_() {
+Stmt Stmt::break_(std::uint32_t levels) {
   Stmt s;
   s.kind = StmtKind::Break;
+  s.levels = levels;
   return s;
 }
 
-Stmt Stmt::continue_() {
+Stmt Stmt::continue_(std::uint32_t levels) {
   Stmt s;
   s.kind = StmtKind::Continue;
+  s.levels = levels;
   return s;
 }
 

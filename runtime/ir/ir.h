@@ -12,7 +12,8 @@
 //  - a local variable is declared by exactly one Decl and used only after it, in
 //    its scope (the rest of the enclosing block, nested blocks included);
 //  - operand types match what each node below says; Expr::type is its result type;
-//  - break/continue only inside loops; a non-void function returns on every path;
+//  - break/continue only inside as many loops as they leave (`levels`); a non-void
+//    function returns on every path;
 //  - a kernel returns void; GPU intrinsics, barriers and shared arrays only in kernels.
 #pragma once
 
@@ -193,18 +194,18 @@ bool may_trap_or_read(const Expr& e);
 inline constexpr std::size_t kMaxNesting = 1000;
 
 enum class StmtKind : std::uint8_t {
-  Decl,    // var [= expr]; declares a Local (expr may be null: zero) or a Shared array
-  Assign,  // var = expr
-  Store,   // ptr[index] = expr
-  Eval,    // expr;  (a call or atomic evaluated for its effect)
-  If,      // if (expr) body else orelse
-  While,   // while (expr) body
-  For,     // for (init; expr; step) body; init/step hold at most one statement;
-           // continue jumps to step; a Decl in init is scoped to the loop
-  Break,
-  Continue,
-  Return,   // return [expr]
-  Barrier,  // GPU block-wide barrier (kernels only; every thread of the block reaches it)
+  Decl,      // var [= expr]; declares a Local (expr may be null: zero) or a Shared array
+  Assign,    // var = expr
+  Store,     // ptr[index] = expr
+  Eval,      // expr;  (a call or atomic evaluated for its effect)
+  If,        // if (expr) body else orelse
+  While,     // while (expr) body
+  For,       // for (init; expr; step) body; init/step hold at most one statement;
+             // continue jumps to step; a Decl in init is scoped to the loop
+  Break,     // leaves `levels` loops: 1 the innermost (`break;`), 2 the one around it (`break 2;`)
+  Continue,  // next iteration of the loop `levels` out: 1 the innermost (`continue;`)
+  Return,    // return [expr]
+  Barrier,   // GPU block-wide barrier (kernels only; every thread of the block reaches it)
 };
 
 struct Stmt;
@@ -215,11 +216,12 @@ struct Stmt {
   VarId var;     // Decl, Assign
   ExprPtr expr;  // Decl init, Assign value, Store value, Eval, If/While/For condition, Return value
   ExprPtr ptr;   // Store
-  ExprPtr index;  // Store
-  Block body;     // If then-branch, While/For body
-  Block orelse;   // If else-branch
-  Block init;     // For
-  Block step;     // For
+  ExprPtr index;             // Store
+  Block body;                // If then-branch, While/For body
+  Block orelse;              // If else-branch
+  Block init;                // For
+  Block step;                // For
+  std::uint32_t levels = 1;  // Break, Continue: how many loops out the target is (1 or more)
 
   static Stmt decl(VarId var, ExprPtr init = nullptr);
   static Stmt assign(VarId var, ExprPtr value);
@@ -228,8 +230,8 @@ struct Stmt {
   static Stmt if_(ExprPtr cond, Block then_block, Block else_block = {});
   static Stmt while_(ExprPtr cond, Block body);
   static Stmt for_(Block init, ExprPtr cond, Block step, Block body);
-  static Stmt break_();
-  static Stmt continue_();
+  static Stmt break_(std::uint32_t levels = 1);
+  static Stmt continue_(std::uint32_t levels = 1);
   static Stmt return_(ExprPtr value = nullptr);
   static Stmt barrier();
 };

@@ -357,11 +357,13 @@ class Parser {
     } else if (at("for")) {
       out.push_back(for_stmt());
     } else if (accept("break")) {
+      const std::uint32_t levels = exit_levels();
       expect(";", "after 'break'");
-      out.push_back(Stmt::break_());
+      out.push_back(Stmt::break_(levels));
     } else if (accept("continue")) {
+      const std::uint32_t levels = exit_levels();
       expect(";", "after 'continue'");
-      out.push_back(Stmt::continue_());
+      out.push_back(Stmt::continue_(levels));
     } else if (accept("barrier")) {
       expect(";", "after 'barrier'");
       out.push_back(Stmt::barrier());
@@ -430,6 +432,20 @@ class Parser {
     advance();
     expect("]", "after the number of elements");
     return Stmt::decl(declare(name, Type::pointer_to(elem.scalar()), VarKind::Shared, elements));
+  }
+
+  // The loops a break or continue leaves: `break 2;`; 1 when no number follows.
+  std::uint32_t exit_levels() {
+    if (tok_.kind != TokenKind::Number) return 1;
+    const Token count = tok_;
+    std::uint32_t levels = 0;
+    const auto [end, ec] =
+        std::from_chars(count.text.data(), count.text.data() + count.text.size(), levels);
+    if (ec != std::errc() || end != count.text.data() + count.text.size() || levels == 0) {
+      fail_found(count, {"expected the number of loops to leave (1 to 4294967295, no suffix)"});
+    }
+    advance();
+    return levels;
   }
 
   Stmt if_stmt() {

@@ -99,6 +99,10 @@ class Printer {
         break;
       case StmtKind::Break:
       case StmtKind::Continue:
+        out_ += name_of(s.kind);
+        if (s.levels != 1) out_ += ' ' + std::to_string(s.levels);
+        out_ += ";\n";
+        return;
       case StmtKind::Barrier:
         out_ += std::string(name_of(s.kind)) + ";\n";
         return;

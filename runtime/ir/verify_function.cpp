@@ -162,7 +162,15 @@ void FunctionVerifier::check_stmt(const Stmt& s) {
       return check_for(s);
     case StmtKind::Break:
     case StmtKind::Continue:
-      if (loop_depth_ == 0) report(std::string(name_of(s.kind)) + " outside a loop");
+      if (loop_depth_ == 0) {
+        report(std::string(name_of(s.kind)) + " outside a loop");
+      } else if (s.levels == 0) {
+        report(std::string(name_of(s.kind)) + " 0: a loop exit leaves at least one loop");
+      } else if (s.levels > loop_depth_) {
+        report(std::string(name_of(s.kind)) + " " + std::to_string(s.levels) + " leaves " +
+               std::to_string(s.levels) + " loops, but " + std::to_string(loop_depth_) +
+               (loop_depth_ == 1 ? " encloses it" : " enclose it"));
+      }
       return;
     case StmtKind::Return:
       return check_return(s);

@@ -121,7 +121,10 @@ StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap)
         break;
       case ir::StmtKind::Break:
       case ir::StmtKind::Continue:
-        if (loops == 0) facts.regionable = false;
+        // The translation keeps code with exits of more than one loop as it
+        // is: such an exit stays out of regions, so that the code around it
+        // is still optimized.
+        if (loops == 0 || s.levels > 1) facts.regionable = false;
         break;
       case ir::StmtKind::Decl:
         if (f.var(s.var).kind == ir::VarKind::Shared) facts.regionable = false;

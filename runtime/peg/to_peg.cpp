@@ -208,9 +208,12 @@ class Translator {
         env.state = add(Kind::Barrier, PegType::state(), {env.state});
         return straight(std::move(env));
       case ir::StmtKind::Break:
-        return leave(std::move(env), 0);
       case ir::StmtKind::Continue:
-        return leave(std::move(env), 1);
+        if (s.levels != 1) {
+          throw unsupported(
+              "to_peg: a break or continue that leaves more than one loop (kept as extracted)");
+        }
+        return leave(std::move(env), s.kind == ir::StmtKind::Break ? 0 : 1);
       case ir::StmtKind::Return:
         if (s.expr) env.ret = expr(s.expr, env);
         return leave(std::move(env), 2);

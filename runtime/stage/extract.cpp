@@ -32,7 +32,9 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   structure_options.result = to_ir(gen.result);
   structure_options.max_statements = options.max_ir_statements;
   structure_options.kernel = options.kernel;
-  ir::Function fn = structure(explorer.graph(), structure_options);
+  structure_options.max_split_nodes = options.max_split_nodes;
+  ReducibleStats reducible;
+  ir::Function fn = structure(explorer.graph(), structure_options, reducible);
   tidy(fn);
   // Before finalize: it names the new locals, and its walks then see trees.
   insert_lets(fn);
@@ -53,6 +55,9 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   out.report.events = stats.events;
   out.report.tags = stats.tags;
   out.report.tags_used = stats.tags_used;
+  out.report.irreducible_split = reducible.split;
+  out.report.irreducible_dispatched = reducible.dispatched;
+  out.report.split_copies = reducible.copied;
   out.report.nodes = explorer.graph().size();
   out.report.simplified_nodes = explorer.pool().saved();
   out.report.first_stage_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -79,7 +84,12 @@ std::string stage_report::str() const {
          std::to_string(ir_expression_nodes) + ", simplified nodes " +
          std::to_string(simplified_nodes) + ", graph nodes " + std::to_string(nodes) + ", events " +
          std::to_string(events) + ", tags " + std::to_string(tags) +
-         (tags_used == tag_source::frame_pointers ? " (frame pointers)" : " (backtrace)");
+         (tags_used == tag_source::frame_pointers ? " (frame pointers)" : " (backtrace)") +
+         (irreducible_split + irreducible_dispatched == 0
+              ? std::string()
+              : ", irreducible loops split " + std::to_string(irreducible_split) + " (" +
+                    std::to_string(split_copies) + " nodes copied), dispatched " +
+                    std::to_string(irreducible_dispatched));
 }
 
 extraction::extraction(std::shared_ptr<const detail::extraction_result> result)

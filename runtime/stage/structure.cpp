@@ -44,7 +44,24 @@ class Structurer {
   Structurer(const Graph& graph, const StructureOptions& options)
       : g_(graph), options_(options), size_(graph.size()) {}
 
-  ir::Function run() {
+  // The analyses structuring needs; false if the graph is irreducible.
+  bool analyze() {
+    if (size_ == 0) return true;
+    for (std::uint32_t n = 0; n < size_; ++n) {
+      for (std::uint32_t s : successors(g_[n])) {
+        if (s == kNoNode)
+          throw jit::staging_error("internal: an unexplored edge reached structuring");
+      }
+    }
+    order();
+    dominators();
+    if (!reducible()) return false;
+    loops();
+    forward_predecessors();
+    return true;
+  }
+
+  ir::Function emit() {
     ir::Function fn;
     fn.name = options_.name;
     fn.ret = options_.result;
@@ -57,16 +74,6 @@ class Structurer {
       if (v.param) ++fn.num_params;
     }
     if (size_ == 0) return fn;
-    for (std::uint32_t n = 0; n < size_; ++n) {
-      for (std::uint32_t s : successors(g_[n])) {
-        if (s == kNoNode)
-          throw jit::staging_error("internal: an unexplored edge reached structuring");
-      }
-    }
-    order();
-    dominators();
-    loops();
-    forward_predecessors();
     sequence(0, kNoNode, fn.body, false);
     return fn;
   }
@@ -134,6 +141,11 @@ class Structurer {
     for (std::uint32_t n : rpo_) {
       if (n != 0) children_[idom_[n]].push_back(n);  // in reverse postorder
     }
+    dominated_.assign(size_, 0);
+    for (auto it = rpo_.rbegin(); it != rpo_.rend(); ++it) {
+      dominated_[*it] += 1;
+      if (*it != 0) dominated_[idom_[*it]] += dominated_[*it];
+    }
   }
 
   std::uint32_t intersect(std::uint32_t a, std::uint32_t b) const {
@@ -152,6 +164,16 @@ class Structurer {
     }
   }
 
+  // Whether every retreating edge goes to a node that dominates its source.
+  bool reducible() const {
+    for (std::uint32_t u : rpo_) {
+      for (std::uint32_t s : successors(g_[u])) {
+        if (rpo_index_[s] <= rpo_index_[u] && !dominates(s, u)) return false;
+      }
+    }
+    return true;
+  }
+
   // Natural loops, innermost first; loop_of_ maps a node to its innermost loop
   // header, parent_ a header to the header of the loop around it.
   void loops() {
@@ -162,11 +184,6 @@ class Structurer {
     for (std::uint32_t u : rpo_) {
       for (std::uint32_t s : successors(g_[u])) {
         if (rpo_index_[s] > rpo_index_[u]) continue;
-        if (!dominates(s, u)) {
-          throw jit::staging_error(
-              "the first stage's control flow is irreducible (a loop entered at two points); "
-              "Augur cannot structure it");
-        }
         back_[s].push_back(u);
         is_header_[s] = 1;
       }
@@ -357,19 +374,28 @@ class Structurer {
     return j;
   }
 
-  // The statement that leaves for x at once, if reaching x is a jump.
-  [[gnu::noinline]] bool jump(std::uint32_t x, std::uint32_t stop, ir::Block& out) {
-    if (x == stop) return false;
-    if (!loops_.empty()) {
-      if (x == loops_.back().follow) {
-        out.push_back(ir::Stmt::break_());
+  // Appends the break or continue that reaching x is, if x is the follow or
+  // the header of a loop being emitted: the innermost such loop, as many
+  // levels out as it is.
+  [[gnu::noinline]] bool loop_exit(std::uint32_t x, ir::Block& out) {
+    for (std::size_t i = loops_.size(); i-- > 0;) {
+      const auto levels = static_cast<std::uint32_t>(loops_.size() - i);
+      if (x == loops_[i].header) {
+        out.push_back(ir::Stmt::continue_(levels));
         return true;
       }
-      if (x == loops_.back().header) {
-        out.push_back(ir::Stmt::continue_());
+      if (x == loops_[i].follow) {
+        out.push_back(ir::Stmt::break_(levels));
         return true;
       }
     }
+    return false;
+  }
+
+  // The statement that leaves for x at once, if reaching x is a jump.
+  [[gnu::noinline]] bool jump(std::uint32_t x, std::uint32_t stop, ir::Block& out) {
+    if (x == stop) return false;
+    if (loop_exit(x, out)) return true;
     if (is_terminal(g_[x].event.kind)) {
       out.push_back(statement(x));
       return true;
@@ -448,18 +474,10 @@ class Structurer {
   // sequence() recurses once per nesting level (through emit_loop() for a
   // loop), so whatever is inlined into it costs stack at every level: 7.8 KB
   // a level under AddressSanitizer, more than a TBB worker's 4 MiB holds at
-  // 1,000 levels. The statements it appends, its errors, jump() and the
-  // loop analysis in follow() stay out of line (2.3 KB a level).
-  [[noreturn, gnu::noinline, gnu::cold]] static void leaves_two_loops() {
-    throw jit::staging_error(
-        "the first stage's control flow leaves two loops at once; Augur cannot express it with "
-        "structured break/continue");
-  }
+  // 1,000 levels. The statements it appends, its errors, jump(), loop_exit()
+  // and the loop analysis in follow() stay out of line (2.3 KB a level).
   [[gnu::noinline]] void append_statement(ir::Block& out, std::uint32_t n) {
     out.push_back(statement(n));
-  }
-  [[gnu::noinline]] static void append_jump(ir::Block& out, ir::StmtKind kind) {
-    out.push_back(kind == ir::StmtKind::Break ? ir::Stmt::break_() : ir::Stmt::continue_());
   }
   [[gnu::noinline]] static void append_if(ir::Block& out, const ir::ExprPtr& cond,
                                           ir::Block then_block, ir::Block else_block) {
@@ -473,17 +491,7 @@ class Structurer {
     while (true) {
       if (!at_header) {
         if (n == stop) return;
-        if (!loops_.empty()) {
-          if (n == loops_.back().header) {
-            append_jump(out, ir::StmtKind::Continue);
-            return;
-          }
-          if (n == loops_.back().follow) {
-            append_jump(out, ir::StmtKind::Break);
-            return;
-          }
-        }
-        if (is_sink(n)) leaves_two_loops();
+        if (loop_exit(n, out)) return;
         if (is_header_[n]) {
           const std::uint32_t after = emit_loop(n, out);
           if (after == kNoNode) return;
@@ -538,6 +546,12 @@ class Structurer {
         n = on_true;
         continue;
       }
+      // Where paths of the arms meet at more than one place, each place is
+      // emitted once, after a block that the paths reaching it leave.
+      if (const NodeList merges = merge_children(n); merges.size() > 1) {
+        n = emit_blocks(n, merges, out);
+        continue;
+      }
       const std::uint32_t arm_stop = j == kNoNode ? stop : j;
       sequence(on_true, arm_stop, then_block, false);
       sequence(on_false, arm_stop, else_block, false);
@@ -545,6 +559,71 @@ class Structurer {
       if (j == kNoNode) return;
       n = j;
     }
+  }
+
+  // The nodes where the arms of branch n meet that emit_blocks() emits once
+  // each, in reverse postorder: its last merge child in the dominator tree
+  // that is neither a loop's header or exit nor a return (those are jumps),
+  // and each earlier one whose copies, one per path reaching it, would cost
+  // more statements than its block and breaks (counting the nodes it
+  // dominates: the code only it leads to). None if that is the last alone
+  // (the branch is emitted with its one join), or too many to nest.
+  [[gnu::noinline]] NodeList merge_children(std::uint32_t n) const {
+    NodeList merges;
+    for (std::uint32_t c : children_[n]) {
+      if (forward_preds_[c] >= 2 && !is_sink(c) && !is_terminal(g_[c].event.kind)) {
+        merges.push_back(c);
+      }
+    }
+    NodeList out;
+    for (std::size_t i = 0; i + 1 < merges.size(); ++i) {
+      const std::uint64_t paths = forward_preds_[merges[i]];
+      if ((paths - 1) * dominated_[merges[i]] > paths + 1) out.push_back(merges[i]);
+    }
+    if (out.empty() || out.size() >= kMaxBlocks || nesting_ + out.size() >= ir::kMaxNesting / 2) {
+      return {};
+    }
+    out.push_back(merges.back());
+    return out;
+  }
+
+  // Emits branch n whose arms meet at `merges` m1 ... mk: blocks (loops that
+  // run once) nested k deep, the branch in the innermost, each mi's code
+  // after the block that ends where it starts, reaching mi from inside that
+  // block a break of it:
+  //
+  //   while (true) {                 // block k: its exit is mk
+  //     while (true) {               // block k - 1
+  //       ... while (true) { if (c) { ... break; } else { ... break 2; } }
+  //       m1's code ...
+  //     }
+  //     m(k-1)'s code ...
+  //   }
+  //
+  // Every path in a block ends in a jump, so no block loops. Returns mk,
+  // where the code goes on after the outermost block.
+  [[gnu::noinline]] std::uint32_t emit_blocks(std::uint32_t n, const NodeList& merges,
+                                              ir::Block& out) {
+    const std::size_t k = merges.size();
+    for (std::size_t i = k; i-- > 0;) loops_.push_back({kNoNode, merges[i]});
+    nesting_ += k;
+    const Node& node = g_[n];
+    ir::Block then_block;
+    ir::Block else_block;
+    sequence(node.succ[1], kNoNode, then_block, false);
+    sequence(node.succ[0], kNoNode, else_block, false);
+    ir::Block body;
+    append_if(body, node.event.expr, std::move(then_block), std::move(else_block));
+    for (std::size_t i = 0; i < k; ++i) {
+      ir::Stmt block = ir::Stmt::while_(ir::constant(true), std::move(body));
+      loops_.pop_back();
+      body.clear();
+      body.push_back(std::move(block));
+      if (i + 1 < k) sequence(merges[i], kNoNode, body, false);
+    }
+    nesting_ -= k;
+    out.push_back(std::move(body.front()));
+    return merges.back();
   }
 
   // Emits the loop headed by h; returns where the code continues after it.
@@ -558,6 +637,9 @@ class Structurer {
     return after;
   }
 
+  // Blocks emit_blocks() nests at most for one branch.
+  static constexpr std::size_t kMaxBlocks = 64;
+
   const Graph& g_;
   const StructureOptions& options_;
   const std::uint32_t size_;
@@ -567,6 +649,7 @@ class Structurer {
   std::vector<NodeList> preds_;
   NodeList idom_;
   std::vector<NodeList> children_;
+  NodeList dominated_;  // nodes of the dominator subtree, the node included
   NodeList loop_of_;
   NodeList parent_;
   std::vector<std::uint8_t> is_header_;
@@ -581,8 +664,16 @@ class Structurer {
 
 }  // namespace
 
-ir::Function structure(const Graph& graph, const StructureOptions& options) {
-  return Structurer(graph, options).run();
+ir::Function structure(const Graph& graph, const StructureOptions& options, ReducibleStats& stats) {
+  Structurer structurer(graph, options);
+  if (structurer.analyze()) return structurer.emit();
+  Graph fixed = graph;
+  make_reducible(fixed, options.max_split_nodes, stats);
+  Structurer again(fixed, options);
+  if (!again.analyze()) {
+    throw jit::staging_error("internal: the first stage's graph is still irreducible");
+  }
+  return again.emit();
 }
 
 }  // namespace augur::stage

@@ -77,11 +77,17 @@ bool ends_in_jump(const Block& block) {
   return last.kind == StmtKind::If && ends_in_jump(last.body) && ends_in_jump(last.orelse);
 }
 
-// Does `block` contain a continue of the loop it is the body of?
-bool has_own_continue(const Block& block) {
+// Does `block` contain a continue of the loop it is the body of? `levels`:
+// the loops between the block and that loop, counting it (1 in its body).
+bool has_own_continue(const Block& block, std::uint32_t levels = 1) {
   for (const Stmt& s : block) {
-    if (s.kind == StmtKind::Continue) return true;
-    if (s.kind == StmtKind::If && (has_own_continue(s.body) || has_own_continue(s.orelse))) {
+    if (s.kind == StmtKind::Continue && s.levels == levels) return true;
+    if (s.kind == StmtKind::If &&
+        (has_own_continue(s.body, levels) || has_own_continue(s.orelse, levels))) {
+      return true;
+    }
+    if ((s.kind == StmtKind::While || s.kind == StmtKind::For) &&
+        has_own_continue(s.body, levels + 1)) {
       return true;
     }
   }
@@ -93,7 +99,7 @@ bool has_own_continue(const Block& block) {
 bool drop_trailing(Block& block, StmtKind kind) {
   if (block.empty()) return false;
   Stmt& last = block.back();
-  if (last.kind == kind && !(kind == StmtKind::Return && last.expr)) {
+  if (last.kind == kind && last.levels == 1 && !(kind == StmtKind::Return && last.expr)) {
     block.pop_back();
     return true;
   }
@@ -107,7 +113,7 @@ bool drop_trailing(Block& block, StmtKind kind) {
 
 bool is_break_if(const Stmt& s) {
   return s.kind == StmtKind::If && s.orelse.empty() && s.body.size() == 1 &&
-         s.body[0].kind == StmtKind::Break;
+         s.body[0].kind == StmtKind::Break && s.body[0].levels == 1;
 }
 
 class Tidier {

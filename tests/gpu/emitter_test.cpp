@@ -43,6 +43,53 @@ bool contains(const std::string& text, const std::string& piece) {
   return text.find(piece) != std::string::npos;
 }
 
+// C++ leaves one loop at a time: `break 2` is a goto to a label after the
+// outer loop, `continue 2` one to a label at the end of its body, in a block
+// of its own around the body so that the goto skips no declaration in the
+// label's scope (`u` below).
+TEST(CudaEmitter, ExitsOfSeveralLoopsAreGotos) {
+  const std::string cuda = cuda_of(
+      "fn f(n: i32) -> i32 {\n"
+      "  var s: i32 = 0i32;\n"
+      "  for (var i: i32 = 0i32; i < n; i = i + 1i32) {\n"
+      "    while (true) {\n"
+      "      if (s > 100i32) {\n"
+      "        break 2;\n"
+      "      }\n"
+      "      s = s + i;\n"
+      "      if (s > 10i32) {\n"
+      "        continue 2;\n"
+      "      }\n"
+      "      break;\n"
+      "    }\n"
+      "    var u: i32 = s;\n"
+      "    s = u + 1i32;\n"
+      "  }\n"
+      "  return s;\n"
+      "}\n");
+  EXPECT_TRUE(contains(cuda,
+                       "  for (i32 i = 0; i < n; i = add_i32(i, 1)) {\n"
+                       "    {\n"
+                       "    while (true) {\n"
+                       "      if (s > 100) {\n"
+                       "        goto augur_break_0;\n"
+                       "      }\n"
+                       "      s = add_i32(s, i);\n"
+                       "      if (s > 10) {\n"
+                       "        goto augur_continue_0;\n"
+                       "      }\n"
+                       "      break;\n"
+                       "    }\n"
+                       "    i32 u = s;\n"
+                       "    s = add_i32(u, 1);\n"
+                       "    }\n"
+                       "    augur_continue_0:;\n"
+                       "  }\n"
+                       "  augur_break_0:;\n"
+                       "  return s;\n"))
+      << cuda;
+}
+
 TEST(CudaEmitter, SignedArithmeticWrapsThroughUnsigned) {
   const std::string cuda = cuda_of(
       "fn f(a: i32, b: i64, c: u32, d: i8) -> i32 {\n"

@@ -98,6 +98,48 @@ TEST(InterpCorpus, SumAndCollatzMatchCpp) {
   }
 }
 
+TEST(InterpCorpus, LabelledExitsMatchCpp) {
+  const Module module = corpus_module("34_labelled_exits.ir");
+  const Interpreter first_pair(module, "first_pair");
+  const Interpreter sum_until_zero(module, "sum_until_zero");
+  const Interpreter first_negative(module, "first_negative");
+  std::mt19937 rng(34);
+  for (int round = 0; round < 300; ++round) {
+    const int n = static_cast<int>(rng() % 12);
+    std::vector<std::int32_t> v(static_cast<std::size_t>(n));
+    for (std::int32_t& x : v) x = static_cast<std::int32_t>(rng() % 9) - 3;
+    const std::int32_t target = static_cast<std::int32_t>(rng() % 9) - 2;
+    std::int32_t found = -1;
+    for (int i = 0; i < n && found < 0; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        if (v[j] < 0) break;  // continue 2: the next i
+        if (v[i] + v[j] == target) {
+          found = i * n + j;
+          break;
+        }
+      }
+    }
+    EXPECT_EQ(first_pair.call<std::int32_t>(v.data(), n, target), found) << round;
+    std::int32_t sum = 0;
+    for (std::int32_t x : v) {
+      if (x == 0) break;
+      if (x > 0) sum += x;
+    }
+    EXPECT_EQ(sum_until_zero.call<std::int32_t>(v.data(), n), sum) << round;
+    const int rows = 3;
+    const int cols = n / rows;
+    std::vector<std::int32_t> out(rows, 7);
+    first_negative.launch({1}, {4}, v.data(), rows, cols, out.data());
+    for (int r = 0; r < rows; ++r) {
+      std::int32_t first = -1;
+      for (int c = 0; c < cols && first < 0; ++c) {
+        if (v[static_cast<std::size_t>(r * cols + c)] < 0) first = c;
+      }
+      EXPECT_EQ(out[static_cast<std::size_t>(r)], first) << round << ", row " << r;
+    }
+  }
+}
+
 TEST(InterpCorpus, SharedMemoryTreeReductionMatchesCpp) {
   const Module module = corpus_module("25_shared_reduce.ir");
   const Interpreter block_sum(module, "block_sum");

@@ -42,6 +42,7 @@ struct Census {
   std::set<std::string> types;  // of every expression
   bool constant_true_loop = false;
   bool pointer_arithmetic = false;
+  std::set<std::uint32_t> break_levels;  // how many loops each break and continue leaves
 
   void add(const ir::ExprPtr& e) {
     if (!e) return;
@@ -59,6 +60,7 @@ struct Census {
     for (const Stmt& s : block) {
       stmts.insert(s.kind);
       if (s.kind == StmtKind::While && s.expr->kind == ExprKind::Const) constant_true_loop = true;
+      if (s.kind == StmtKind::Break || s.kind == StmtKind::Continue) break_levels.insert(s.levels);
       add(s.expr);
       add(s.ptr);
       add(s.index);
@@ -116,6 +118,7 @@ TEST(RandomProgram, SeedsTogetherUseEveryFeature) {
                                                   "u32", "u64", "f32", "f64", "void"}));
   EXPECT_TRUE(all.constant_true_loop);
   EXPECT_TRUE(all.pointer_arithmetic);
+  EXPECT_THAT(all.break_levels, ::testing::IsSupersetOf({1u, 2u, 3u}));
   EXPECT_EQ(all.math_ops,
             (std::set<ir::MathOp>{ir::MathOp::Sqrt, ir::MathOp::Fabs, ir::MathOp::Floor,
                                   ir::MathOp::Min, ir::MathOp::Max, ir::MathOp::Fma}));

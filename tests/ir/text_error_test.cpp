@@ -101,6 +101,18 @@ INSTANTIATE_TEST_SUITE_P(Syntax, ParseError, testing::Values(
     "expected a digit after '.' in a number", 2, 12}),
   test_name);
 
+INSTANTIATE_TEST_SUITE_P(LoopExits, ParseError, testing::Values(
+  BadInput{"BreakOfNoLoop",
+    "fn f() -> void {\n  while (true) {\n    break 0;\n  }\n}\n",
+    "expected the number of loops to leave (1 to 4294967295, no suffix), found '0'", 3, 11},
+  BadInput{"ContinueCountWithSuffix",
+    "fn f() -> void {\n  while (true) {\n    continue 2i32;\n  }\n}\n",
+    "expected the number of loops to leave (1 to 4294967295, no suffix), found '2i32'", 3, 14},
+  BadInput{"BreakCountNotANumber",
+    "fn f(x: i32) -> void {\n  while (true) {\n    break x;\n  }\n}\n",
+    "expected ';' after 'break', found 'x'", 3, 11}),
+  test_name);
+
 INSTANTIATE_TEST_SUITE_P(Names, ParseError, testing::Values(
   BadInput{"UnknownVariable",
     "fn f() -> i32 {\n  return y;\n}\n",

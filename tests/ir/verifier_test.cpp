@@ -335,6 +335,25 @@ TEST(VerifierRejects, BreakAndContinueOutsideLoops) {
                    "function 'f' at body[2]: continue outside a loop"});
 }
 
+TEST(VerifierRejects, ExitsLeavingMoreLoopsThanEncloseThem) {
+  FunctionBuilder b("f", Type::void_());
+  VarId c = b.param("c", Type::bool_());
+  b.while_(b.read(c), [&] {
+    b.while_(b.read(c), [&] {
+      b.if_(
+          b.read(c), [&] { b.break_(2); }, [&] { b.continue_(3); });
+    });
+    b.break_(2);
+    b.continue_(0);
+  });
+  expect_problems(module_of(std::move(b).finish()),
+                  {"function 'f' at body[0].body[0].body[0].else[0]: continue 3 leaves 3 loops, "
+                   "but 2 enclose it",
+                   "function 'f' at body[0].body[1]: break 2 leaves 2 loops, but 1 encloses it",
+                   "function 'f' at body[0].body[2]: continue 0: a loop exit leaves at least one "
+                   "loop"});
+}
+
 TEST(VerifierRejects, FunctionsThatCanEndWithoutReturning) {
   auto ends_with = [](const std::function<void(FunctionBuilder&, VarId)>& body) {
     FunctionBuilder b("f", Type::i32());
@@ -364,6 +383,25 @@ TEST(VerifierRejects, FunctionsThatCanEndWithoutReturning) {
   // A break in an inner loop does not leave the outer while (true), so this one is valid.
   expect_valid(ends_with([](FunctionBuilder& b, VarId c) {
     b.while_(boolc(true), [&] { b.while_(b.read(c), [&] { b.break_(); }); });
+  }));
+  // A break 2 in an inner loop does.
+  expect_problems(ends_with([](FunctionBuilder& b, VarId c) {
+                    b.while_(boolc(true), [&] {
+                      b.while_(b.read(c), [&] { b.break_(2); });
+                      b.return_(i32c(1));
+                    });
+                  }),
+                  {message});
+  // So does a break 3 two loops down, but not a break 2 there.
+  expect_problems(ends_with([](FunctionBuilder& b, VarId c) {
+                    b.while_(boolc(true), [&] {
+                      b.while_(b.read(c), [&] { b.while_(b.read(c), [&] { b.break_(3); }); });
+                    });
+                  }),
+                  {message});
+  expect_valid(ends_with([](FunctionBuilder& b, VarId c) {
+    b.while_(boolc(true),
+             [&] { b.while_(boolc(true), [&] { b.while_(b.read(c), [&] { b.break_(2); }); }); });
   }));
 }
 

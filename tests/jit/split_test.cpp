@@ -13,6 +13,7 @@
 #include "jit/cpu/statistics.h"
 #include "jit/error.h"
 #include "runtime/ir/interp.h"
+#include "runtime/ir/parser.h"
 #include "tests/jit/jit_test_util.h"
 #include "tests/jit/outcome.h"
 #include "tests/support/bf_like_program.h"
@@ -120,6 +121,42 @@ TEST(Split, RandomProgramsCutIntoTinyPartsMatchTheInterpreter) {
     expect_interpreter_results(program, {o0.get(), o2.get()}, seed, 3);
   }
   EXPECT_GE(statistics().functions_split - split_before, 100u);
+}
+
+// Parts cut inside a loop nest whose inner loop leaves the outer one
+// (`break 2`, `continue 2`): the part returns a status of its own for each,
+// and its caller, inside the inner loop or not, takes the exit from there.
+TEST(Split, ExitsOfSeveralLoopsLeaveTheirParts) {
+  RandomProgram program;
+  program.module = ir::parse_module(R"(
+fn f(p: i32*, n: i32) -> i32 {
+  var s: i32 = 0i32;
+  for (var i: i32 = 0i32; i < (n & 15i32); i = i + 1i32) {
+    for (var j: i32 = 0i32; j < 8i32; j = j + 1i32) {
+      s = s + p[j] * i;
+      if (p[j] == i) {
+        continue 2;
+      }
+      s = s ^ j;
+      if (s > 100000i32) {
+        break 2;
+      }
+      s = s + 1i32;
+    }
+    s = s * 3i32;
+  }
+  return s;
+}
+)");
+  program.entry = "f";
+  program.params = {{"p", ir::Type::pointer_to(ir::Scalar::I32), 16}, {"n", ir::Type::i32(), 0}};
+  const FunctionPlan plan = plan_split(program.module.functions.front(), 8);
+  std::size_t far = 0;
+  for (const Part& part : plan.parts) far += part.far_exits.size();
+  EXPECT_EQ(far, 2u);
+  const auto o0 = compile(program.module, {}, split_options(0, 8));
+  const auto o2 = compile(program.module, {}, split_options(2, 8));
+  expect_interpreter_results(program, {o0.get(), o2.get()}, 77, 40);
 }
 
 TEST(Split, LargeProgramsMatchTheInterpreterAndTheWholeO0Compile) {

@@ -219,6 +219,56 @@ fn f(a: i16, b: i16) -> i32 {
             "");
 }
 
+// An exit of two loops at once has no PEG form: the function is kept as it
+// was extracted. Cut into regions, the loop holding the exit stays and the
+// code around it is optimized; the result agrees with the original.
+TEST(PegDifferential, MultiLevelExitsAreKept) {
+  const ir::Module m = ir::parse_module(R"(
+fn f(n: i32, p: i32*) -> i32 {
+  var s: i32 = 0i32;
+  var k: i32 = 0i32;
+  while (k < (n & 7i32)) {
+    s = s + k * 3i32;
+    k = k + 1i32;
+  }
+  for (var i: i32 = 0i32; i < 6i32; i = i + 1i32) {
+    for (var j: i32 = 0i32; j < 6i32; j = j + 1i32) {
+      if (p[j] == i + n) {
+        s = s + j;
+        continue 2;
+      }
+      if (p[j] < 0i32) {
+        break 2;
+      }
+    }
+  }
+  var t: i32 = 0i32;
+  while (t < (n & 3i32)) {
+    s = s * 2i32 + t;
+    t = t + 1i32;
+  }
+  return s;
+}
+)");
+  PegOptions whole;
+  whole.limits.time = std::chrono::hours(1);
+  const PegResult kept = optimize(m, whole);
+  const PegFunctionReport& report = kept.report.functions.front();
+  EXPECT_FALSE(report.optimized);
+  EXPECT_NE(report.fallback.find("leaves more than one loop"), std::string::npos)
+      << report.fallback;
+  EXPECT_TRUE(kept.module == m) << ir::print(kept.module);
+
+  PegOptions regions = whole;
+  regions.region_nodes = 24;
+  const PegResult cut = optimize(m, regions);
+  const PegFunctionReport& parts = cut.report.functions.front();
+  EXPECT_GE(parts.regions_optimized, 2u) << cut.report.summary();
+  ASSERT_NO_THROW(ir::verify(cut.module)) << ir::print(cut.module);
+  EXPECT_EQ(compare_on_random_inputs(m, cut.module, "f", params_of(m.functions.front()), {}, 5, 32),
+            "");
+}
+
 // Optimizes `text`'s function f (with and without saturation): it must be
 // reverted on the first extraction, verify, and agree with the original.
 void expect_reverted(const std::string& text) {

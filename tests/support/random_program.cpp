@@ -166,16 +166,24 @@ class Generator {
         gen_for();
         return false;
       case StmtChoice::Break:
-        s_.emit(Stmt::break_());
+        s_.emit(Stmt::break_(exit_levels()));
         return true;
       case StmtChoice::Continue:
-        s_.emit(Stmt::continue_());
+        s_.emit(Stmt::continue_(exit_levels()));
         return true;
       case StmtChoice::Return:
         s_.emit(Stmt::return_(e_.expr(s_.ret, s_.options.max_expr_depth)));
         return true;
     }
     return false;
+  }
+
+  // How many loops a break or continue leaves: in nested loops, sometimes
+  // more than one (every loop advances its counter first, so a continue of an
+  // outer loop still ends).
+  std::uint32_t exit_levels() {
+    if (!s_.features.labelled_exits || loop_depth_ < 2 || !s_.rng.chance(40)) return 1;
+    return 2 + static_cast<std::uint32_t>(s_.rng.below(loop_depth_ - 1));
   }
 
   // A nested block; `prologue` emits its first statements (loop bookkeeping).

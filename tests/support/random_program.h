@@ -24,6 +24,7 @@ struct RandomFeatures {
   bool for_loops = true;           // for loops counting up or down
   bool nested_loops = true;        // loops inside loops
   bool break_continue = true;      // break and continue inside loops
+  bool labelled_exits = true;      // break 2, continue 3, ...: leaving several loops at once
   bool early_returns = true;       // return from inside nested blocks
   bool arrays = true;              // pointer parameters, loads and stores
   bool pointer_arithmetic = true;  // p + k, pointer locals

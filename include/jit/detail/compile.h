@@ -65,6 +65,7 @@ inline void write_options(key_writer& out, const compile_options& options) {
   out.write_string(options.features);
   out.write_value(options.extraction.param_names.size());
   for (const std::string& param : options.extraction.param_names) out.write_string(param);
+  out.write_value(options.extraction.max_split_nodes);
 }
 
 // Picks the bucket; equality always compares the bytes. Two lanes of
