@@ -8,6 +8,7 @@ packages=(
   llvm-19-dev libtbb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev clang-format
+  libre2-dev libpcre2-dev
 )
 
 missing=()
