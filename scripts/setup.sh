@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev clang-format
   libhiredis-dev libssl-dev redis-server
+  libre2-dev libpcre2-dev
 )
 
 missing=()
