@@ -369,6 +369,14 @@ struct Dfa {
   int start = 0;
   mode how = mode::full;
   std::string pattern;  // what it was made from: the cache key (below)
+  // lines: the bytes every match starts with (a search skips to them), when
+  // the pattern is one unanchored alternative starting with 2 or more
+  // literal bytes; else empty.
+  std::string prefix;
+  // lines: for one alternative anchored at the line's start and starting
+  // with literal bytes, a newline and those bytes: where the next line that
+  // may match starts (after the newline); else empty.
+  std::string line_prefix;
 
   std::size_t size() const { return next.size(); }
 };
@@ -423,6 +431,21 @@ inline Dfa compile_dfa(std::string_view pattern, mode how, std::size_t max_state
   Dfa dfa;
   dfa.how = how;
   dfa.pattern = pattern;
+  if (how == mode::lines && alternatives.size() == 1) {
+    const Node& root = parser.nodes[static_cast<std::size_t>(alternatives[0].root)];
+    const std::vector<int> items =
+        root.kind == Node::Concat ? root.children : std::vector<int>{alternatives[0].root};
+    std::string literal;
+    for (int item : items) {
+      const Node& n = parser.nodes[static_cast<std::size_t>(item)];
+      if (n.kind != Node::Bytes || n.bytes.count() != 1) break;
+      for (int b = 0; b < 256; ++b) {
+        if (n.bytes.test(static_cast<std::size_t>(b))) literal += static_cast<char>(b);
+      }
+    }
+    if (alternatives[0].at_start && !literal.empty()) dfa.line_prefix = "\n" + literal;
+    if (!alternatives[0].at_start && literal.size() >= 2) dfa.prefix = literal;
+  }
   std::map<std::vector<int>, int> ids;
   std::vector<std::vector<int>> sets;
   const auto id_of = [&](std::vector<int> set) {
@@ -534,16 +557,25 @@ inline dyn<bool> full_match(dyn<const std::uint8_t*> text, dyn<std::int64_t> n, 
   }
 }
 
-// The bytes that leave state `s` (a newline always does), when few enough
+// The bytes that leave state `s` (lines: a newline does, unless it leads
+// from the start state back to it), when few enough or in few enough ranges
 // for jit::find_any_of to skip the rest 16 at a time; empty otherwise.
 inline std::vector<std::uint8_t> exits_of(const Dfa& dfa, int s) {
+  const auto at = static_cast<std::size_t>(s);
+  const bool newline_stays = s == dfa.start && !dfa.accepts[at];
   std::vector<std::uint8_t> exits;
+  int ranges = 0;
   for (int b = 0; b < 256; ++b) {
-    if (b == '\n' || dfa.next[static_cast<std::size_t>(s)][static_cast<std::size_t>(b)] != s) {
-      exits.push_back(static_cast<std::uint8_t>(b));
-    }
+    const bool leaves = b == '\n' ? !newline_stays : dfa.next[at][static_cast<std::size_t>(b)] != s;
+    if (!leaves) continue;
+    if (exits.empty() || exits.back() != b - 1) ++ranges;
+    exits.push_back(static_cast<std::uint8_t>(b));
   }
-  return exits.size() <= 8 ? exits : std::vector<std::uint8_t>{};
+  // Skipping pays where a state stays put on most bytes (a search for a
+  // pattern's first bytes); where it leaves on many, the next byte would
+  // usually leave it anyway.
+  return exits.size() <= 16 && (exits.size() <= 8 || ranges <= 4) ? exits
+                                                                  : std::vector<std::uint8_t>{};
 }
 
 // How many lines of text[0, n) contain a match (mode::lines).
@@ -557,13 +589,16 @@ inline dyn<std::int64_t> count_lines(dyn<const std::uint8_t*> text, dyn<std::int
     if (dfa.matched[at] || dfa.dead[at]) {
       // The line is decided: on to the next one.
       if (dfa.matched[at]) count = count + 1;
-      i = jit::find_byte(text, i, n, '\n');
+      i = dfa.line_prefix.empty() ? jit::find_byte(text, i, n, '\n')
+                                  : jit::find_literal(text, i, n, dfa.line_prefix);
       if (i == n) return count;
       i = i + 1;
       s = dfa.start;
       continue;
     }
-    if (const std::vector<std::uint8_t> exits = exits_of(dfa, s); !exits.empty()) {
+    if (s == dfa.start && !dfa.prefix.empty()) {
+      i = jit::find_literal(text, i, n, dfa.prefix);
+    } else if (const std::vector<std::uint8_t> exits = exits_of(dfa, s); !exits.empty()) {
       i = jit::find_any_of(text, i, n, exits);
     }
     if (i == n) return dfa.accepts[at] ? count + 1 : count;

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "jit/jit.h"
@@ -88,6 +90,77 @@ TEST(Scan, SkippingAheadAgreesWithAByteByByteSearch) {
       EXPECT_EQ(at_o2(text.data(), from, to), want) << "set of " << size << ", trial " << trial;
       EXPECT_EQ((run<std::int64_t>(interp, text.data(), from, to)), want)
           << "set of " << size << ", trial " << trial;
+    }
+  }
+}
+
+Bytes ranges(std::initializer_list<std::pair<int, int>> spans) {
+  Bytes out;
+  for (const auto& [lo, hi] : spans) {
+    for (int b = lo; b <= hi; ++b) out.push_back(static_cast<std::uint8_t>(b));
+  }
+  return out;
+}
+
+// Sets in up to 4 ranges take the vector path whatever their size.
+TEST(Scan, SetsOfRangesAgreeWithAByteByByteSearch) {
+  std::mt19937_64 rng(7);
+  for (const Bytes& set :
+       {ranges({{'0', '9'}}), ranges({{'a', 'z'}}),
+        ranges({{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}), ranges({{0, 3}, {250, 255}})}) {
+    for (int trial = 0; trial < 200; ++trial) {
+      Bytes text(rng() % 200);
+      for (std::uint8_t& b : text) {
+        b = rng() % 30 == 0 ? set[rng() % set.size()] : static_cast<std::uint8_t>(rng());
+        while (rng() % 30 != 0 && std::find(set.begin(), set.end(), b) != set.end()) {
+          b = static_cast<std::uint8_t>(rng());
+        }
+      }
+      std::uint64_t bits[4] = {0, 0, 0, 0};
+      for (std::uint8_t b : set) bits[b / 64] |= std::uint64_t{1} << (b % 64);
+      const auto n = static_cast<std::int64_t>(text.size());
+      const std::int64_t from = n == 0 ? 0 : static_cast<std::int64_t>(rng() % text.size());
+      EXPECT_EQ(
+          jit::detail::find_any_of_host(text.data(), from, n, bits[0], bits[1], bits[2], bits[3]),
+          reference(text, from, n, set));
+    }
+  }
+}
+
+jit::dyn<std::int64_t> count_literal(jit::dyn<const std::uint8_t*> text, jit::dyn<std::int64_t> n,
+                                     const std::string& literal) {
+  jit::dyn<std::int64_t> count = 0;
+  jit::dyn<std::int64_t> p = jit::find_literal(text, 0, n, literal);
+  while (p < n) {
+    count = count + p;
+    p = jit::find_literal(text, p + 1, n, literal);
+  }
+  return count;
+}
+
+TEST(Scan, LiteralsAreFoundWhereTheyStartInTheRange) {
+  using Counter = jit::function<std::int64_t(const std::uint8_t*, std::int64_t)>;
+  std::mt19937_64 rng(3);
+  for (const std::string literal : {"ab", "aba", "hello world", "0123456789abcdef", "x"}) {
+    const Counter f = jit::compile(count_literal, literal);
+    const ir::Interpreter interp = interpreter(jit::extract(count_literal, literal));
+    for (int trial = 0; trial < 200; ++trial) {
+      std::string text(rng() % 120, 'a');
+      for (char& c : text) c = "abx "[rng() % 4];
+      for (int k = 0; k < 3; ++k) {
+        if (text.size() >= literal.size() && rng() % 2) {
+          text.replace(rng() % (text.size() - literal.size() + 1), literal.size(), literal);
+        }
+      }
+      std::int64_t want = 0;
+      for (std::size_t p = text.find(literal); p != std::string::npos;
+           p = text.find(literal, p + 1)) {
+        want += static_cast<std::int64_t>(p);
+      }
+      const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+      const auto n = static_cast<std::int64_t>(text.size());
+      EXPECT_EQ(f(bytes, n), want) << literal << " in `" << text << "`";
+      EXPECT_EQ((run<std::int64_t>(interp, bytes, n)), want) << literal << " in `" << text << "`";
     }
   }
 }
