@@ -31,6 +31,7 @@
 #include "jit/cpu/statistics.h"
 #include "jit/jit.h"
 #include "tests/cache/redis_server.h"
+#include "tests/support/staged_programs.h"
 
 namespace {
 
@@ -42,14 +43,7 @@ using augur::cache::test::spawn;
 constexpr int kFleetProcesses = 8;
 constexpr int kFleetKeys = 200;
 
-jit::dyn<double> power(jit::dyn<double> x, int n) {
-  jit::dyn<double> r = 1.0;
-  for (jit::stat<int> e = n; e > 0; e = e / 2) {
-    if (e % 2 == 1) r = r * x;
-    x = x * x;
-  }
-  return r;
-}
+using augur::staged::power;
 
 // The sum of bases[k % 64] ^ exponents[k] on wrapping i64: about 90
 // statements per exponent.

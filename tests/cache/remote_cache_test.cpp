@@ -24,28 +24,13 @@
 #include "runtime/cache/remote_cache.h"
 #include "runtime/cache/remote_format.h"
 #include "tests/cache/redis_server.h"
+#include "tests/support/staged_programs.h"
 
 namespace augur::cache::test {
 namespace {
 
-jit::dyn<double> power(jit::dyn<double> x, int n) {
-  jit::dyn<double> r = 1.0;
-  for (jit::stat<int> e = n; e > 0; e = e / 2) {
-    if (e % 2 == 1) r = r * x;
-    x = x * x;
-  }
-  return r;
-}
-
-// The same multiplications in plain C++: the oracle, bit for bit.
-double plain_power(double x, int n) {
-  double r = 1.0;
-  for (int e = n; e > 0; e /= 2) {
-    if (e % 2 == 1) r = r * x;
-    x = x * x;
-  }
-  return r;
-}
+using staged::plain_power;
+using staged::power;
 
 std::uint64_t backend_compiles() {
   const cpu::Statistics stats = cpu::statistics();
