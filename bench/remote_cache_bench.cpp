@@ -4,11 +4,12 @@
 //    for a program of about 5,000 IR statements (sums of i64 powers, like
 //    bench/corpus's power family): each iteration empties the in-memory
 //    cache, so the request goes to the remote level (a hit: fetch, verify the
-//    signature, load the object) or compiles (stage, optimize, LLVM);
+//    signature, load the object) or compiles (stage, optimize, LLVM); the
+//    same for a GPU kernel on the CPU fallback (the device path's remote hit
+//    needs a GPU: not measured here);
 //  - a fleet's cold start: 8 processes (this program again, as children)
 //    each asking for the same 200 specializations of power, with and without
 //    the remote level; the CPU time of all of them together.
-// The GPU kernel's remote hit is not measured here (no GPU on this machine).
 //
 //   build/release/bench/remote_cache_bench --benchmark_repetitions=3
 //       --benchmark_report_aggregates_only=true
@@ -164,6 +165,47 @@ BENCHMARK(BM_Powers5k)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(5);
 
+void scale_kernel(jit::dyn<float*> v, jit::dyn<int> n, float a) {
+  jit::dyn<int> i = jit::gpu::global_id_x();
+  if (i < n) v[i] = v[i] * a;
+}
+
+// A GPU kernel, here on the CPU fallback (no GPU on the benchmark machines):
+// the remote level comes from the environment, as jit::gpu::options has no
+// field for it.
+void BM_GpuKernel(benchmark::State& state) {
+  const bool remote = state.range(0) != 0;
+  if (remote && !store().up) {
+    state.SkipWithError("redis-server did not start (scripts/setup.sh installs it)");
+    return;
+  }
+  if (remote) {
+    ::setenv("AUGUR_REMOTE_CACHE", store().server.url().c_str(), 1);
+    ::setenv("AUGUR_CACHE_KEY_FILE", store().key_file.c_str(), 1);
+  }
+  jit::gpu::options options;
+  options.where = jit::gpu::target::cpu;
+  options.name = "bench_scale";
+  jit::gpu::clear_cache();
+  jit::gpu::compile(options, scale_kernel, 2.5f);
+  const jit::gpu::statistics before = jit::gpu::stats();
+  for (auto _ : state) {
+    state.PauseTiming();
+    jit::gpu::clear_cache();
+    state.ResumeTiming();
+    benchmark::DoNotOptimize(jit::gpu::compile(options, scale_kernel, 2.5f));
+  }
+  const jit::gpu::statistics after = jit::gpu::stats();
+  ::unsetenv("AUGUR_REMOTE_CACHE");
+  ::unsetenv("AUGUR_CACHE_KEY_FILE");
+  const double n = static_cast<double>(state.iterations());
+  state.counters["compiles_per_request"] =
+      static_cast<double>(after.fallback_compiles - before.fallback_compiles) / n;
+  state.counters["remote_hits_per_request"] =
+      static_cast<double>(after.remote_hits - before.remote_hits) / n;
+}
+BENCHMARK(BM_GpuKernel)->ArgName("remote")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 // A child of the fleet: compiles every key once (the remote level, if any,
 // comes from its environment) and prints its backend compiles.
 int fleet_child() {
@@ -230,7 +272,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   augur::bench::RatioReporter reporter([](const augur::bench::RatioReporter& r) {
     std::printf("\nremote hit / cold compile (CPU time per request):\n");
-    for (const char* name : {"BM_Power13", "BM_Powers5k"}) {
+    for (const char* name : {"BM_Power13", "BM_Powers5k", "BM_GpuKernel"}) {
       const auto [hit, cold] =
           r.pair(std::string(name) + "/remote:1", std::string(name) + "/remote:0");
       if (hit && cold) {
