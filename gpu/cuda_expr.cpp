@@ -1,5 +1,6 @@
 #include "gpu/cuda_expr.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cinttypes>
@@ -8,6 +9,7 @@
 #include <limits>
 
 #include "jit/error.h"
+#include "runtime/ir/hash.h"
 
 namespace augur::gpu {
 
@@ -172,10 +174,23 @@ std::string CudaExprWriter::at(const Code& c, int min_level) {
 }
 
 std::string CudaTables::name(const ir::TableRef& table) {
-  std::size_t k = 0;
-  while (k < tables_.size() && *tables_[k] != *table) ++k;
-  if (k == tables_.size()) tables_.push_back(table);
-  return "augur_table_" + std::to_string(k);
+  auto [known, fresh] = by_address_.try_emplace(table.get(), tables_.size());
+  if (fresh) {
+    ir::Hasher content;
+    content.add(
+        std::string_view(reinterpret_cast<const char*>(table->bytes.data()), table->bytes.size()));
+    const std::uint64_t hash = content.finish().lo;
+    const auto [first, last] = by_content_.equal_range(hash);
+    const auto same = std::find_if(
+        first, last, [&](const auto& entry) { return *tables_[entry.second] == *table; });
+    if (same != last) {
+      known->second = same->second;
+    } else {
+      by_content_.emplace(hash, tables_.size());
+      tables_.push_back(table);
+    }
+  }
+  return "augur_table_" + std::to_string(known->second);
 }
 
 std::string CudaTables::definitions() const {

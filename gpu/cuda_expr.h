@@ -8,6 +8,7 @@
 
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gpu/cuda_helpers.h"
@@ -29,6 +30,10 @@ class CudaTables {
 
  private:
   std::vector<ir::TableRef> tables_;
+  // Each table found by its address, and each address's number by the
+  // contents' hash, so that a table used many times costs one lookup a use.
+  std::unordered_map<const ir::TableData*, std::size_t> by_address_;
+  std::unordered_multimap<std::uint64_t, std::size_t> by_content_;
 };
 
 class CudaExprWriter {

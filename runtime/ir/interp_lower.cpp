@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -68,12 +69,13 @@ std::uint64_t table_address(const Expr& e) {
 
 void collect_constants(const Block& block, std::vector<std::uint64_t>& out,
                        std::vector<TableRef>& tables) {
+  std::unordered_set<const TableData*> seen;  // a table used many times is one buffer
   for_each_stmt(block, [&](const Stmt& s) {
     for_each_expr(s, [&](const Expr& e) {
       if (e.kind == ExprKind::Const) out.push_back(e.bits);
       if (e.kind == ExprKind::Table) {
         out.push_back(table_address(e));
-        tables.push_back(e.table);
+        if (seen.insert(e.table.get()).second) tables.push_back(e.table);
       }
     });
   });
