@@ -7,6 +7,7 @@
 #include "gpu/cuda_expr.h"
 #include "gpu/cuda_helpers.h"
 #include "gpu/cuda_names.h"
+#include "gpu/kernel_externs.h"
 #include "jit/error.h"
 #include "runtime/ir/visit.h"
 
@@ -31,12 +32,13 @@ constexpr std::string_view kPrelude =
     "typedef float f32;\n"
     "typedef double f64;\n";
 
-// Throws for the first call to a host function, naming where it is.
+// Throws for the first call to a host function other than the scans a
+// device has helpers for (kernel_externs.h), naming where it is.
 void reject_host_calls(const ir::Function& fn, const Block& block, const std::string& path) {
   const auto has_call = [](const ir::Expr& root) {
     const ir::Expr* call = nullptr;
     ir::for_each_expr(root, [&](const ir::Expr& e) {
-      if (!call && e.kind == ir::ExprKind::Call) call = &e;
+      if (!call && e.kind == ir::ExprKind::Call && !device_helper(*e.callee)) call = &e;
     });
     return call;
   };

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
+#include "gpu/kernel_externs.h"
 #include "jit/error.h"
 #include "runtime/ir/hash.h"
 
@@ -240,6 +242,9 @@ CudaExprWriter::Code CudaExprWriter::expr(const ir::Expr& e) {
     case ExprKind::Load:
       return {at(*e.args[0], kPostfix) + "[" + full(*e.args[1]) + "]", kPostfix};
     case ExprKind::Call:
+      if (const std::optional<HelperKind> scan = device_helper(*e.callee)) {
+        return helper_call({*scan, Scalar::I64}, e.args);
+      }
       throw jit::compile_error("a call to host function '" + e.callee->name +
                                "' cannot run on the GPU");
     case ExprKind::Math:
@@ -478,6 +483,13 @@ CudaExprWriter::Code CudaExprWriter::helper_call(Helper h,
     first = false;
     text += full(*a);
   }
+  return {text + ")", kPrimary};
+}
+
+CudaExprWriter::Code CudaExprWriter::helper_call(Helper h, const std::vector<ir::ExprPtr>& args) {
+  helpers_.insert(h);
+  std::string text = helper_name(h) + "(";
+  for (std::size_t i = 0; i < args.size(); ++i) text += (i > 0 ? ", " : "") + full(*args[i]);
   return {text + ")", kPrimary};
 }
 

@@ -67,6 +67,7 @@ class CudaExprWriter {
   Code math(const ir::Expr& e);
   Code atomic(const ir::Expr& e);
   Code helper_call(Helper h, std::initializer_list<const ir::Expr*> args);
+  Code helper_call(Helper h, const std::vector<ir::ExprPtr>& args);
   std::string element_address(const ir::Expr& pointer, const ir::Expr& index);
 
   const std::vector<std::string>& names_;

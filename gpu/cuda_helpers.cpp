@@ -38,8 +38,19 @@ std::string_view kind_name(HelperKind kind) {
       return "max";
     case HelperKind::SaturateF:
       break;
+    case HelperKind::FindByte:
+      return "find_byte";
+    case HelperKind::FindAnyOf:
+      return "find_any_of";
+    case HelperKind::FindLiteral:
+      return "find_literal";
   }
   return "";
+}
+
+bool is_scan(HelperKind kind) {
+  return kind == HelperKind::FindByte || kind == HelperKind::FindAnyOf ||
+         kind == HelperKind::FindLiteral;
 }
 
 // The saturating conversion of a float to an integer: NaN → 0 first (PTX
@@ -107,6 +118,24 @@ std::string definition(const Helper& h) {
       return head + "(" + t + " a, " + t + " b) { " + min_max_body(h) + " }";
     case HelperKind::SaturateF:
       return head + "(" + type_name(h.from) + " x) { " + saturate_body(h.type, h.from) + " }";
+    // The scans return what their host functions (runtime/stage/scan.cpp)
+    // return: the first match in [from, to), else `to`. A thread scans on its
+    // own, a byte at a time; the sets and the literal come packed as for the host.
+    case HelperKind::FindByte:
+      return head +
+             "(const u8* t, i64 from, i64 to, u8 b) { for (i64 p = from; p < to; ++p) if (t[p] == "
+             "b) return p; return to; }";
+    case HelperKind::FindAnyOf:
+      return head +
+             "(const u8* t, i64 from, i64 to, u64 s0, u64 s1, u64 s2, u64 s3) { for (i64 p = "
+             "from; p < to; ++p) { u32 b = t[p]; u64 w = b < 64 ? s0 : b < 128 ? s1 : b < 192 ? "
+             "s2 : s3; if ((w >> (b & 63)) & 1) return p; } return to; }";
+    case HelperKind::FindLiteral:
+      return head +
+             "(const u8* t, i64 from, i64 to, u64 head, u64 tail, u8 n) { if (n > 16) n = 16; "
+             "if (n == 0) return from < to ? from : to; for (i64 p = from; p <= to - n; ++p) { "
+             "u32 k = 0; while (k < n && t[p + k] == (u8)((k < 8 ? head : tail) >> (8 * (k & "
+             "7)))) ++k; if (k == n) return p; } return to; }";
   }
   return "";
 }
@@ -114,6 +143,7 @@ std::string definition(const Helper& h) {
 }  // namespace
 
 std::string helper_name(const Helper& helper) {
+  if (is_scan(helper.kind)) return std::string(kind_name(helper.kind));
   if (helper.kind == HelperKind::SaturateF) {
     return type_name(helper.from) + "_to_" + type_name(helper.type);
   }
@@ -121,6 +151,7 @@ std::string helper_name(const Helper& helper) {
 }
 
 bool is_helper_name(const std::string& name) {
+  if (name == "find_byte" || name == "find_any_of" || name == "find_literal") return true;
   static constexpr std::array<std::string_view, 7> kinds = {"add_", "sub_", "mul_", "neg_",
                                                             "shl_", "min_", "max_"};
   for (std::string_view k : kinds) {

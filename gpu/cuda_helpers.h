@@ -2,8 +2,9 @@
 // operator alone would not have the IR's semantics: wrapping signed and
 // narrow integer arithmetic (signed overflow is undefined in CUDA C++ too),
 // float → integer conversions that saturate at the target's bounds and map NaN to 0, and
-// min/max in the operands' own type (floats ordering -0.0 below +0.0). Only the helpers a program
-// uses are emitted, in a fixed order, so the source stays short and deterministic.
+// min/max in the operands' own type (floats ordering -0.0 below +0.0), and the
+// scans a kernel may call (jit/scan.h) with their host functions' results. Only the helpers a
+// program uses are emitted, in a fixed order, so the source stays short and deterministic.
 #pragma once
 
 #include <set>
@@ -22,6 +23,10 @@ enum class HelperKind : std::uint8_t {
   Min,        // min in the operands' type; floats: minNum with -0.0 < +0.0
   Max,        // max in the operands' type; floats: maxNum with -0.0 < +0.0
   SaturateF,  // float (the `from` type) → integer, saturating, NaN → 0
+  // The scans of jit/scan.h (gpu/kernel_externs.h), byte by byte; `type` is I64.
+  FindByte,
+  FindAnyOf,
+  FindLiteral,
 };
 
 struct Helper {
@@ -32,7 +37,7 @@ struct Helper {
   friend auto operator<=>(const Helper&, const Helper&) = default;
 };
 
-// The helper's name in generated code, e.g. "add_i32", "f32_to_i8".
+// The helper's name in generated code, e.g. "add_i32", "f32_to_i8", "find_byte".
 std::string helper_name(const Helper& helper);
 
 // Whether `name` is the name of some helper (generated code reserves them all).

@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "gpu/fiber_block.h"
+#include "gpu/kernel_externs.h"
 #include "gpu/statistics.h"
 #include "gpu/thread_function.h"
 #include "jit/cpu/invoke.h"
+#include "runtime/ir/visit.h"
 
 namespace augur::gpu {
 
@@ -20,32 +22,45 @@ void barrier_extern() {
   FiberBlock::barrier();
 }
 
-const ir::ExternTable& barrier_externs() {
+// The scans a kernel may call, and the barrier of kernels run on fibers.
+const ir::ExternTable& fallback_externs() {
   static const auto* table = [] {
-    auto* t = new ir::ExternTable;
+    auto* t = new ir::ExternTable(kernel_externs());
     t->add(kBarrierExtern, &barrier_extern, ir::Effect::Effectful);
     return t;
   }();
   return *table;
 }
 
+// Declares the host functions `kernel` calls (scans) in `module`.
+void declare_callees(const ir::Function& kernel, ir::Module& module) {
+  ir::for_each_stmt(kernel.body, [&](const ir::Stmt& s) {
+    ir::for_each_expr(s, [&](const ir::Expr& e) {
+      if (e.kind != ir::ExprKind::Call) return;
+      for (const ir::ExternRef& declared : module.externs) {
+        if (*declared == *e.callee) return;
+      }
+      module.externs.push_back(e.callee);
+    });
+  });
+}
+
 }  // namespace
 
 FallbackProgram fallback_program(const ir::Function& kernel) {
-  static const ir::ExternTable none;
   FallbackProgram program;
   program.fibers = has_barrier(kernel);
+  program.externs = &fallback_externs();
   if (program.fibers) {
     ThreadFunction lowered = lower_to_thread_function(kernel);
     program.module = std::move(lowered.module);
     program.entry = std::move(lowered.name);
     program.shared = std::move(lowered.shared);
-    program.externs = &barrier_externs();
   } else {
     program.module.functions.push_back(kernel);
     program.entry = kernel.name;
-    program.externs = &none;
   }
+  declare_callees(kernel, program.module);
   return program;
 }
 

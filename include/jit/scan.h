@@ -12,8 +12,9 @@
 // byte for other sets; a literal's first and last bytes compared 16 positions at a time), as RE2
 // and PCRE2 do for a pattern's first bytes. They compile to a call of a host function that reads
 // `text` (an extern with jit::effect::readonly, named augur_find_byte,
-// augur_find_any_of and augur_find_literal), so they run on the CPU backend
-// and in the interpreter; GPU kernels cannot call them.
+// augur_find_any_of and augur_find_literal) on the CPU backend and in the
+// interpreter; in a GPU kernel each thread runs a device version of the scan
+// with the same result, a byte at a time.
 #pragma once
 
 #include <cstdint>

@@ -147,6 +147,8 @@ std::int64_t find_literal_host(const std::uint8_t* text, std::int64_t from, std:
   std::uint8_t literal[16];
   std::memcpy(literal, &head, 8);
   std::memcpy(literal + 8, &tail, 8);
+  // jit::find_literal passes at most 16 bytes; IR text may say more.
+  if (length > 16) length = 16;
   if (length == 0) return from < to ? from : to;
   if (length == 1) return find_byte_host(text, from, to, literal[0]);
   const std::int64_t last = to - length;  // the last position the literal may start at
