@@ -57,6 +57,8 @@ jit::compile_options pipeline_options(const jit::gpu::options& options) {
   pipeline.opt_level = options.opt_level;
   pipeline.cache_dir = options.cache_dir;
   pipeline.cache_dir_group_shared = options.cache_dir_group_shared;
+  pipeline.remote_cache = options.remote_cache;
+  pipeline.remote_cache_key_file = options.remote_cache_key_file;
   return pipeline;
 }
 
@@ -72,8 +74,9 @@ Value stage_and_compile(const jit::detail::generator& gen, const jit::gpu::optio
   extraction.kernel = true;
   stage::Extracted extracted = stage::extract(gen, extraction);
   const auto backend = compile::gpu_backend(options);
-  // A kernel cannot call the host, so no extern is offered to user rules:
-  // a rule that would introduce a call does not apply (runtime/peg/user_rules.h).
+  // A kernel calls no host function but the scans, so no extern is offered to
+  // user rules: a rule that would introduce a call does not apply
+  // (runtime/peg/user_rules.h).
   static const ir::ExternTable no_externs;
   const Stores stores{kernel_programs(), kernel_disk(), options.disk_cache, &no_externs};
   std::shared_ptr<const Version> version =

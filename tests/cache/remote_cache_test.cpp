@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -492,6 +493,37 @@ TEST_F(RemoteCacheTest, KernelsGoThroughTheRemoteLevelTheEnvironmentNames) {
   jit::gpu::buffer<float> v(std::vector<float>{1.0f, 2.0f, 3.0f}, k.where());
   k.launch(1, 4, v, 3);
   EXPECT_EQ(v.to_vector(), (std::vector<float>{3.0f, 6.0f, 9.0f}));
+}
+
+// Each thread counts the lines that start at or after its own.
+void next_line_kernel(jit::dyn<const std::uint8_t*> text, jit::dyn<std::int64_t*> out,
+                      jit::dyn<std::int64_t> n) {
+  jit::dyn<std::int64_t> i = jit::dyn<std::int64_t>(jit::gpu::global_id_x());
+  if (i < n) out[i] = jit::find_byte(text, i, n, '\n');
+}
+
+// jit::gpu::options names the remote level itself, and a kernel that calls a
+// scan comes back from it bound to the host function (on the CPU fallback).
+TEST_F(RemoteCacheTest, KernelOptionsNameTheRemoteLevel) {
+  jit::gpu::options options;
+  options.where = jit::gpu::target::cpu;
+  options.name = "remote_next_line";
+  options.remote_cache = server_->url("");
+  options.remote_cache_key_file = key_file_;
+  const jit::gpu::statistics before = jit::gpu::stats();
+  jit::gpu::compile(options, next_line_kernel);
+  EXPECT_EQ(jit::gpu::stats().remote_writes, before.remote_writes + 1);
+
+  jit::gpu::clear_cache();
+  const auto k = jit::gpu::compile(options, next_line_kernel);
+  const jit::gpu::statistics loaded = jit::gpu::stats();
+  EXPECT_EQ(loaded.remote_hits, before.remote_hits + 1);
+  EXPECT_EQ(loaded.fallback_compiles, before.fallback_compiles + 1);
+  const std::string text = "ab\ncd\n\nefg";
+  jit::gpu::buffer<std::uint8_t> in(std::vector<std::uint8_t>(text.begin(), text.end()), k.where());
+  jit::gpu::buffer<std::int64_t> out(std::vector<std::int64_t>(text.size(), -1), k.where());
+  k.launch(1, 32, in, out, static_cast<std::int64_t>(text.size()));
+  EXPECT_EQ(out.to_vector(), (std::vector<std::int64_t>{2, 2, 2, 5, 5, 5, 6, 10, 10, 10}));
 }
 
 TEST_F(RemoteCacheTest, AugurCacheListsVerifiesAndPurgesARemoteCache) {

@@ -48,7 +48,12 @@ struct options {
   std::string cache_dir;
   // Trust cache_dir's group as well (jit::compile_options::cache_dir_group_shared).
   bool cache_dir_group_shared = false;
-  bool disk_cache = true;  // false: never read or write the disk cache
+  bool disk_cache = true;  // false: never read or write the disk or remote cache
+  // The fleet's Redis cache behind the disk cache, as
+  // jit::compile_options::remote_cache and remote_cache_key_file say (empty:
+  // $AUGUR_REMOTE_CACHE and $AUGUR_CACHE_KEY_FILE).
+  std::string remote_cache;
+  std::string remote_cache_key_file;
   // On the CPU fallback, also compile the CUDA source with NVRTC (for
   // `arch`), so kernels written on machines without a GPU are known to build
   // for one. Costs an NVRTC compilation (tens of ms) unless cached.
