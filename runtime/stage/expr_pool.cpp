@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "jit/error.h"
 #include "runtime/ir/builder.h"
 #include "runtime/ir/hash.h"
 #include "runtime/stage/tag.h"
@@ -131,6 +133,10 @@ ir::ExprPtr ExprPool::find(const Key& key, std::uint32_t hash) const {
 }
 
 ir::ExprPtr ExprPool::insert(std::uint32_t hash, ir::ExprPtr made) {
+  if (nodes_.size() == kEmpty) {
+    throw jit::staging_error("the first stage built more than " + std::to_string(kEmpty - 1) +
+                             " distinct expressions");
+  }
   if (4 * (nodes_.size() + 1) > 3 * slots_.size()) grow();
   const std::size_t mask = slots_.size() - 1;
   std::size_t i = home(hash);
