@@ -73,7 +73,11 @@ class TagIndex {
     std::uint32_t hash = 0;
     std::uint32_t node = kNoNode;  // kNoNode: empty
   };
-  static std::uint32_t hash(Tag tag) { return static_cast<std::uint32_t>((tag.lo ^ tag.hi) >> 32); }
+  // The top bits of a product, which every bit of the tag reaches: the
+  // tags structuring makes (a serial in the low word) spread too.
+  static std::uint32_t hash(Tag tag) {
+    return static_cast<std::uint32_t>(((tag.lo ^ tag.hi) * 0x9e3779b97f4a7c15ull) >> 32);
+  }
   // The top bits of the hash: a slot's home follows from its stored hash.
   std::size_t home(std::uint32_t hash) const { return hash >> shift_; }
   void grow();

@@ -42,6 +42,22 @@ TEST(Graph, FindsEveryNodeAcrossChunksAndIndexGrowth) {
   EXPECT_EQ(g.find(assign(kCount + 7, 0, 7)), kNoNode);
 }
 
+// Structuring's own nodes have tags {~0 - id, serial}: the index must find
+// them by their low words alone.
+TEST(Graph, FindsTagsThatDifferInTheLowWordOnly) {
+  Graph g;
+  for (std::uint64_t i = 0; i < 20'000; ++i) {
+    Event e = assign(0, 0, 1);
+    e.tag = Tag{~std::uint64_t{0}, i};
+    ASSERT_EQ(g.add(e), i);
+  }
+  for (std::uint64_t i = 0; i < 20'000; ++i) {
+    Event e = assign(0, 0, 1);
+    e.tag = Tag{~std::uint64_t{0}, i};
+    ASSERT_EQ(g.find(e), i);
+  }
+}
+
 TEST(Graph, KeepsVariantsOfATagInCreationOrder) {
   Graph g;
   std::vector<std::uint32_t> variants;
