@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 #include <utility>
 
 #include "jit/error.h"
@@ -69,6 +70,7 @@ void Explorer::explore() {
         exploration();
         if (!prophecies_.any_missed()) {
           narrow_predictions();
+          release_exploration_state();
           return;
         }
         prophecies_.commit();
@@ -145,6 +147,24 @@ void Explorer::exploration() {
     // would with the right ones: restart instead of reporting.
     if (!prophecies_.any_missed()) throw;
   }
+}
+
+void Explorer::release_exploration_state() {
+  stats_.simplified_nodes = pool_.saved();
+  pool_ = ExprPool();
+  graph_.forget_tags();
+  const auto release = [](auto& container) { std::decay_t<decltype(container)>().swap(container); };
+  release(pending_);
+  release(steps_);
+  release(reach_);
+  release(variables_);
+  release(decisions_);
+  release(node_run_);
+  release(node_pos_);
+  release(node_check_);
+  release(live_tags_);
+  release(free_live_);
+  release(live_counts_);
 }
 
 void Explorer::execute_run(Pending target) {

@@ -50,6 +50,7 @@ struct ExploreStats {
   std::uint32_t prophecy_runs = 0;
   std::uint64_t events = 0;
   std::uint64_t tags = 0;
+  std::uint64_t simplified_nodes = 0;  // the expression pool's saved()
   jit::tag_source tags_used = jit::tag_source::frame_pointers;
 };
 
@@ -60,7 +61,9 @@ class Explorer {
   Explorer(const Explorer&) = delete;
   Explorer& operator=(const Explorer&) = delete;
 
-  // Runs explorations until the prophecies are stable; the final graph is graph().
+  // Runs explorations until the prophecies are stable; the final graph is
+  // graph(). Then it frees what only exploring needs (the expression pool,
+  // the graph's tag index, the paths), before structuring allocates the IR.
   void explore();
 
   const Graph& graph() const { return graph_; }
@@ -122,6 +125,7 @@ class Explorer {
   };
 
   void exploration();
+  void release_exploration_state();
   void narrow_predictions();
   void execute_run(Pending target);
   void invoke_generator();

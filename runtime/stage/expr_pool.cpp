@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "jit/error.h"
 #include "runtime/ir/builder.h"
 #include "runtime/ir/hash.h"
 #include "runtime/stage/tag.h"
@@ -59,9 +61,9 @@ bool cannot_trap_or_act(const ir::Expr& root) {
 
 }  // namespace
 
-std::uint64_t ExprPool::Key::hash() const {
-  // Independent products (they pipeline), then one finalizer: masking keeps
-  // the low bits, and it makes every input bit reach them.
+std::uint32_t ExprPool::Key::hash() const {
+  // Independent products (they pipeline), then one finalizer, which makes
+  // every input bit reach the top 32 bits kept.
   const std::uint64_t code = static_cast<std::uint64_t>(kind) | std::uint64_t{op} << 8 |
                              static_cast<std::uint64_t>(type.scalar()) << 16 |
                              std::uint64_t{type.is_pointer()} << 24 | std::uint64_t{axis} << 28 |
@@ -69,10 +71,11 @@ std::uint64_t ExprPool::Key::hash() const {
   const auto word = [](const void* p) {
     return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
   };
-  return murmur_mix64(
-      code ^ bits * 0x9e3779b97f4a7c15ull ^ word(callee) * 0xc2b2ae3d27d4eb4full ^
-      word(args[0]) * 0x165667b19e3779f9ull ^ word(args[1]) * 0xd6e8feb86659fd93ull ^
-      word(args[2]) * 0xff51afd7ed558ccdull ^ word(args[3]) * 0xc4ceb9fe1a85ec53ull);
+  return static_cast<std::uint32_t>(
+      murmur_mix64(code ^ bits * 0x9e3779b97f4a7c15ull ^ word(callee) * 0xc2b2ae3d27d4eb4full ^
+                   word(args[0]) * 0x165667b19e3779f9ull ^ word(args[1]) * 0xd6e8feb86659fd93ull ^
+                   word(args[2]) * 0xff51afd7ed558ccdull ^ word(args[3]) * 0xc4ceb9fe1a85ec53ull) >>
+      32);
 }
 
 bool ExprPool::Key::matches(const ir::Expr& e) const {
@@ -97,7 +100,7 @@ bool ExprPool::Key::matches(const ir::Expr& e) const {
 
 template <class Make>
 ir::ExprPtr ExprPool::find_or_make(const Key& key, Make&& make) {
-  const std::uint64_t h = key.hash();
+  const std::uint32_t h = key.hash();
   if (ir::ExprPtr found = find(key, h)) return found;
   return insert(h, make());
 }
@@ -105,7 +108,7 @@ ir::ExprPtr ExprPool::find_or_make(const Key& key, Make&& make) {
 template <class Simplify, class Make>
 ir::ExprPtr ExprPool::find_or_simplify(const Key& key, std::span<const ir::ExprPtr> operands,
                                        Simplify&& simplify, Make&& make) {
-  const std::uint64_t h = key.hash();
+  const std::uint32_t h = key.hash();
   if (ir::ExprPtr found = find(key, h)) return found;
   if (simplify_) {
     if (auto it = simplified_.find(key); it != simplified_.end()) return it->second.result;
@@ -119,39 +122,40 @@ ir::ExprPtr ExprPool::find_or_simplify(const Key& key, std::span<const ir::ExprP
   return insert(h, make());
 }
 
-ir::ExprPtr ExprPool::find(const Key& key, std::uint64_t hash) const {
+ir::ExprPtr ExprPool::find(const Key& key, std::uint32_t hash) const {
   if (slots_.empty()) return nullptr;
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+  for (std::size_t i = home(hash);; i = (i + 1) & mask) {
     const Slot& slot = slots_[i];
-    if (!slot.node) return nullptr;
-    if (slot.hash == hash && key.matches(*slot.node)) return slot.node;
+    if (slot.node == kEmpty) return nullptr;
+    if (slot.hash == hash && key.matches(*nodes_[slot.node])) return nodes_[slot.node];
   }
 }
 
-ir::ExprPtr ExprPool::insert(std::uint64_t hash, ir::ExprPtr made) {
-  if (slots_.empty()) slots_.resize(1024);
-  if (2 * (count_ + 1) > slots_.size()) grow();
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-    if (!slots_[i].node) {
-      slots_[i] = {hash, made};
-      break;
-    }
+ir::ExprPtr ExprPool::insert(std::uint32_t hash, ir::ExprPtr made) {
+  if (nodes_.size() == kEmpty) {
+    throw jit::staging_error("the first stage built more than " + std::to_string(kEmpty - 1) +
+                             " distinct expressions");
   }
-  ++count_;
+  if (4 * (nodes_.size() + 1) > 3 * slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t i = home(hash);
+  while (slots_[i].node != kEmpty) i = (i + 1) & mask;
+  slots_[i] = {hash, static_cast<std::uint32_t>(nodes_.size())};
+  nodes_.push_back(made);
   return made;
 }
 
 void ExprPool::grow() {
   std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.size() * 2, Slot{});
+  slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
+  shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots_.size()));
   const std::size_t mask = slots_.size() - 1;
-  for (Slot& s : old) {
-    if (!s.node) continue;
-    std::size_t i = s.hash & mask;
-    while (slots_[i].node) i = (i + 1) & mask;
-    slots_[i] = std::move(s);
+  for (const Slot& s : old) {
+    if (s.node == kEmpty) continue;
+    std::size_t i = home(s.hash);
+    while (slots_[i].node != kEmpty) i = (i + 1) & mask;
+    slots_[i] = s;
   }
 }
 

@@ -47,7 +47,7 @@ class ExprPool {
   // builds its tables again).
   ir::ExprPtr table(ir::Type element, std::vector<std::byte> bytes);
 
-  std::size_t size() const { return count_; }
+  std::size_t size() const { return nodes_.size(); }
   // Nodes the smart constructors replaced by a simpler expression (folds and
   // identities), each distinct node once.
   std::uint64_t saved() const { return simplified_.size(); }
@@ -69,7 +69,7 @@ class ExprPool {
     const ir::TableData* table = nullptr;  // Table: the contents to match (bits: their hash)
     std::array<const ir::Expr*, kMaxArgs> args{};
 
-    std::uint64_t hash() const;
+    std::uint32_t hash() const;
     bool matches(const ir::Expr& e) const;
     friend bool operator==(const Key&, const Key&) = default;
   };
@@ -84,9 +84,13 @@ class ExprPool {
     std::array<ir::ExprPtr, kMaxArgs> operands;
   };
 
+  // 32 bits of the key's hash and the node's index in nodes_: a table of
+  // millions of nodes stays small enough for the caches, and a probe reads no
+  // node unless the hash matches. The hash's top bits are the slot's home.
+  static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
   struct Slot {
-    std::uint64_t hash = 0;
-    ir::ExprPtr node;  // null: empty
+    std::uint32_t hash = 0;
+    std::uint32_t node = kEmpty;
   };
 
   // The pooled node for `key`, made by `make` on a miss (which type-checks).
@@ -100,12 +104,15 @@ class ExprPool {
   ir::ExprPtr from_constant(const ir::Constant& c) { return constant(c.type, c.bits); }
   ir::ExprPtr simplify_unary(ir::UnaryOp op, const ir::ExprPtr& x);
   ir::ExprPtr simplify_binary(ir::BinaryOp op, const ir::ExprPtr& a, const ir::ExprPtr& b);
-  ir::ExprPtr find(const Key& key, std::uint64_t hash) const;  // null: absent
-  ir::ExprPtr insert(std::uint64_t hash, ir::ExprPtr made);
+  ir::ExprPtr find(const Key& key, std::uint32_t hash) const;  // null: absent
+  ir::ExprPtr insert(std::uint32_t hash, ir::ExprPtr made);
+  std::size_t home(std::uint32_t hash) const { return hash >> shift_; }
   void grow();
 
-  std::vector<Slot> slots_;  // open addressing, linear probing; size a power of two
-  std::size_t count_ = 0;
+  std::vector<ir::ExprPtr> nodes_;  // every pooled node, in the order made
+  // Open addressing, linear probing; a power of two, at most three quarters full.
+  std::vector<Slot> slots_;
+  unsigned shift_ = 32;  // 32 - log2(slots_.size())
   bool simplify_;
   std::unordered_map<Key, Simplified, KeyHash> simplified_;
 };

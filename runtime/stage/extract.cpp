@@ -59,7 +59,7 @@ Extracted extract(const jit::detail::generator& gen, const jit::extract_options&
   out.report.irreducible_dispatched = reducible.dispatched;
   out.report.split_copies = reducible.copied;
   out.report.nodes = explorer.graph().size();
-  out.report.simplified_nodes = explorer.pool().saved();
+  out.report.simplified_nodes = stats.simplified_nodes;
   out.report.first_stage_time = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - start);
 

@@ -1,5 +1,6 @@
 #include "runtime/stage/graph.h"
 
+#include <bit>
 #include <utility>
 
 namespace augur::stage {
@@ -9,67 +10,80 @@ bool same_event(const Event& a, const Event& b) {
          ir::same_expr(a.ptr, b.ptr) && ir::same_expr(a.index, b.index);
 }
 
-std::uint32_t TagIndex::find(Tag tag) const {
+std::uint32_t TagIndex::find(Tag tag, const Graph& graph) const {
   if (slots_.empty()) return kNoNode;
-  for (std::size_t i = home(tag);; i = (i + 1) & (slots_.size() - 1)) {
+  const std::uint32_t h = hash(tag);
+  for (std::size_t i = home(h);; i = (i + 1) & (slots_.size() - 1)) {
     const Slot& slot = slots_[i];
-    if (slot.node == kNoNode || slot.tag == tag) return slot.node;
+    if (slot.node == kNoNode) return kNoNode;
+    if (slot.hash == h && graph[slot.node].event.tag == tag) return slot.node;
   }
 }
 
-std::uint32_t TagIndex::insert(Tag tag, std::uint32_t node) {
-  if (2 * (count_ + 1) > slots_.size()) grow();
-  for (std::size_t i = home(tag);; i = (i + 1) & (slots_.size() - 1)) {
+std::uint32_t TagIndex::insert(Tag tag, std::uint32_t node, const Graph& graph) {
+  if (4 * (count_ + 1) > 3 * slots_.size()) grow();
+  const std::uint32_t h = hash(tag);
+  for (std::size_t i = home(h);; i = (i + 1) & (slots_.size() - 1)) {
     Slot& slot = slots_[i];
     if (slot.node == kNoNode) {
-      slot = {tag, node};
+      slot = {h, node};
       ++count_;
       return node;
     }
-    if (slot.tag == tag) return slot.node;
+    if (slot.hash == h && graph[slot.node].event.tag == tag) return slot.node;
   }
 }
 
 void TagIndex::grow() {
   std::vector<Slot> old = std::move(slots_);
   slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
+  shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots_.size()));
+  // Homes are the hash's top bits: the old slots, in order, fill the new
+  // table nearly in order.
   for (const Slot& slot : old) {
     if (slot.node == kNoNode) continue;
-    std::size_t i = home(slot.tag);
+    std::size_t i = home(slot.hash);
     while (slots_[i].node != kNoNode) i = (i + 1) & (slots_.size() - 1);
     slots_[i] = slot;
   }
 }
 
 void TagIndex::clear() {
-  slots_.clear();
+  std::vector<Slot>().swap(slots_);
   count_ = 0;
+  shift_ = 32;
 }
 
 std::uint32_t Graph::add(Event event) {
-  const auto n = static_cast<std::uint32_t>(nodes_.size());
-  Node node;
-  node.event = std::move(event);
-  const std::uint32_t first = by_tag_.insert(node.event.tag, n);
+  const std::uint32_t n = size_;
+  const std::uint32_t first = by_tag_.insert(event.tag, n, *this);
   if (first != n) {
     // Keep variants in creation order: append to the chain.
     std::uint32_t last = first;
-    while (nodes_[last].next_variant != kNoNode) last = nodes_[last].next_variant;
-    nodes_[last].next_variant = n;
+    while ((*this)[last].next_variant != kNoNode) last = (*this)[last].next_variant;
+    (*this)[last].next_variant = n;
   }
-  nodes_.push_back(std::move(node));
+  if (n % kChunk == 0) chunks_.emplace_back().reserve(kChunk);
+  chunks_.back().push_back(Node{std::move(event)});
+  ++size_;
   return n;
 }
 
 std::uint32_t Graph::find(const Event& event) const {
-  for (std::uint32_t n = by_tag_.find(event.tag); n != kNoNode; n = nodes_[n].next_variant) {
-    if (same_event(nodes_[n].event, event)) return n;
+  for (std::uint32_t n = by_tag_.find(event.tag, *this); n != kNoNode;
+       n = (*this)[n].next_variant) {
+    if (same_event((*this)[n].event, event)) return n;
   }
   return kNoNode;
 }
 
+void Graph::forget_tags() {
+  by_tag_.clear();
+}
+
 void Graph::clear() {
-  nodes_.clear();
+  chunks_.clear();
+  size_ = 0;
   by_tag_.clear();
   vars.clear();
 }

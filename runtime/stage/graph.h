@@ -22,8 +22,8 @@ enum class EventKind : std::uint8_t { Decl, Assign, Store, Eval, Branch, Return,
 // What the first stage did at one point. Variables are graph variables
 // (indices into Graph::vars), written into the IR as VarIds.
 struct Event {
-  EventKind kind = EventKind::Eval;
   Tag tag;
+  EventKind kind = EventKind::Eval;
   ir::VarId var;      // Decl, Assign
   ir::ExprPtr expr;   // Decl init (may be null), Assign/Store value, Eval, Branch condition,
                       // Return value (null for End)
@@ -52,27 +52,39 @@ struct GraphVar {
   std::uint32_t shared_count = 0;  // > 0: a kernel's block-shared array of this many elements
 };
 
-// Tag → the first node with it, by open addressing and linear probing: a
-// node-based map costs a cache miss for the bucket and another for the node
-// on every event once an exploration outgrows the caches (a million nodes).
+// Tag → the first node with it, by open addressing and linear probing. A
+// slot is 8 bytes, 32 bits of the tag's hash and the node, so the index of a
+// million nodes is 16 MB and a probe touches one cache line (a node-based map
+// costs two misses per lookup once an exploration outgrows the caches, and
+// slots holding the whole tag three times the memory). The slot's hash bits
+// also give its home, so growing reads no node; a hash match is confirmed on
+// the node's tag.
+class Graph;
 class TagIndex {
  public:
-  // The first node of `tag`, or kNoNode.
-  std::uint32_t find(Tag tag) const;
-  // Records `node` as the first of `tag` unless `tag` has one; returns the first.
-  std::uint32_t insert(Tag tag, std::uint32_t node);
+  // The first node of `tag` in `graph`, or kNoNode.
+  std::uint32_t find(Tag tag, const Graph& graph) const;
+  // Records `node` as the first of `tag` unless `graph` has one; returns the first.
+  std::uint32_t insert(Tag tag, std::uint32_t node, const Graph& graph);
   void clear();
 
  private:
   struct Slot {
-    Tag tag;
+    std::uint32_t hash = 0;
     std::uint32_t node = kNoNode;  // kNoNode: empty
   };
-  std::size_t home(Tag tag) const { return TagHash{}(tag) & (slots_.size() - 1); }
+  // The top bits of a product, which every bit of the tag reaches: the
+  // tags structuring makes (a serial in the low word) spread too.
+  static std::uint32_t hash(Tag tag) {
+    return static_cast<std::uint32_t>(((tag.lo ^ tag.hi) * 0x9e3779b97f4a7c15ull) >> 32);
+  }
+  // The top bits of the hash: a slot's home follows from its stored hash.
+  std::size_t home(std::uint32_t hash) const { return hash >> shift_; }
   void grow();
 
-  std::vector<Slot> slots_;  // a power of two, at most half full
+  std::vector<Slot> slots_;  // a power of two, at most three quarters full
   std::size_t count_ = 0;
+  unsigned shift_ = 32;  // 32 - log2(slots_.size())
 };
 
 class Graph {
@@ -81,16 +93,23 @@ class Graph {
   // The node with the same tag and content as `event`, if any.
   std::uint32_t find(const Event& event) const;
 
-  Node& operator[](std::uint32_t n) { return nodes_[n]; }
-  const Node& operator[](std::uint32_t n) const { return nodes_[n]; }
-  std::uint32_t size() const { return static_cast<std::uint32_t>(nodes_.size()); }
-  bool empty() const { return nodes_.empty(); }
+  Node& operator[](std::uint32_t n) { return chunks_[n / kChunk][n % kChunk]; }
+  const Node& operator[](std::uint32_t n) const { return chunks_[n / kChunk][n % kChunk]; }
+  std::uint32_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   void clear();
+  // Frees the tag index once nothing finds nodes by tag (after exploring):
+  // find() then sees only the nodes added since.
+  void forget_tags();
 
   std::vector<GraphVar> vars;
 
  private:
-  std::vector<Node> nodes_;
+  // Nodes in chunks of a fixed size: a graph of a million nodes grows without
+  // copying its nodes and touches each page of them once.
+  static constexpr std::uint32_t kChunk = 1024;
+  std::vector<std::vector<Node>> chunks_;
+  std::uint32_t size_ = 0;
   TagIndex by_tag_;  // the first variant
 };
 

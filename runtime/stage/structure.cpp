@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <numeric>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -38,6 +39,32 @@ Successors successors(const Node& node) {
       return {{node.succ[0], kNoNode}, 1};
   }
 }
+
+// A list of nodes per node, in two flat arrays (compressed rows): a million
+// nodes cost two allocations, not one each.
+class Adjacency {
+ public:
+  // `each(add)` calls add(node, item) for every item, in the order each
+  // node's items are to be listed; it is called twice (count, then fill).
+  template <class Each>
+  void build(std::uint32_t size, Each&& each) {
+    start_.assign(std::size_t{size} + 1, 0);
+    each([&](std::uint32_t n, std::uint32_t) { ++start_[n + 1]; });
+    for (std::uint32_t n = 0; n < size; ++n) start_[n + 1] += start_[n];
+    items_.resize(start_[size]);
+    // start_[n] is node n's cursor while filling: it ends at node n + 1's start.
+    each([&](std::uint32_t n, std::uint32_t item) { items_[start_[n]++] = item; });
+    for (std::uint32_t n = size; n > 0; --n) start_[n] = start_[n - 1];
+    start_[0] = 0;
+  }
+  std::span<const std::uint32_t> operator[](std::uint32_t n) const {
+    return {items_.data() + start_[n], items_.data() + start_[n + 1]};
+  }
+
+ private:
+  NodeList start_;
+  NodeList items_;
+};
 
 class Structurer {
  public:
@@ -111,10 +138,11 @@ class Structurer {
     }
     rpo_.assign(post.rbegin(), post.rend());
     for (std::uint32_t i = 0; i < rpo_.size(); ++i) rpo_index_[rpo_[i]] = i;
-    preds_.assign(size_, {});
-    for (std::uint32_t n : rpo_) {
-      for (std::uint32_t s : successors(g_[n])) preds_[s].push_back(n);
-    }
+    preds_.build(size_, [&](auto&& add) {
+      for (std::uint32_t n : rpo_) {
+        for (std::uint32_t s : successors(g_[n])) add(s, n);
+      }
+    });
   }
 
   // Cooper, Harvey and Kennedy's iterative dominators.
@@ -137,10 +165,11 @@ class Structurer {
         }
       }
     }
-    children_.assign(size_, {});
-    for (std::uint32_t n : rpo_) {
-      if (n != 0) children_[idom_[n]].push_back(n);  // in reverse postorder
-    }
+    children_.build(size_, [&](auto&& add) {
+      for (std::uint32_t n : rpo_) {
+        if (n != 0) add(idom_[n], n);  // in reverse postorder
+      }
+    });
     dominated_.assign(size_, 0);
     for (auto it = rpo_.rbegin(); it != rpo_.rend(); ++it) {
       dominated_[*it] += 1;
@@ -180,21 +209,22 @@ class Structurer {
     loop_of_.assign(size_, kNoNode);
     parent_.assign(size_, kNoNode);
     is_header_.assign(size_, 0);
-    back_.assign(size_, {});
-    for (std::uint32_t u : rpo_) {
-      for (std::uint32_t s : successors(g_[u])) {
-        if (rpo_index_[s] > rpo_index_[u]) continue;
-        back_[s].push_back(u);
-        is_header_[s] = 1;
+    back_.build(size_, [&](auto&& add) {
+      for (std::uint32_t u : rpo_) {
+        for (std::uint32_t s : successors(g_[u])) {
+          if (rpo_index_[s] > rpo_index_[u]) continue;
+          add(s, u);
+          is_header_[s] = 1;
+        }
       }
-    }
+    });
     // Headers later in reverse postorder are nested deeper: build those first.
     std::vector<std::uint32_t> seen(size_, kNoNode);
     for (auto it = rpo_.rbegin(); it != rpo_.rend(); ++it) {
       const std::uint32_t h = *it;
       if (!is_header_[h]) continue;
       loop_of_[h] = h;
-      NodeList work(back_[h]);
+      NodeList work(back_[h].begin(), back_[h].end());
       while (!work.empty()) {
         const std::uint32_t x = outermost(work.back());
         work.pop_back();
@@ -646,14 +676,14 @@ class Structurer {
 
   NodeList rpo_;
   NodeList rpo_index_;
-  std::vector<NodeList> preds_;
+  Adjacency preds_;
   NodeList idom_;
-  std::vector<NodeList> children_;
+  Adjacency children_;
   NodeList dominated_;  // nodes of the dominator subtree, the node included
   NodeList loop_of_;
   NodeList parent_;
   std::vector<std::uint8_t> is_header_;
-  std::vector<NodeList> back_;
+  Adjacency back_;
   NodeList forward_preds_;
   std::unordered_map<std::uint32_t, std::uint32_t> follows_;
 

@@ -169,6 +169,21 @@ TEST_F(Construction, SharesPureNodesButNotEffects) {
   EXPECT_EQ(bin(BinaryOp::BitOr, call, call)->kind, ExprKind::Binary);
 }
 
+// The pool's table grows many times over 200,000 nodes (its slots keep 32
+// hash bits and an index): every node is still found, none twice.
+TEST_F(Construction, FindsEveryNodeAfterTheTableGrows) {
+  constexpr int kCount = 100'000;
+  const std::size_t before = pool.size();
+  std::vector<ExprPtr> sums;
+  for (int i = 0; i < kCount; ++i) sums.push_back(bin(BinaryOp::Add, x, c(i + 1)));
+  EXPECT_EQ(pool.size() - before, 2u * kCount);  // a constant and a sum each
+  for (int i = kCount - 1; i >= 0; --i) {
+    ASSERT_EQ(bin(BinaryOp::Add, x, c(i + 1)), sums[static_cast<std::size_t>(i)]) << i;
+  }
+  EXPECT_EQ(pool.size() - before, 2u * kCount);
+  EXPECT_NE(bin(BinaryOp::Sub, x, c(1)), sums[0]);
+}
+
 TEST_F(Construction, CountsEachReplacedNodeOnce) {
   const std::uint64_t before = pool.saved();
   for (int run = 0; run < 3; ++run) {  // a replay builds the same nodes again

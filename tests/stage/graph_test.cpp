@@ -1,0 +1,88 @@
+// The exploration graph (runtime/stage/graph.h): nodes found again by tag and
+// content across the chunks its nodes live in and the growth of its tag
+// index, variants of one tag in creation order, and the index freed once
+// exploring is done.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/ir/builder.h"
+#include "runtime/stage/graph.h"
+
+namespace augur::stage::testing {
+namespace {
+
+Tag tag_of(std::uint64_t i) {
+  TagHasher h;
+  h.add(i);
+  return h.finish();
+}
+
+Event assign(std::uint64_t tag, std::uint32_t var, std::int64_t value) {
+  Event e;
+  e.kind = EventKind::Assign;
+  e.tag = tag_of(tag);
+  e.var = ir::VarId{var};
+  e.expr = ir::constant(ir::Type::i64(), static_cast<std::uint64_t>(value));
+  return e;
+}
+
+TEST(Graph, FindsEveryNodeAcrossChunksAndIndexGrowth) {
+  constexpr std::uint32_t kCount = 50'000;  // dozens of chunks, many growths of the index
+  Graph g;
+  for (std::uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(g.add(assign(i, 0, i)), i);
+  ASSERT_EQ(g.size(), kCount);
+  for (std::uint32_t i = 0; i < kCount; ++i) {
+    ASSERT_EQ(g.find(assign(i, 0, i)), i) << i;
+    ASSERT_EQ(g[i].event.tag, tag_of(i));
+  }
+  // Same tag, other content; other tag, same content.
+  EXPECT_EQ(g.find(assign(7, 1, 7)), kNoNode);
+  EXPECT_EQ(g.find(assign(kCount + 7, 0, 7)), kNoNode);
+}
+
+// Structuring's own nodes have tags {~0 - id, serial}: the index must find
+// them by their low words alone.
+TEST(Graph, FindsTagsThatDifferInTheLowWordOnly) {
+  Graph g;
+  for (std::uint64_t i = 0; i < 20'000; ++i) {
+    Event e = assign(0, 0, 1);
+    e.tag = Tag{~std::uint64_t{0}, i};
+    ASSERT_EQ(g.add(e), i);
+  }
+  for (std::uint64_t i = 0; i < 20'000; ++i) {
+    Event e = assign(0, 0, 1);
+    e.tag = Tag{~std::uint64_t{0}, i};
+    ASSERT_EQ(g.find(e), i);
+  }
+}
+
+TEST(Graph, KeepsVariantsOfATagInCreationOrder) {
+  Graph g;
+  std::vector<std::uint32_t> variants;
+  for (std::uint32_t i = 0; i < 3000; ++i) {
+    g.add(assign(1'000'000 + i, 0, 0));  // other tags between the variants
+    if (i % 100 == 0) variants.push_back(g.add(assign(5, 0, i)));
+  }
+  for (std::size_t k = 0; k < variants.size(); ++k) {
+    EXPECT_EQ(g.find(assign(5, 0, static_cast<std::int64_t>(100 * k))), variants[k]);
+    const std::uint32_t next = k + 1 < variants.size() ? variants[k + 1] : kNoNode;
+    EXPECT_EQ(g[variants[k]].next_variant, next);
+  }
+}
+
+TEST(Graph, ForgettingTagsKeepsTheNodes) {
+  Graph g;
+  for (std::uint32_t i = 0; i < 2000; ++i) g.add(assign(i, 0, i));
+  g.forget_tags();
+  EXPECT_EQ(g.find(assign(3, 0, 3)), kNoNode);
+  EXPECT_EQ(g.size(), 2000u);
+  EXPECT_EQ(g[1999].event.tag, tag_of(1999));
+  const std::uint32_t n = g.add(assign(3, 0, 3));
+  EXPECT_EQ(n, 2000u);
+  EXPECT_EQ(g.find(assign(3, 0, 3)), n);
+}
+
+}  // namespace
+}  // namespace augur::stage::testing
