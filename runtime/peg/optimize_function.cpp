@@ -237,6 +237,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     input.graph = &*graph;
     input.original = &f;
     input.externs = &peg.externs;
+    input.tables = &peg.tables;
     input.total = total;
     input.defined = [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); };
     input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;

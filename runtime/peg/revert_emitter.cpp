@@ -153,6 +153,8 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
       }
       return read(it->second);
     }
+    case Kind::Table:
+      return ir::table(table(p));
     case Kind::GpuIndex:
       return ir::gpu_index(static_cast<ir::GpuIndex>(p.label.payload / 4),
                            static_cast<unsigned>(p.label.payload % 4));
@@ -240,6 +242,7 @@ ir::ExprPtr Emitter::compute(std::uint32_t n) {
   if (std::optional<ir::MathOp> op = math_op(k)) return ir::math(*op, std::move(args));
   if (k == Kind::Cast) return ir::cast(p.type().ir(), args[0]);
   if (k == Kind::CallPure) return ir::call(callee(p), std::move(args));
+  if (k == Kind::ReadTable) return ir::load(args[0], args[1]);
   fail(n, "no expression for " + std::string(name_of(k)));
 }
 

@@ -142,6 +142,9 @@ class Emitter {
                                           const NodeSet& inside) const;
   ir::ExprPtr constant(const PegNode& n) const;
   ir::ExternRef callee(const PegNode& n) const;
+  const ir::TableRef& table(const PegNode& n) const;
+  // A ReadTable whose index is a constant inside its table: it cannot trap.
+  bool in_bounds(const PegNode& read) const;
 
   // ---------------------------------------------------------- σ (revert_state.cpp)
   // Emits the effects from cur_ up to `state`; fails if `state` is behind.

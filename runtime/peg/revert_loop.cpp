@@ -283,7 +283,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   for (std::uint32_t n : first_test) {
     const PegNode& q = node(n);
     if (g_.depth(n) >= l || !q.type().is_ir() || lookup(n) || q.kind() == Kind::Eval) continue;
-    if (q.kind() == Kind::Const || q.kind() == Kind::Param) continue;
+    if (q.kind() == Kind::Const || q.kind() == Kind::Param || q.kind() == Kind::Table) continue;
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
@@ -322,6 +322,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     read_invariants_before(l, roots, thetas);
   }
   flush_readers();
+  // Flushing may have emitted this very loop (another of its values reads
+  // the memory here): it is there, once.
+  if (lookup(trigger) || (state_out && reached(*state_out))) return;
   if (state_theta && cur_ != node(*state_theta).children[0])
     fail(*state_theta, "a loop entered with another σ than its θ's");
 

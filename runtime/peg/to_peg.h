@@ -59,6 +59,9 @@ struct PegFunction {
   std::vector<eqsat::Id> defined;
   // The externs the function calls, by name id (extern_names.h).
   std::unordered_map<std::uint64_t, ir::ExternRef> externs;
+  // The tables it reads, by the payload of their Table e-nodes (a hash of
+  // their contents).
+  std::unordered_map<std::uint64_t, ir::TableRef> tables;
   unsigned max_depth = 0;  // deepest loop
   // The value each requested output variable holds at the end (regions.h).
   std::vector<eqsat::Id> outputs;

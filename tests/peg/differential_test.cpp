@@ -19,6 +19,7 @@
 #include "runtime/ir/parser.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
+#include "runtime/ir/visit.h"
 #include "runtime/peg/optimize.h"
 #include "tests/peg/peg_check.h"
 #include "tests/support/random_program.h"
@@ -38,8 +39,30 @@ std::uint64_t fuzz_first() {
   return env_or("AUGUR_PEG_FUZZ_FIRST", 0);
 }
 
+// What a program holds that the optimizer once kept as extracted: an exit of
+// several loops at once (`break 2`, `continue 3`), a table.
+struct Holds {
+  bool labelled_exit = false;
+  bool table = false;
+};
+Holds holds(const ir::Module& m) {
+  Holds h;
+  for (const ir::Function& f : m.functions) {
+    ir::for_each_stmt(f.body, [&](const ir::Stmt& s) {
+      if ((s.kind == ir::StmtKind::Break || s.kind == ir::StmtKind::Continue) && s.levels > 1)
+        h.labelled_exit = true;
+      ir::for_each_expr(s, [&](const ir::Expr& e) {
+        if (e.kind == ir::ExprKind::Table) h.table = true;
+      });
+    });
+  }
+  return h;
+}
+
 struct Tally {
   std::uint64_t programs = 0, optimized = 0;
+  // Programs with labelled exits and with tables, and how many of each were optimized.
+  std::uint64_t labelled = 0, labelled_optimized = 0, tables = 0, tables_optimized = 0;
   struct Seen {
     int count = 0;
     std::uint64_t first_seed = 0;
@@ -78,6 +101,11 @@ void check_program(const testing::RandomProgramOptions& o, const PegOptions& opt
   }
   ++tally.programs;
   const PegFunctionReport& report = r.report.functions.front();
+  const Holds held = holds(p.module);
+  tally.labelled += held.labelled_exit;
+  tally.labelled_optimized += held.labelled_exit && report.optimized;
+  tally.tables += held.table;
+  tally.tables_optimized += held.table && report.optimized;
   // Saturation throws only when a rule or the fold is wrong (two constants
   // in one class): a bug, not a shape the optimizer may decline.
   ASSERT_FALSE(report.fallback.starts_with("saturation:"))
@@ -112,6 +140,12 @@ void check_seed(std::uint64_t seed, const PegOptions& options, testing::RandomFe
 void report(const Tally& t) {
   std::string text =
       std::to_string(t.optimized) + " of " + std::to_string(t.programs) + " optimized";
+  if (t.labelled > 0)
+    text += "; with labelled exits: " + std::to_string(t.labelled_optimized) + " of " +
+            std::to_string(t.labelled) + " optimized";
+  if (t.tables > 0)
+    text += "; with tables: " + std::to_string(t.tables_optimized) + " of " +
+            std::to_string(t.tables) + " optimized";
   for (const auto& [why, seen] : t.fallbacks)
     text += "\n  " + std::to_string(seen.count) + "x " + why + " (seed " +
             std::to_string(seen.first_seed) + ")";
@@ -129,6 +163,14 @@ TEST(PegDifferential, RoundTripWithoutSaturation) {
   report(tally);
 }
 
+// Programs of a kind the optimizer used to keep as extracted are optimized
+// about as often as the others (on enough of them to tell).
+void expect_mostly_optimized(std::uint64_t optimized, std::uint64_t programs, const char* what) {
+  if (programs >= 20) {
+    EXPECT_GE(optimized * 10, programs * 8) << what;
+  }
+}
+
 TEST(PegDifferential, Optimized) {
   Tally tally;
   for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + fuzz_count(); ++seed) {
@@ -136,6 +178,21 @@ TEST(PegDifferential, Optimized) {
     if (HasFatalFailure()) return;
   }
   report(tally);
+  expect_mostly_optimized(tally.labelled_optimized, tally.labelled, "labelled exits");
+}
+
+// Random programs that read constant tables (`table T [...]`, in range).
+TEST(PegDifferential, Tables) {
+  testing::RandomFeatures features;
+  features.tables = true;
+  Tally tally;
+  for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + fuzz_count() / 2; ++seed) {
+    check_seed(seed + 3'000'000, PegOptions{}, features, tally);
+    if (HasFatalFailure()) return;
+  }
+  report(tally);
+  EXPECT_GT(tally.tables, 0u);
+  expect_mostly_optimized(tally.tables_optimized, tally.tables, "tables");
 }
 
 // Every function cut into regions of a few statements (regions.h): each
@@ -219,10 +276,11 @@ fn f(a: i16, b: i16) -> i32 {
             "");
 }
 
-// An exit of two loops at once has no PEG form: the function is kept as it
-// was extracted. Cut into regions, the loop holding the exit stays and the
-// code around it is optimized; the result agrees with the original.
-TEST(PegDifferential, MultiLevelExitsAreKept) {
+// Exits of two loops at once (`continue 2`, `break 2`) are exits of the
+// inner loop that the outer loop tests: the function is optimized whole,
+// with as many loops as it had, and cut into regions, the loop nest holding
+// them is a region like the others; both agree with the original.
+TEST(PegDifferential, MultiLevelExitsAreOptimized) {
   const ir::Module m = ir::parse_module(R"(
 fn f(n: i32, p: i32*) -> i32 {
   var s: i32 = 0i32;
@@ -252,18 +310,21 @@ fn f(n: i32, p: i32*) -> i32 {
 )");
   PegOptions whole;
   whole.limits.time = std::chrono::hours(1);
-  const PegResult kept = optimize(m, whole);
-  const PegFunctionReport& report = kept.report.functions.front();
-  EXPECT_FALSE(report.optimized);
-  EXPECT_NE(report.fallback.find("leaves more than one loop"), std::string::npos)
-      << report.fallback;
-  EXPECT_TRUE(kept.module == m) << ir::print(kept.module);
+  const PegResult r = optimize(m, whole);
+  const PegFunctionReport& report = r.report.functions.front();
+  EXPECT_TRUE(report.optimized) << report.fallback;
+  ASSERT_NO_THROW(ir::verify(r.module)) << ir::print(r.module);
+  EXPECT_EQ(ir::loop_count(r.module.functions.front().body), 4u) << ir::print(r.module);
+  EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), {}, 5, 32),
+            "");
 
   PegOptions regions = whole;
-  regions.region_nodes = 24;
+  regions.region_nodes = 48;
+  regions.straight_line_regions = true;
   const PegResult cut = optimize(m, regions);
   const PegFunctionReport& parts = cut.report.functions.front();
-  EXPECT_GE(parts.regions_optimized, 2u) << cut.report.summary();
+  EXPECT_GE(parts.regions, 2u) << cut.report.summary();
+  EXPECT_EQ(parts.regions_optimized, parts.regions) << cut.report.summary();
   ASSERT_NO_THROW(ir::verify(cut.module)) << ir::print(cut.module);
   EXPECT_EQ(compare_on_random_inputs(m, cut.module, "f", params_of(m.functions.front()), {}, 5, 32),
             "");
