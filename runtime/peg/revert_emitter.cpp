@@ -196,7 +196,9 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
   if (!is_pure_value_op(p.kind()))
     fail(n, "a " + std::string(name_of(p.kind())) + " used as a value");
   ir::ExprPtr e = compute(n);
-  if (uses_[n] > 1 || height(e, 8) >= 8) {
+  // Work that may trap is kept too: a peeled first iteration computes the
+  // loop-invariant part of it for the iterations after it.
+  if (uses_[n] > 1 || !speculatable_[n] || height(e, 8) >= 8) {
     e = temp(std::move(e));
     cache(n, e);
   }
