@@ -265,5 +265,31 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                          two_ints, true);
 }
 
+// An inner loop whose first iteration always leaves (by `break 2`) runs its
+// body once: it is straight code in the outer loop, not a loop (it was
+// emitted twice, as empty loops, and the function kept).
+TEST(PegExits, InnerLoopThatAlwaysLeavesIsStraightCode) {
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    const Optimized o = optimize_text(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var s: i32 = 0i32;
+  for (var k: i32 = n & 7i32; k > 0i32; k = k - 1i32) {
+    var c: i32 = 0i32;
+    while (c < (m / k & 3i32)) {
+      c = c + 1i32;
+      break 2;
+    }
+    s = s + k;
+  }
+  return s;
+}
+)",
+                                      saturate);
+    EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
+    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, false)), "");
+  }
+}
+
 }  // namespace
 }  // namespace augur::peg::test
