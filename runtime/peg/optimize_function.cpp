@@ -324,7 +324,9 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     return std::nullopt;
   }
   if (const double in = loop_work(f.body), emitted = loop_work(out->body); emitted > in) {
-    report.fallback = "reversion made the loops' work grow (" + std::to_string(emitted / in) + "x)";
+    report.fallback = "reversion made the loops' work grow (" +
+                      std::to_string(static_cast<long long>(emitted)) + " for " +
+                      std::to_string(static_cast<long long>(in)) + ")";
     return std::nullopt;
   }
 
