@@ -427,6 +427,7 @@ const NodeSet& Emitter::lazy_reads(std::uint32_t n,
   const auto [it, inserted] = memo.try_emplace(n);
   NodeSet& slot = it->second;
   if (!inserted) return slot;
+  spend(1);
   const PegNode& p = node(n);
   NodeSet out;
   const auto add = [&](const NodeSet& c) {
