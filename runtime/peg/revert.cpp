@@ -69,8 +69,9 @@ void Emitter::compute_facts() {
 bool Emitter::in_bounds(const PegNode& read) const {
   const PegNode& t = node(read.children[0]);
   if (t.kind() != Kind::Table) return false;
-  // The largest the index can be: a constant, or a constant mask (x & m
-  // lies in [0, m] for m ≥ 0, whatever x).
+  // The largest the index can be: a constant, a constant mask (x & m lies
+  // in [0, m] for m ≥ 0, whatever x), or an unsigned remainder by a
+  // constant (x % m lies in [0, m - 1] for m > 0).
   const auto largest = [&](const PegNode& i) -> std::optional<std::int64_t> {
     if (i.kind() != Kind::Const) return std::nullopt;
     const ir::Type type = i.type().ir();
@@ -83,6 +84,10 @@ bool Emitter::in_bounds(const PegNode& read) const {
   if (!at && i.kind() == Kind::BitAnd) {
     at = largest(node(i.children[1]));
     if (!at) at = largest(node(i.children[0]));
+  }
+  if (!at && i.kind() == Kind::Rem && !i.type().ir().is_signed()) {
+    const std::optional<std::int64_t> m = largest(node(i.children[1]));
+    if (m && *m > 0) at = *m - 1;
   }
   return at && *at >= 0 && static_cast<std::uint64_t>(*at) < table(t)->size();
 }
