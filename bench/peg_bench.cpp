@@ -6,6 +6,7 @@
 //   build/release/bench/peg_bench --benchmark_repetitions=3
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -246,6 +247,64 @@ void register_case_speeds() {
   }
 }
 
+// Code the optimizer used to keep as extracted: exits of two loops at once
+// (the inner loop leaves with a flag the outer loop tests) and a table read
+// in a loop that stores (the element is read once, before the loop).
+constexpr const char* kExitsAndTables = R"(
+fn search(p: i32*, n: i32, m: i32) -> i32 {
+  var r: i32 = -1i32;
+  for (var i: i32 = 0i32; i < n; i = i + 1i32) {
+    for (var j: i32 = 0i32; j < n; j = j + 1i32) {
+      if (p[i * n + j] >= m) {
+        r = i * n + j;
+        break 2;
+      }
+    }
+  }
+  return r;
+}
+
+fn skip_rows(p: i32*, n: i32, m: i32) -> i32 {
+  var s: i32 = 0i32;
+  for (var i: i32 = 0i32; i < n; i = i + 1i32) {
+    for (var j: i32 = 0i32; j < n; j = j + 1i32) {
+      var x: i32 = p[i * n + j];
+      if (x == m) {
+        continue 2;
+      }
+      s = s + x * j;
+    }
+  }
+  return s;
+}
+
+fn table_add(p: i32*, n: i32, k: i32) -> i32 {
+  for (var i: i32 = 0i32; i < n; i = i + 1i32) {
+    p[i] = p[i] + table i32 [3i32, 5i32, 7i32, 11i32][k & 3i32];
+  }
+  return p[0i32];
+}
+)";
+
+void register_exits_and_tables() {
+  const Compiled c = compile_both(ir::parse_module(kExitsAndTables));
+  using Fn = std::int32_t(std::int32_t*, std::int32_t, std::int32_t);
+  // 256 × 256 elements of 3: the search finds nothing; the rows are skipped
+  // from their 129th element on.
+  register_speed("exits/search_break2", c, [](benchmark::State& s, auto code) {
+    std::fill(scratch().begin(), scratch().end(), 3);
+    run_code<Fn>(s, code, "search", scratch().data(), 256, 4);
+  });
+  register_speed("exits/skip_rows_continue2", c, [](benchmark::State& s, auto code) {
+    std::fill(scratch().begin(), scratch().end(), 3);
+    for (std::size_t row = 0; row < 256; ++row) scratch()[row * 256 + 128] = 9;
+    run_code<Fn>(s, code, "skip_rows", scratch().data(), 256, 9);
+  });
+  register_speed("tables/table_add", c, [](benchmark::State& s, auto code) {
+    run_code<Fn>(s, code, "table_add", scratch().data(), 1 << 16, 2);
+  });
+}
+
 // After the console report: PEG on / off for every pair of runs.
 void print_ratios(const bench::RatioReporter& reporter) {
   std::printf(
@@ -271,6 +330,7 @@ int main(int argc, char** argv) {
     })->Unit(benchmark::kMillisecond);
 
   register_case_speeds();
+  register_exits_and_tables();
   const Compiled nested = compile_both(golden.at("nested_loops"));
   register_speed("golden/nested_loops", nested, [](benchmark::State& s, auto code) {
     run_code<std::int32_t(std::int32_t, std::int32_t)>(s, code, "nested_loops", 300, 300);

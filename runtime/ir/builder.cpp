@@ -204,6 +204,15 @@ ExprPtr constant(Type type, std::uint64_t bits) {
 }
 
 ExprPtr table(Type element, std::vector<std::byte> bytes) {
+  if (element.is_bool()) {
+    for (std::byte& b : bytes) b = (b != std::byte{0}) ? std::byte{1} : std::byte{0};
+  }
+  return table(std::make_shared<const TableData>(TableData{element, std::move(bytes)}));
+}
+
+ExprPtr table(TableRef data) {
+  const Type element = data->element;
+  const std::vector<std::byte>& bytes = data->bytes;
   if (!element.is_value() || element.is_pointer()) {
     throw jit::verify_error("a table's elements must be scalars, not " + element.name());
   }
@@ -215,13 +224,10 @@ ExprPtr table(Type element, std::vector<std::byte> bytes) {
     throw jit::verify_error("a table of " + std::to_string(bytes.size()) + " bytes; the limit is " +
                             std::to_string(kMaxTableBytes));
   }
-  if (element.is_bool()) {
-    for (std::byte& b : bytes) b = (b != std::byte{0}) ? std::byte{1} : std::byte{0};
-  }
   Expr e;
   e.kind = ExprKind::Table;
   e.type = Type::pointer_to(element.scalar());
-  e.table = std::make_shared<const TableData>(TableData{element, std::move(bytes)});
+  e.table = std::move(data);
   return std::make_shared<const Expr>(std::move(e));
 }
 

@@ -32,6 +32,8 @@ ExprPtr atomic(AtomicOp op, std::vector<ExprPtr> args);
 // A read-only table of `element`s (their bytes in the host's layout): a
 // pointer to its first element. At least one element, at most kMaxTableBytes.
 ExprPtr table(Type element, std::vector<std::byte> bytes);
+// The table `data` (checked as above), shared rather than copied.
+ExprPtr table(TableRef data);
 inline constexpr std::size_t kMaxTableBytes = std::size_t{16} << 20;
 
 // The type `binary(op, lhs, rhs)` would have, or a message saying why it is ill-typed.

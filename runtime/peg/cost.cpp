@@ -19,6 +19,7 @@ double basic_cost(eqsat::Label label) {
     case Kind::Param:
     case Kind::Shared:
     case Kind::GpuIndex:
+    case Kind::Table:
       return 1;
     case Kind::StateIn:
     case Kind::ProjValue:
@@ -76,6 +77,7 @@ double basic_cost(eqsat::Label label) {
       return 1000;
     case Kind::Load:
     case Kind::Store:
+    case Kind::ReadTable:
       return 50;
     case Kind::CallPure:
     case Kind::CallRead:

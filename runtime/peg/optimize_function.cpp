@@ -25,6 +25,56 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The operations a function performs in its loops, each weighted by 20 per
+// loop around it (the cost model's factor): a loop's condition and step
+// count as its body, a `for`'s init as the code before it; a subexpression
+// shared within a statement counts once.
+double loop_work(const ir::Block& body) {
+  struct Level {
+    std::span<const ir::Stmt> stmts;
+    double weight;
+  };
+  double work = 0;
+  std::unordered_set<const ir::Expr*> seen;
+  const auto ops = [&](const ir::ExprPtr& root, double weight) {
+    if (!root || weight == 1) return;
+    std::vector<const ir::Expr*> todo{root.get()};
+    while (!todo.empty()) {
+      const ir::Expr* e = todo.back();
+      todo.pop_back();
+      if (!seen.insert(e).second) continue;
+      const bool free = e->kind == ir::ExprKind::Const || e->kind == ir::ExprKind::Var ||
+                        e->kind == ir::ExprKind::Table || e->kind == ir::ExprKind::GpuIndex ||
+                        (e->kind == ir::ExprKind::Unary && e->unary_op() == ir::UnaryOp::Not);
+      if (!free) work += weight;
+      for (const ir::ExprPtr& a : e->args)
+        if (a) todo.push_back(a.get());
+    }
+  };
+  std::vector<Level> stack{{body, 1}};
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.stmts.empty()) {
+      stack.pop_back();
+      continue;
+    }
+    const ir::Stmt& s = top.stmts.front();
+    top.stmts = top.stmts.subspan(1);
+    const double weight = top.weight;
+    const bool loop = s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For;
+    const double inner = loop ? std::min(weight * 20, 1e12) : weight;
+    seen.clear();
+    ops(s.expr, inner);
+    ops(s.ptr, weight);
+    ops(s.index, weight);
+    if (!s.body.empty()) stack.push_back({s.body, inner});
+    if (!s.orelse.empty()) stack.push_back({s.orelse, weight});
+    if (!s.step.empty()) stack.push_back({s.step, inner});
+    if (!s.init.empty()) stack.push_back({s.init, weight});
+  }
+  return work;
+}
+
 // Which classes to_peg found defined at every iteration of each loop.
 class Totality {
  public:
@@ -237,6 +287,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     input.graph = &*graph;
     input.original = &f;
     input.externs = &peg.externs;
+    input.tables = &peg.tables;
     input.total = total;
     input.defined = [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); };
     input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
@@ -270,6 +321,12 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       emitted > in) {
     report.fallback = "reversion duplicated loops (" + std::to_string(emitted) + " for " +
                       std::to_string(in) + ")";
+    return std::nullopt;
+  }
+  if (const double in = loop_work(f.body), emitted = loop_work(out->body); emitted > in) {
+    report.fallback = "reversion made the loops' work grow (" +
+                      std::to_string(static_cast<long long>(emitted)) + " for " +
+                      std::to_string(static_cast<long long>(in)) + ")";
     return std::nullopt;
   }
 

@@ -13,12 +13,13 @@ namespace {
 
 // clang-format off
 constexpr std::array<std::string_view, kKindCount> kNames = {
-  "const", "param", "shared", "gpu", "state0", "zero",
+  "const", "param", "shared", "gpu", "state0", "zero", "table",
   "neg", "bitnot", "not",
   "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr",
   "eq", "ne", "lt", "le", "gt", "ge",
   "cast",
   "sqrt", "fabs", "floor", "exp", "log", "pow", "min", "max", "fma",
+  "tload",
   "callp",
   "phi", "theta", "eval", "pass", "succ", "peel",
   "load", "callr", "store", "calle", "atomic", "rv", "rs", "demand", "barrier",
@@ -70,6 +71,7 @@ int arity(Kind kind) {
     case Kind::GpuIndex:
     case Kind::StateIn:
     case Kind::Zero:
+    case Kind::Table:
       return 0;
     case Kind::Neg:
     case Kind::BitNot:
@@ -178,7 +180,7 @@ std::string label_text(eqsat::Label l) {
            PegType::from_code(static_cast<std::uint8_t>(l.payload)).name();
   std::string text = std::string(name_of(k)) + "." + t.name();
   const bool shows_payload = k == Kind::Param || k == Kind::Shared || k == Kind::GpuIndex ||
-                             k == Kind::Atomic || is_loop_op(k);
+                             k == Kind::Atomic || k == Kind::Table || is_loop_op(k);
   if (shows_payload || l.payload != 0) text += "@" + std::to_string(l.payload);
   return text;
 }

@@ -10,7 +10,12 @@
 //   Cast         the source type's code
 //   Call*        the extern's name id (ExternNames)
 //   Atomic       the ir::AtomicOp
+//   Table        a hash of the table's element type and bytes (to_peg.h:
+//                PegFunction::tables holds the table; two tables of one
+//                function never share a hash)
 //   Theta, Eval, Pass, Peel   the loop index ℓ (1 = outermost)
+// Table carries its pointer type, ReadTable (a load from a table: pointer,
+// index; tables are never written, so it reads no σ) its element type.
 // Comparisons carry their operand type (their result is bool); Store the
 // type of the value it writes; CallEffect and Atomic the value their ρ
 // projection yields; Demand carries `state`.
@@ -70,13 +75,14 @@ class PegType {
 // clang-format off
 enum class Kind : std::uint8_t {
   // Leaves.
-  Const, Param, Shared, GpuIndex, StateIn, Zero,
+  Const, Param, Shared, GpuIndex, StateIn, Zero, Table,
   // Pure operators on values.
   Neg, BitNot, Not,
   Add, Sub, Mul, Div, Rem, BitAnd, BitOr, BitXor, Shl, Shr,
   Eq, Ne, Lt, Le, Gt, Ge,
   Cast,
   Sqrt, Fabs, Floor, Exp, Log, Pow, Min, Max, Fma,
+  ReadTable,   // (table pointer, index): an element of a table
   CallPure,
   // Control: φ(c, t, f), θ_ℓ(init, next), eval_ℓ(seq, index), pass_ℓ(cond),
   // S(index), peel_ℓ(seq).

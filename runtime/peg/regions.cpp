@@ -121,10 +121,8 @@ StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap)
         break;
       case ir::StmtKind::Break:
       case ir::StmtKind::Continue:
-        // The translation keeps code with exits of more than one loop as it
-        // is: such an exit stays out of regions, so that the code around it
-        // is still optimized.
-        if (loops == 0 || s.levels > 1) facts.regionable = false;
+        // Only to a loop inside the region.
+        if (s.levels > loops) facts.regionable = false;
         break;
       case ir::StmtKind::Decl:
         if (f.var(s.var).kind == ir::VarKind::Shared) facts.regionable = false;

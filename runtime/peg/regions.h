@@ -2,15 +2,15 @@
 //
 // A region is a run of consecutive statements of one block, of at most
 // PegOptions::region_nodes IR nodes, that control leaves only by falling off
-// its end (no return, no break or continue to a loop outside it), nested at
-// most kMaxRegionNesting deep, without GPU barriers or shared arrays. Each
-// region becomes a void function whose parameters are the variables it uses
-// from outside and whose outputs are those it assigns (a declaration at the
-// top of the run is hoisted before it, so the variable is an output); it goes
-// through optimize_function under budgets proportional to its own size, and
-// the optimized body replaces the run. A statement too large for a region
-// stays, and the blocks it holds are split in turn; a region the optimizer
-// keeps stays as it was.
+// its end (no return, no break or continue, of one loop or several, to a loop
+// outside it), nested at most kMaxRegionNesting deep, without GPU barriers or
+// shared arrays. Each region becomes a void function whose parameters are the
+// variables it uses from outside and whose outputs are those it assigns (a
+// declaration at the top of the run is hoisted before it, so the variable is an
+// output); it goes through optimize_function under budgets proportional to its
+// own size, and the optimized body replaces the run. A statement too large for
+// a region stays, and the blocks it holds are split in turn; a region the
+// optimizer keeps stays as it was.
 //
 // So every part of a function but the conditions of its largest statements is
 // optimized, each e-graph is bounded, and the work is linear in the function's

@@ -1,6 +1,7 @@
 #include "runtime/peg/revert.h"
 
 #include "jit/error.h"
+#include "runtime/ir/value.h"
 #include "runtime/peg/revert_emitter.h"
 
 namespace augur::peg {
@@ -31,8 +32,12 @@ void Emitter::compute_facts() {
       case Kind::Param:
       case Kind::Shared:
       case Kind::GpuIndex:
+      case Kind::Table:
       case Kind::Theta:
         ok = true;
+        break;
+      case Kind::ReadTable:
+        ok = in_bounds(p);
         break;
       case Kind::Phi:
         ok = p.type().is_ir();
@@ -59,6 +64,38 @@ void Emitter::compute_facts() {
     return ok;
   };
   for (std::uint32_t i = 0; i < n; ++i) spec(spec, i);
+}
+
+bool Emitter::in_bounds(const PegNode& read) const {
+  const PegNode& t = node(read.children[0]);
+  if (t.kind() != Kind::Table) return false;
+  // The largest the index can be: a constant, a constant mask (x & m lies
+  // in [0, m] for m ≥ 0, whatever x), or an unsigned remainder by a
+  // constant (x % m lies in [0, m - 1] for m > 0).
+  const auto largest = [&](const PegNode& i) -> std::optional<std::int64_t> {
+    if (i.kind() != Kind::Const) return std::nullopt;
+    const ir::Type type = i.type().ir();
+    return type.is_signed()
+               ? ir::sign_extend(i.label.payload, static_cast<unsigned>(8 * type.size()))
+               : static_cast<std::int64_t>(i.label.payload);
+  };
+  const PegNode& i = node(read.children[1]);
+  std::optional<std::int64_t> at = largest(i);
+  if (!at && i.kind() == Kind::BitAnd) {
+    at = largest(node(i.children[1]));
+    if (!at) at = largest(node(i.children[0]));
+  }
+  if (!at && i.kind() == Kind::Rem && !i.type().ir().is_signed()) {
+    const std::optional<std::int64_t> m = largest(node(i.children[1]));
+    if (m && *m > 0) at = *m - 1;
+  }
+  return at && *at >= 0 && static_cast<std::uint64_t>(*at) < table(t)->size();
+}
+
+const ir::TableRef& Emitter::table(const PegNode& n) const {
+  if (in_.tables)
+    if (auto it = in_.tables->find(n.label.payload); it != in_.tables->end()) return it->second;
+  fail(kNoBlame, "a table the translation did not record");
 }
 
 }  // namespace revert_detail

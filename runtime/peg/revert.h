@@ -36,6 +36,8 @@ struct RevertInput {
   const ir::Function* original = nullptr;  // name, parameters, return type, shared arrays
   // Declarations of the externs calls may name, by name id.
   const std::unordered_map<std::uint64_t, ir::ExternRef>* externs = nullptr;
+  // The tables Table nodes name, by payload (to_peg's PegFunction::tables).
+  const std::unordered_map<std::uint64_t, ir::TableRef>* tables = nullptr;
   // Whether the class `value` is defined at every iteration up to the exit of
   // the loop whose pass is the class `pass` (to_peg's LoopFacts).
   std::function<bool(eqsat::Id value, eqsat::Id pass)> total;

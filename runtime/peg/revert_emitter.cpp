@@ -153,6 +153,8 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
       }
       return read(it->second);
     }
+    case Kind::Table:
+      return ir::table(table(p));
     case Kind::GpuIndex:
       return ir::gpu_index(static_cast<ir::GpuIndex>(p.label.payload / 4),
                            static_cast<unsigned>(p.label.payload % 4));
@@ -194,7 +196,9 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
   if (!is_pure_value_op(p.kind()))
     fail(n, "a " + std::string(name_of(p.kind())) + " used as a value");
   ir::ExprPtr e = compute(n);
-  if (uses_[n] > 1 || height(e, 8) >= 8) {
+  // Work that may trap is kept too: a peeled first iteration computes the
+  // loop-invariant part of it for the iterations after it.
+  if (uses_[n] > 1 || !speculatable_[n] || height(e, 8) >= 8) {
     e = temp(std::move(e));
     cache(n, e);
   }
@@ -240,6 +244,7 @@ ir::ExprPtr Emitter::compute(std::uint32_t n) {
   if (std::optional<ir::MathOp> op = math_op(k)) return ir::math(*op, std::move(args));
   if (k == Kind::Cast) return ir::cast(p.type().ir(), args[0]);
   if (k == Kind::CallPure) return ir::call(callee(p), std::move(args));
+  if (k == Kind::ReadTable) return ir::load(args[0], args[1]);
   fail(n, "no expression for " + std::string(name_of(k)));
 }
 
@@ -422,6 +427,7 @@ const NodeSet& Emitter::lazy_reads(std::uint32_t n,
   const auto [it, inserted] = memo.try_emplace(n);
   NodeSet& slot = it->second;
   if (!inserted) return slot;
+  spend(1);
   const PegNode& p = node(n);
   NodeSet out;
   const auto add = [&](const NodeSet& c) {

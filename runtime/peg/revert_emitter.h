@@ -86,7 +86,7 @@ class Emitter {
     spend(1);
     scopes_.back().out->push_back(std::move(s));
   }
-  void spend(std::size_t work) {
+  void spend(std::size_t work) const {
     work_ += work;
     if (work_ > in_.max_work) fail(kNoBlame, "reversion ran past its work budget");
     if ((work_ & 0xff) < work && std::chrono::steady_clock::now() > in_.deadline)
@@ -142,6 +142,9 @@ class Emitter {
                                           const NodeSet& inside) const;
   ir::ExprPtr constant(const PegNode& n) const;
   ir::ExternRef callee(const PegNode& n) const;
+  const ir::TableRef& table(const PegNode& n) const;
+  // A ReadTable whose index is a constant inside its table: it cannot trap.
+  bool in_bounds(const PegNode& read) const;
 
   // ---------------------------------------------------------- σ (revert_state.cpp)
   // Emits the effects from cur_ up to `state`; fails if `state` is behind.
@@ -207,7 +210,7 @@ class Emitter {
   std::vector<std::uint32_t> peeled_states_;  // σ θs in the peeled first iteration of their loop
   std::uint32_t cur_ = 0;
   unsigned depth_ = 0;  // loops open around the insertion point
-  std::size_t work_ = 0;
+  mutable std::size_t work_ = 0;
 
   // Facts about the graph.
   std::vector<std::uint32_t> uses_;

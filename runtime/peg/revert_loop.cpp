@@ -283,7 +283,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   for (std::uint32_t n : first_test) {
     const PegNode& q = node(n);
     if (g_.depth(n) >= l || !q.type().is_ir() || lookup(n) || q.kind() == Kind::Eval) continue;
-    if (q.kind() == Kind::Const || q.kind() == Kind::Param) continue;
+    if (q.kind() == Kind::Const || q.kind() == Kind::Param || q.kind() == Kind::Table) continue;
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
@@ -322,6 +322,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     read_invariants_before(l, roots, thetas);
   }
   flush_readers();
+  // Flushing may have emitted this very loop (another of its values reads
+  // the memory here): it is there, once.
+  if (lookup(trigger) || (state_out && reached(*state_out))) return;
   if (state_theta && cur_ != node(*state_theta).children[0])
     fail(*state_theta, "a loop entered with another σ than its θ's");
 
@@ -439,6 +442,10 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
 
   ++depth_;
   ir::Block body;
+  // The body runs once: the peeled first iteration, or a loop that always
+  // exits in its first iteration (a `break 2` taken at once leaves such an
+  // inner loop).
+  bool once = peel;
   in_scope(body, [&] {
     enter_iteration();
     // In a peeled first iteration the σ θ is its initial σ.
@@ -448,6 +455,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     if (first_state) peeled_states_.pop_back();
     // A first iteration that always exits is the whole loop: nothing
     // follows its break (variables declared after it would be lost).
+    if (!continues) once = true;
     if (!continues || !peel) return;
     ir::Block rest;
     in_scope(rest, [&] {
@@ -457,7 +465,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     emit(ir::Stmt::while_(ir::constant(true), std::move(rest)));
   });
   --depth_;
-  if (peel) {
+  if (once) {
     // The first iteration is straight-line code: its exits become branches.
     for (ir::Stmt& st : without_breaks(std::move(body))) emit(std::move(st));
   } else {

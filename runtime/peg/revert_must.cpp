@@ -39,6 +39,7 @@ NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) 
       case Kind::Shared:
       case Kind::GpuIndex:
       case Kind::StateIn:
+      case Kind::Table:
         break;
       case Kind::Theta:
         if (p.loop() == init_loop && !lookup(n)) out = unite({n}, self(self, p.children[0]));

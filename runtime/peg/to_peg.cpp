@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runtime/eqsat/loop_invariance.h"
+#include "runtime/ir/hash.h"
 #include "runtime/peg/extern_names.h"
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_ops.h"
@@ -27,12 +28,37 @@ struct Exit {
   Env env;
 };
 
+// The slot of an exit in Flow::exits: a return, or a `break L` or
+// `continue L` (the loop L out, 1 the innermost).
+constexpr std::size_t kReturn = 0;
+constexpr std::size_t break_slot(std::uint32_t levels) {
+  return 2 * std::size_t{levels} - 1;
+}
+constexpr std::size_t continue_slot(std::uint32_t levels) {
+  return 2 * std::size_t{levels};
+}
+// The slot the same exit has seen from the loop around: one loop fewer to leave.
+constexpr std::size_t outer_slot(std::size_t slot) {
+  return slot - 2;
+}
+
 // What a statement does: falls through (with `fall`) when `fall_cond`, or
-// leaves by one of the exits.
+// leaves by one of the exits (by slot; as many as the deepest exit needs).
 struct Flow {
   Id fall_cond;
   Env fall;
-  std::optional<Exit> brk, cont, ret;
+  std::vector<std::optional<Exit>> exits;
+
+  std::optional<Exit>& exit(std::size_t slot) {
+    if (exits.size() <= slot) exits.resize(slot + 1);
+    return exits[slot];
+  }
+  const Exit* find(std::size_t slot) const {
+    return slot < exits.size() && exits[slot] ? &*exits[slot] : nullptr;
+  }
+  bool leaves() const {
+    return std::any_of(exits.begin(), exits.end(), [](const auto& e) { return e.has_value(); });
+  }
 };
 
 // Variables a loop assigns, minus those it declares (they start afresh in
@@ -61,19 +87,18 @@ class Translator {
       env.vars[i] = add(Kind::Param, PegType(f_.vars[i].type), {}, i);
     env.state = add(Kind::StateIn, PegType::state(), {});
     Flow flow = block(f_.body, std::move(env), 0);
+    const Exit* ret = flow.find(kReturn);
     if (!f_.ret.is_void()) {
-      if (!flow.ret) throw unsupported("to_peg: a non-void function without a return");
-      out_.result = flow.ret->env.ret;
-      out_.state = flow.ret->env.state;
-    } else if (flow.ret) {
-      out_.state =
-          paths(flow.ret->cond, truth(true), flow.ret->env, flow.fall_cond, flow.fall).state;
+      if (!ret) throw unsupported("to_peg: a non-void function without a return");
+      out_.result = ret->env.ret;
+      out_.state = ret->env.state;
+    } else if (ret) {
+      out_.state = paths(ret->cond, truth(true), ret->env, flow.fall_cond, flow.fall).state;
     } else {
       out_.state = flow.fall.state;
     }
     if (!outputs_.empty()) {
-      if (flow.ret || !f_.ret.is_void())
-        throw unsupported("to_peg: outputs of a function that returns");
+      if (ret || !f_.ret.is_void()) throw unsupported("to_peg: outputs of a function that returns");
       for (ir::VarId v : outputs_) out_.outputs.push_back(flow.fall.vars.at(v.index));
     }
     return std::move(out_);
@@ -144,23 +169,19 @@ class Translator {
     return merge(c, a, b);
   }
 
-  static std::optional<Exit>& exit_of(Flow& f, int k) {
-    return k == 0 ? f.brk : k == 1 ? f.cont : f.ret;
-  }
-
   // ------------------------------------------------------------ statements
 
   Flow block(const ir::Block& b, Env env, unsigned depth) {
-    Flow acc{truth(true), std::move(env), {}, {}, {}};
+    Flow acc{truth(true), std::move(env), {}};
     const bool every_run = every_run_;
     for (const ir::Stmt& s : b) {
       if (is_false(acc.fall_cond)) break;  // unreachable
       every_run_ = every_run && is_true(acc.fall_cond);
       Flow f = stmt(s, acc.fall, depth);
-      for (int k = 0; k < 3; ++k) {
-        std::optional<Exit>& from = exit_of(f, k);
+      for (std::size_t k = 0; k < f.exits.size(); ++k) {
+        std::optional<Exit>& from = f.exits[k];
         if (!from) continue;
-        std::optional<Exit>& into = exit_of(acc, k);
+        std::optional<Exit>& into = acc.exit(k);
         const Id taken = conj(acc.fall_cond, from->cond);
         if (!into) {
           into = Exit{taken, std::move(from->env)};
@@ -176,10 +197,10 @@ class Translator {
     return acc;
   }
 
-  Flow straight(Env env) { return Flow{truth(true), std::move(env), {}, {}, {}}; }
-  Flow leave(Env env, int k) {
-    Flow f{truth(false), env, {}, {}, {}};
-    exit_of(f, k) = Exit{truth(true), std::move(env)};
+  Flow straight(Env env) { return Flow{truth(true), std::move(env), {}}; }
+  Flow leave(Env env, std::size_t slot) {
+    Flow f{truth(false), env, {}};
+    f.exit(slot) = Exit{truth(true), std::move(env)};
     return f;
   }
 
@@ -208,15 +229,12 @@ class Translator {
         env.state = add(Kind::Barrier, PegType::state(), {env.state});
         return straight(std::move(env));
       case ir::StmtKind::Break:
+        return leave(std::move(env), break_slot(s.levels));
       case ir::StmtKind::Continue:
-        if (s.levels != 1) {
-          throw unsupported(
-              "to_peg: a break or continue that leaves more than one loop (kept as extracted)");
-        }
-        return leave(std::move(env), s.kind == ir::StmtKind::Break ? 0 : 1);
+        return leave(std::move(env), continue_slot(s.levels));
       case ir::StmtKind::Return:
         if (s.expr) env.ret = expr(s.expr, env);
-        return leave(std::move(env), 2);
+        return leave(std::move(env), kReturn);
       case ir::StmtKind::If:
         return branch(s, std::move(env), depth);
       case ir::StmtKind::While:
@@ -243,23 +261,22 @@ class Translator {
     Flow out;
     out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);
     out.fall = paths(c, t.fall_cond, t.fall, e.fall_cond, e.fall);
-    if (every_run && is_true(out.fall_cond) && !t.brk && !t.cont && !t.ret && !e.brk && !e.cont &&
-        !e.ret) {
+    if (every_run && is_true(out.fall_cond) && !t.leaves() && !e.leaves()) {
       for (std::size_t v = 0; v < before.size(); ++v)
         if (out.fall.vars[v] != before[v] && out.fall.vars[v] != kNone)
           out_.defined.push_back(out.fall.vars[v]);
     }
-    for (int k = 0; k < 3; ++k) {
-      std::optional<Exit>& a = exit_of(t, k);
-      std::optional<Exit>& b = exit_of(e, k);
+    for (std::size_t k = 0; k < std::max(t.exits.size(), e.exits.size()); ++k) {
+      std::optional<Exit>& a = t.exit(k);
+      std::optional<Exit>& b = e.exit(k);
       if (a && b) {
-        exit_of(out, k) = Exit{phi_typed(PegType(ir::Type::bool_()), c, a->cond, b->cond),
-                               merge(c, a->env, b->env)};
+        out.exit(k) = Exit{phi_typed(PegType(ir::Type::bool_()), c, a->cond, b->cond),
+                           merge(c, a->env, b->env)};
       } else if (a) {
-        exit_of(out, k) = Exit{conj(c, a->cond), std::move(a->env)};
+        out.exit(k) = Exit{conj(c, a->cond), std::move(a->env)};
       } else if (b) {
-        exit_of(out, k) = Exit{phi_typed(PegType(ir::Type::bool_()), c, truth(false), b->cond),
-                               std::move(b->env)};
+        out.exit(k) = Exit{phi_typed(PegType(ir::Type::bool_()), c, truth(false), b->cond),
+                           std::move(b->env)};
       }
     }
     return out;
@@ -304,11 +321,12 @@ class Translator {
 
     // The next iteration starts from the paths that fall through or continue.
     const bool falls = !is_false(b.fall_cond);
+    const Exit* cont = b.find(continue_slot(1));
     Env next = top;
-    if (b.cont && falls) {
-      next = merge(b.cont->cond, b.cont->env, b.fall);
-    } else if (b.cont) {
-      next = b.cont->env;
+    if (cont && falls) {
+      next = merge(cont->cond, cont->env, b.fall);
+    } else if (cont) {
+      next = cont->env;
     } else if (falls) {
       next = b.fall;
     }
@@ -321,22 +339,33 @@ class Translator {
       facts.total.push_back(close(self[v], var_type(v), env.vars[v], next.vars[v], l));
     facts.total.push_back(close(state_self, PegType::state(), env.state, next.state, l));
 
-    // Exit when the condition fails, or the body breaks or returns.
+    // The ways out of the loop besides its condition: its breaks, returns,
+    // and the exits of loops around it (a `break L` or `continue L` with
+    // L > 1 leaves this loop first), innermost first for exit_value.
+    const Exit* brk = b.find(break_slot(1));
+    const Exit* ret = b.find(kReturn);
+    std::vector<std::size_t> outer;
+    for (std::size_t k = b.exits.size(); k > continue_slot(1) + 1; --k)
+      if (b.exits[k - 1]) outer.push_back(k - 1);
+    std::vector<const Exit*> ways;
+    for (std::size_t k : outer) ways.push_back(&*b.exits[k]);
+    if (ret) ways.push_back(ret);
+    if (brk) ways.push_back(brk);
+
+    // Exit when the condition fails, or the body leaves.
     Id stops = truth(false);
-    if (b.brk) stops = disj(stops, b.brk->cond);
-    if (b.ret) stops = disj(stops, b.ret->cond);
+    for (auto way = ways.rbegin(); way != ways.rend(); ++way) stops = disj(stops, (*way)->cond);
     const Id exit_cond = phi_typed(PegType(ir::Type::bool_()), c, stops, truth(true));
     const Id pass = add(Kind::Pass, PegType::index(), {exit_cond}, l);
     facts.pass = pass;
     facts.total.push_back(exit_cond);
 
-    // A value at the exit, the same for every way out (the break or return
-    // taken, or the failed condition); on iterations that go on, the value
-    // after the condition, which is always defined.
-    const auto exit_value = [&](PegType t, Id at_break, Id at_return, Id otherwise) {
+    // A value at the exit, the same for every way out (the one taken, or the
+    // failed condition); on iterations that go on, the value after the
+    // condition, which is always defined.
+    const auto exit_value = [&](PegType t, const auto& at, Id otherwise) {
       Id inner = otherwise;
-      if (b.ret) inner = phi_typed(t, b.ret->cond, at_return, inner);
-      if (b.brk) inner = phi_typed(t, b.brk->cond, at_break, inner);
+      for (const Exit* way : ways) inner = phi_typed(t, way->cond, at(way->env), inner);
       const Id v = phi_typed(t, c, inner, otherwise);
       facts.total.push_back(v);
       return v;
@@ -347,37 +376,46 @@ class Translator {
       facts.evals.push_back(e);
       return e;
     };
+    // Whether the loop left by `way`, at its exit.
+    const auto taken = [&](const Exit& way) {
+      const Id now = phi_typed(PegType(ir::Type::bool_()), c, way.cond, truth(false));
+      facts.total.push_back(now);
+      return add(Kind::Eval, PegType(ir::Type::bool_()), {now, pass}, l);
+    };
 
     Flow out;
     out.fall = env;
     for (std::size_t v : carried) {
-      out.fall.vars[v] = eval(var_type(v),
-                              exit_value(var_type(v), b.brk ? b.brk->env.vars[v] : kNone,
-                                         b.ret ? b.ret->env.vars[v] : kNone, top.vars[v]),
-                              env.vars[v]);
+      const auto at = [v](const Env& e) { return e.vars[v]; };
+      out.fall.vars[v] = eval(var_type(v), exit_value(var_type(v), at, top.vars[v]), env.vars[v]);
     }
-    out.fall.state = eval(PegType::state(),
-                          exit_value(PegType::state(), b.brk ? b.brk->env.state : kNone,
-                                     b.ret ? b.ret->env.state : kNone, top.state),
-                          env.state);
+    const auto state_at = [](const Env& e) { return e.state; };
+    out.fall.state =
+        eval(PegType::state(), exit_value(PegType::state(), state_at, top.state), env.state);
     out.fall_cond = truth(true);
     if (every_run_) {
       for (std::size_t v : carried) out_.defined.push_back(out.fall.vars[v]);
     }
-    if (b.ret) {
-      const Id returned_now = phi_typed(PegType(ir::Type::bool_()), c, b.ret->cond, truth(false));
-      facts.total.push_back(returned_now);
-      const Id returned = add(Kind::Eval, PegType(ir::Type::bool_()), {returned_now, pass}, l);
+    if (ret) {
+      const Id returned = taken(*ret);
       Env r = out.fall;
       if (!f_.ret.is_void()) {
         const Id zero = constant(f_.ret, 0);
-        const Id value = phi_typed(ret_type(), c,
-                                   phi_typed(ret_type(), b.ret->cond, b.ret->env.ret, zero), zero);
+        const Id value =
+            phi_typed(ret_type(), c, phi_typed(ret_type(), ret->cond, ret->env.ret, zero), zero);
         facts.total.push_back(value);
         r.ret = eval(ret_type(), value, zero);
       }
-      out.ret = Exit{returned, std::move(r)};
+      out.exit(kReturn) = Exit{returned, std::move(r)};
       out.fall_cond = negate(returned);
+    }
+    // An exit of loops around this one: it leaves this loop, then one loop
+    // fewer (continue 2 is the enclosing loop's continue), with the values
+    // at this loop's exit.
+    for (auto k = outer.rbegin(); k != outer.rend(); ++k) {
+      const Id left = taken(*b.exits[*k]);
+      out.exit(outer_slot(*k)) = Exit{left, out.fall};
+      out.fall_cond = conj(out.fall_cond, negate(left));
     }
     out_.loops.push_back(std::move(facts));
     return out;
@@ -436,6 +474,8 @@ class Translator {
       case ir::ExprKind::Load: {
         const Id p = expr(e->args[0], env);
         const Id i = expr(e->args[1], env);
+        // A table is never written: its elements read no memory state.
+        if (into_table(p)) return add(Kind::ReadTable, t, {p, i});
         return add(Kind::Load, t, {env.state, p, i});
       }
       case ir::ExprKind::Call:
@@ -445,7 +485,7 @@ class Translator {
       case ir::ExprKind::GpuIndex:
         return add(Kind::GpuIndex, t, {}, 4u * e->op + e->axis);
       case ir::ExprKind::Table:
-        throw unsupported("to_peg: a table (jit::table); its code is left as extracted");
+        return table(*e);
       case ir::ExprKind::Atomic: {
         std::vector<Id> children = args(*e, env);
         children.insert(children.begin(), env.state);
@@ -455,6 +495,54 @@ class Translator {
       }
     }
     throw unsupported("to_peg: unknown expression");
+  }
+
+  // A Table leaf: its payload is a hash of the table's contents, the same for
+  // equal tables (they are one table); two different tables of one function
+  // with one hash are refused rather than merged.
+  Id table(const ir::Expr& e) {
+    const ir::TableRef& data = table_of(e);
+    auto [it, fresh] = table_ids_.try_emplace(data.get(), 0);
+    if (fresh) {
+      ir::Hasher h;
+      h.add(PegType(data->element).code());
+      h.add(
+          std::string_view(reinterpret_cast<const char*>(data->bytes.data()), data->bytes.size()));
+      it->second = h.finish().lo;
+      const auto [known, added] = out_.tables.try_emplace(it->second, data);
+      if (!added && !(*known->second == *data))
+        throw unsupported("to_peg: two tables with one content hash");
+    }
+    return add(Kind::Table, PegType(e.type), {}, it->second);
+  }
+  static const ir::TableRef& table_of(const ir::Expr& e) { return e.table; }
+
+  // Whether `p` points into a table: a Table leaf, moved by pointer
+  // arithmetic (walked iteratively, each class once).
+  bool into_table(Id p) {
+    std::vector<std::uint32_t> path;
+    bool found = false;
+    for (;;) {
+      const std::uint32_t key = eqsat::index(p);
+      if (auto it = into_table_.find(key); it != into_table_.end()) {
+        found = it->second;
+        break;
+      }
+      path.push_back(key);
+      std::optional<Id> base;
+      for (Id n : g_.nodes_of(p)) {
+        const eqsat::ENodeView v = g_.node(n);
+        const Kind k = kind_of(v.label.op);
+        if (k == Kind::Table) found = true;
+        if ((k == Kind::Add || k == Kind::Sub) && result_type(v.label.op).is_ir() &&
+            result_type(v.label.op).ir().is_pointer())
+          base = v.children[0];
+      }
+      if (found || !base) break;
+      p = *base;
+    }
+    for (std::uint32_t key : path) into_table_[key] = found;
+    return found;
   }
 
   Id binary(const ir::Expr& e, Env& env) {
@@ -510,6 +598,8 @@ class Translator {
   EGraph& g_;
   std::span<const ir::VarId> outputs_;
   PegFunction out_;
+  std::unordered_map<const ir::TableData*, std::uint64_t> table_ids_;  // table -> payload
+  std::unordered_map<std::uint32_t, bool> into_table_;                 // class -> into_table
   bool every_run_ = true;  // the statement being translated runs on every call
   unsigned lazy_ = 0;      // inside operands `&&`, `||` or `?:` may skip
 };

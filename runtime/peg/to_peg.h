@@ -7,7 +7,12 @@
 // eval_ℓ per value live after it. break, continue and return are exits:
 // each carries the condition under which it is taken and the environment at
 // that point, and a loop's exit condition is "¬cond, or a break or return in
-// this iteration". `&&`, `||` and `?:` become φ. Integer divisions whose
+// this iteration". A `break N` or `continue N` (N > 1) leaves the loop too;
+// after it, eval_ℓ of "taken in this iteration" is an exit of the enclosing
+// code as `break N-1` / `continue N-1` (as a return from inside a loop is a
+// return of the code around it). A table is a Table leaf (its contents in
+// PegFunction::tables) and a load through a pointer into one a ReadTable,
+// which reads no σ: tables are never written. `&&`, `||` and `?:` become φ. Integer divisions whose
 // divisor is not a constant that cannot trap put a Demand on σ, so that a
 // division that may trap is never dropped or moved (test 14).
 //
@@ -59,6 +64,9 @@ struct PegFunction {
   std::vector<eqsat::Id> defined;
   // The externs the function calls, by name id (extern_names.h).
   std::unordered_map<std::uint64_t, ir::ExternRef> externs;
+  // The tables it reads, by the payload of their Table e-nodes (a hash of
+  // their contents).
+  std::unordered_map<std::uint64_t, ir::TableRef> tables;
   unsigned max_depth = 0;  // deepest loop
   // The value each requested output variable holds at the end (regions.h).
   std::vector<eqsat::Id> outputs;

@@ -30,6 +30,11 @@ bool validate(eqsat::EGraph& g, const PegFunction& original, const ir::Function&
   } catch (const unsupported&) {
     return false;
   }
+  // Table nodes are named by a hash of their contents: one name for two
+  // different tables would prove nothing.
+  for (const auto& [id, data] : other.tables)
+    if (auto it = original.tables.find(id); it != original.tables.end() && !(*it->second == *data))
+      return false;
   g.rebuild();
   if (proved(g, original, other)) return true;
   // The classes the optimized program added, to pair with the original's.

@@ -103,6 +103,15 @@ TEST(DifferentialExtra, ProgramsWithExpLogPowMatchWithinUlps) {
   EXPECT_EQ(checked, 20);
 }
 
+// Programs that read constant tables (`table T [...]`): a private constant
+// global per table in the CPU backend.
+TEST(DifferentialExtra, ProgramsWithTablesMatchTheInterpreter) {
+  RandomFeatures features;
+  features.tables = true;
+  for (std::uint64_t seed = 2000; seed < 2040; ++seed)
+    check_program(testing::random_program(options_for(seed, features)), seed, 4);
+}
+
 // The staging front end's golden programs (tests/stage/golden/*.ir), on
 // random arguments: arrays of 16 elements, which every golden stays inside.
 // Some loop up to a parameter, so inputs the interpreter needs more than a

@@ -1,3 +1,4 @@
+#include <cstring>
 #include <iterator>
 #include <limits>
 
@@ -74,7 +75,7 @@ ExprPtr ExprGen::leaf(Type t) {
   const std::vector<const ArrayVar*> arrays = s_.arrays_of(t);
   const bool convert = s_.features.casts && !s_.scalars.empty();
   const unsigned weights[] = {2, vars.empty() ? 0u : 5u, arrays.empty() ? 0u : 2u,
-                              convert ? 2u : 0u};
+                              convert ? 2u : 0u, s_.features.tables && !t.is_pointer() ? 2u : 0u};
   switch (s_.weighted(weights)) {
     case 1:
       return s_.builder.read(s_.rng.pick(std::span<const VarId>(vars)));
@@ -84,9 +85,37 @@ ExprPtr ExprGen::leaf(Type t) {
     }
     case 3:
       return to_type(s_.builder.read(s_.rng.pick(std::span<const ScalarVar>(s_.scalars)).id), t);
+    case 4:
+      return table_element(t);
     default:
       return random_constant(t);
   }
+}
+
+ExprPtr ExprGen::table_element(Type t) {
+  std::vector<std::size_t> known;
+  for (std::size_t i = 0; i < s_.tables.size(); ++i)
+    if (s_.tables[i].first->type == Type::pointer_to(t.scalar())) known.push_back(i);
+  if (known.empty() || s_.rng.chance(30)) {
+    const auto length = static_cast<std::uint32_t>(1 + s_.rng.below(8));
+    std::vector<std::byte> bytes(length * t.size());
+    for (std::size_t i = 0; i < length; ++i) {
+      const std::uint64_t bits = random_constant(t)->bits;  // the host is little-endian
+      std::memcpy(bytes.data() + i * t.size(), &bits, t.size());
+    }
+    s_.tables.emplace_back(ir::table(t, std::move(bytes)), length);
+    known.push_back(s_.tables.size() - 1);
+  }
+  const auto& [table, length] = s_.tables[s_.rng.pick(std::span<const std::size_t>(known))];
+  // The index is a variable or a constant (an index expression could read
+  // tables again, without end), reduced into range.
+  const Type it = s_.pick(s_.types.ints);
+  const std::vector<VarId> vars = s_.vars_of(it);
+  ExprPtr x = vars.empty() || s_.rng.chance(20)
+                  ? random_constant(it)
+                  : s_.builder.read(s_.rng.pick(std::span<const VarId>(vars)));
+  return ir::load(table, ir::binary(BinaryOp::Rem, to_type(std::move(x), Type::u32()),
+                                    ir::constant(Type::u32(), length)));
 }
 
 ExprPtr ExprGen::random_constant(Type t) {

@@ -70,7 +70,9 @@ struct State {
   ir::Module module;
   std::vector<ScalarVar> scalars;  // in scope
   std::vector<ArrayVar> arrays;    // in scope
-  std::size_t made = 0;            // nodes emitted so far
+  // Tables made so far (features.tables) and their lengths, reused at random.
+  std::vector<std::pair<ir::ExprPtr, std::uint32_t>> tables;
+  std::size_t made = 0;  // nodes emitted so far
   unsigned names = 0;
   bool inexact = false;  // exp, log or pow was used
 };
@@ -100,6 +102,8 @@ class ExprGen {
   ir::ExprPtr index_below(std::uint32_t length);
   ir::ExprPtr leaf(ir::Type t);
   ir::ExprPtr random_constant(ir::Type t);
+  // An element of a table of `t`s, a new one or one made before.
+  ir::ExprPtr table_element(ir::Type t);
   ir::ExprPtr gen_call(ir::Type t, unsigned depth);
   ir::ExprPtr safe_division(ir::BinaryOp op, ir::Type t, unsigned depth);
   Form pick_form(bool unary, bool division, bool has_load);

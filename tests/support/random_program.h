@@ -39,6 +39,7 @@ struct RandomFeatures {
   bool math = true;           // sqrt fabs floor min max fma
   bool inexact_math = false;  // exp log pow
   bool atomics = false;       // atomic_* on array elements
+  bool tables = false;        // elements of constant tables (`table T [...]`), read in range
 };
 
 // What the statements lean to, for the shapes of staged programs (the corpus

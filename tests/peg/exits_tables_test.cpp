@@ -1,0 +1,332 @@
+// The PEG optimizer on code it used to keep as extracted: constant tables
+// (`table T [...]`, docs/ir.md) and exits of several loops at once
+// (`break N`, `continue N`). A table is a constant leaf of the PEG and a
+// load from it reads no memory state, so it moves out of loops and is
+// shared like any pure value; an exit of N loops leaves the inner loop with
+// a flag the loops around it test. Each test asserts the shape of the
+// optimized IR and agreement with the interpreter running the original.
+#include <gtest/gtest.h>
+
+#include "runtime/ir/printer.h"
+#include "runtime/ir/verifier.h"
+#include "runtime/ir/visit.h"
+#include "runtime/peg/optimize.h"
+#include "tests/peg/peg_cases.h"
+
+namespace augur::peg::test {
+namespace {
+
+using ir::Value;
+
+struct Optimized {
+  ir::Module original;
+  ir::Module module;
+  PegFunctionReport report;
+  const ir::Function& fn() const { return module.functions.front(); }
+  std::string text() const { return ir::print(module); }
+};
+
+Optimized optimize_text(const std::string& text, bool saturate = true, bool validate = false) {
+  Optimized o;
+  o.original = parse_case(text);
+  PegOptions options;
+  options.saturate = saturate;
+  options.validate = validate;
+  // The iteration and node budgets bound the run, not the machine's load.
+  options.limits.time = std::chrono::hours(1);
+  PegResult r = optimize(o.original, options);
+  o.module = std::move(r.module);
+  o.report = r.report.functions.front();
+  EXPECT_NO_THROW(ir::verify(o.module));
+  EXPECT_TRUE(o.report.optimized) << o.report.fallback;
+  return o;
+}
+
+bool reads_table(const ir::Expr& e) {
+  return e.kind == ir::ExprKind::Load && e.args[0]->kind == ir::ExprKind::Table;
+}
+
+// Table reads in the function's own statements, before or after its loops
+// (not in a branch, as in a peeled first iteration).
+int table_reads_at_top(const ir::Function& f) {
+  int n = 0;
+  for (const ir::Stmt& s : f.body)
+    for (const ir::ExprPtr* e : {&s.expr, &s.ptr, &s.index})
+      ir::for_each_expr(*e, [&](const ir::Expr& x) { n += reads_table(x) ? 1 : 0; });
+  return n;
+}
+
+// Scalars from (k, i) and, where `with_memory`, a pointer to the case's
+// memory filled with a pattern that varies with k.
+std::function<std::vector<Value>(int, std::span<std::int32_t>)> inputs(
+    const std::function<std::vector<Value>(int)>& scalars, bool with_memory) {
+  return [=](int k, std::span<std::int32_t> memory) {
+    for (std::size_t i = 0; i < memory.size(); ++i)
+      memory[i] = static_cast<std::int32_t>((i * 7 + static_cast<std::size_t>(k) * 13) % 23) - 5;
+    std::vector<Value> args = scalars(k);
+    if (with_memory) args.push_back(Value::of(memory.data()));
+    return args;
+  };
+}
+
+std::vector<Value> two_ints(int k) {
+  return {Value::of<std::int32_t>(k % 5), Value::of<std::int32_t>(k / 5 % 17)};
+}
+
+// ---------------------------------------------------------------- tables
+
+// A table element in a loop that stores: a load of memory would have to stay
+// in the loop (each store moves σ); the table's element does not vary and,
+// its index masked into range, cannot trap: it is read once, before the loop
+// (not in a peeled first iteration).
+TEST(PegTables, LoadHoistedOutOfALoopThatStores) {
+  const Optimized o = optimize_text(R"(
+fn f(k: i32, n: i32, p: i32*) -> void {
+  var i: i32 = 0i32;
+  while (i < (n & 15i32)) {
+    p[i] = p[i] + table i32 [3i32, 5i32, 7i32, 11i32][k & 3i32];
+    i = i + 1i32;
+  }
+}
+)");
+  EXPECT_EQ(count_exprs(o.fn(), reads_table, true), 0) << o.text();
+  EXPECT_EQ(table_reads_at_top(o.fn()), 1) << o.text();
+  EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
+}
+
+// The same with an unsigned remainder for the index: in range, read once
+// before the loop (not in a peeled first iteration).
+TEST(PegTables, LoadAtARemainderHoistedOutOfALoop) {
+  const Optimized o = optimize_text(R"(
+fn f(k: u32, n: i32, p: i32*) -> void {
+  var i: i32 = 0i32;
+  while (i < (n & 15i32)) {
+    p[i] = p[i] - table i32 [3i32, 5i32, 7i32][k % 3u32];
+    i = i + 1i32;
+  }
+}
+)");
+  EXPECT_EQ(count_exprs(o.fn(), reads_table, true), 0) << o.text();
+  EXPECT_EQ(table_reads_at_top(o.fn()), 1) << o.text();
+  EXPECT_EQ(agree(o.original, o.module, "f", 85,
+                  inputs(
+                      [](int k) {
+                        return std::vector{Value::of<std::uint32_t>(k * 7u),
+                                           Value::of<std::int32_t>(k % 17)};
+                      },
+                      true)),
+            "");
+}
+
+// An index that may be out of range (a load that may trap) is read in the
+// peeled first iteration, once, not before a loop that may not run.
+TEST(PegTables, LoadThatMayTrapReadInThePeeledIteration) {
+  const Optimized o = optimize_text(R"(
+fn f(k: i32, n: i32, p: i32*) -> void {
+  var i: i32 = 0i32;
+  while (i < (n & 15i32)) {
+    p[i] = p[i] * table i32 [3i32, 5i32, 7i32, 11i32, 13i32][k];
+    i = i + 1i32;
+  }
+}
+)");
+  EXPECT_EQ(count_exprs(o.fn(), reads_table, true), 0) << o.text();
+  EXPECT_EQ(table_reads_at_top(o.fn()), 0) << o.text();
+  EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
+  EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
+}
+
+// Two reads of one table at one index are one read, even with a store
+// between them (it cannot write the table); equal contents are one table.
+TEST(PegTables, TwoLoadsAreOne) {
+  const Optimized o = optimize_text(R"(
+fn f(i: u32, p: i32*) -> i32 {
+  var a: i32 = table i32 [2i32, 4i32, 8i32, 16i32][i % 4u32];
+  p[0i32] = a;
+  var b: i32 = table i32 [2i32, 4i32, 8i32, 16i32][i % 4u32];
+  return a * 3i32 + b + p[1i32];
+}
+)");
+  EXPECT_EQ(count_exprs(o.fn(), reads_table), 1) << o.text();
+  EXPECT_EQ(
+      agree(o.original, o.module, "f", 20,
+            inputs([](int k) { return std::vector{Value::of<std::uint32_t>(k * 3u)}; }, true)),
+      "");
+}
+
+// Translation validation translates the result into the same e-graph: its
+// tables get the same Table classes, so the result is proved.
+TEST(PegTables, ValidationProvesTheResult) {
+  const Optimized o = optimize_text(R"(
+fn f(i: u32, p: i32*) -> i32 {
+  var a: i32 = table i32 [2i32, 4i32, 8i32, 16i32][i % 4u32];
+  p[0i32] = a;
+  return a + table i32 [2i32, 4i32, 8i32, 16i32][i % 4u32] * table i32 [1i32, 3i32][i % 2u32];
+}
+)",
+                                    true, true);
+  EXPECT_EQ(o.report.validated, std::optional<bool>(true)) << o.text();
+}
+
+// Different tables are never one: other contents, or the same bytes as
+// another element type (0xff is 255 as a u8 and -1 as an i8).
+TEST(PegTables, DifferentTablesStayApart) {
+  const Optimized o = optimize_text(R"(
+fn f(i: u32) -> i32 {
+  var a: i32 = table i32 [1i32, 2i32][i % 2u32] - table i32 [1i32, 3i32][i % 2u32];
+  var b: i32 = i32(table u8 [255u8, 7u8][i % 2u32]) + i32(table i8 [-1i8, 7i8][i % 2u32]);
+  return a * 1000i32 + b;
+}
+)");
+  EXPECT_EQ(count_exprs(o.fn(), reads_table), 4) << o.text();
+  EXPECT_EQ(agree(o.original, o.module, "f", 8,
+                  inputs([](int k) { return std::vector{Value::of<std::uint32_t>(k)}; }, false)),
+            "");
+}
+
+// ---------------------------------------------------------------- exits of several loops
+
+// Each program with and without saturation: optimized, as many loops as the
+// original (the inner loop is not emitted again for its flag), and the
+// interpreter's results, memory and extern calls.
+void expect_exits_optimized(const std::string& text,
+                            const std::function<std::vector<Value>(int)>& scalars,
+                            bool with_memory) {
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    const Optimized o = optimize_text(text, saturate);
+    EXPECT_TRUE(o.report.retries.empty()) << o.report.retries.front();
+    EXPECT_EQ(count_loops(o.fn()), count_loops(o.original.functions.front())) << o.text();
+    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(scalars, with_memory)), "");
+  }
+}
+
+TEST(PegExits, Break2) {
+  expect_exits_optimized(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var s: i32 = 0i32;
+  var i: i32 = 0i32;
+  while (i < 8i32) {
+    var j: i32 = 0i32;
+    while (j < 8i32) {
+      if (p[i * 8i32 + j] > m + n) {
+        s = s + 100i32 * i + j;
+        break 2;
+      }
+      s = s + p[i * 8i32 + j];
+      j = j + 1i32;
+    }
+    s = s * 3i32;
+    i = i + 1i32;
+  }
+  return s;
+}
+)",
+                         two_ints, true);
+}
+
+TEST(PegExits, Continue2) {
+  expect_exits_optimized(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var s: i32 = 0i32;
+  for (var i: i32 = 0i32; i < 8i32; i = i + 1i32) {
+    for (var j: i32 = 0i32; j < 8i32; j = j + 1i32) {
+      if (p[i * 8i32 + j] == n) {
+        continue 2;
+      }
+      s = s + p[i * 8i32 + j] * (j + m);
+    }
+    s = s - i;
+  }
+  return s;
+}
+)",
+                         two_ints, true);
+}
+
+// Three loops: continue 3 and break 2 from the innermost, a store and an
+// effectful call on the way out.
+TEST(PegExits, ThreeLoopsWithEffectsOnTheExits) {
+  expect_exits_optimized(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var s: i32 = 0i32;
+  for (var a: i32 = 0i32; a < 4i32; a = a + 1i32) {
+    for (var b: i32 = 0i32; b < 4i32; b = b + 1i32) {
+      for (var c: i32 = 0i32; c < 4i32; c = c + 1i32) {
+        var x: i32 = p[a * 16i32 + b * 4i32 + c];
+        if (x == n) {
+          p[63i32] = s;
+          continue 3;
+        }
+        if (x == m) {
+          @use(s);
+          break 2;
+        }
+        s = s + x;
+      }
+      s = s * 2i32;
+    }
+    s = s + 1i32;
+  }
+  return -s;
+}
+)",
+                         two_ints, true);
+}
+
+// A break 2 that leaves a loop with a return in it: the return's flag and
+// the break's both leave the inner loop.
+TEST(PegExits, Break2BesideAReturn) {
+  expect_exits_optimized(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var s: i32 = 0i32;
+  var i: i32 = 0i32;
+  while (i < 8i32) {
+    var j: i32 = 0i32;
+    while (j < 8i32) {
+      var x: i32 = p[i * 8i32 + j];
+      if (x == n) {
+        return s;
+      }
+      if (x == m) {
+        break 2;
+      }
+      s = s + x;
+      j = j + 1i32;
+    }
+    i = i + 1i32;
+  }
+  return s + 1000i32;
+}
+)",
+                         two_ints, true);
+}
+
+// An inner loop whose first iteration always leaves (by `break 2`) runs its
+// body once: it is straight code in the outer loop, not a loop (it was
+// emitted twice, as empty loops, and the function kept).
+TEST(PegExits, InnerLoopThatAlwaysLeavesIsStraightCode) {
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    const Optimized o = optimize_text(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var s: i32 = 0i32;
+  for (var k: i32 = n & 7i32; k > 0i32; k = k - 1i32) {
+    var c: i32 = 0i32;
+    while (c < (m / k & 3i32)) {
+      c = c + 1i32;
+      break 2;
+    }
+    s = s + k;
+  }
+  return s;
+}
+)",
+                                      saturate);
+    EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
+    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, false)), "");
+  }
+}
+
+}  // namespace
+}  // namespace augur::peg::test
