@@ -557,14 +557,24 @@ ir::Function Emitter::run() {
   const std::vector<ir::ExprPtr> values = bundle(roots);
   if (g_.result) emit(ir::Stmt::return_(values[0]));
   // A region's outputs: every value is read before any output parameter is
-  // assigned, since one may read another's entry value (a swap).
+  // assigned, since one may read another's entry value (a swap, or `v = a;
+  // a = f(a)`): a read of an output variable is copied too, not just used.
   const std::size_t first_output = g_.result ? 1 : 0;
+  const auto is_output = [&](ir::VarId v) {
+    return std::find(in_.outputs.begin(), in_.outputs.end(), v) != in_.outputs.end();
+  };
   std::vector<std::pair<ir::VarId, ir::ExprPtr>> assignments;
   for (std::size_t i = 0; i < in_.outputs.size(); ++i) {
     ir::ExprPtr v = values[first_output + i];
     const ir::VarId out = in_.outputs[i];
     if (v->kind == ir::ExprKind::Var && v->var == out) continue;  // unchanged
-    if (v->kind != ir::ExprKind::Const) v = temp(std::move(v));
+    if (v->kind == ir::ExprKind::Var && is_output(v->var)) {
+      const ir::VarId copy = new_var(v->type, 't');
+      emit(ir::Stmt::decl(copy, std::move(v)));
+      v = read(copy);
+    } else if (v->kind != ir::ExprKind::Const) {
+      v = temp(std::move(v));
+    }
     assignments.emplace_back(out, std::move(v));
   }
   for (auto& [var, v] : assignments) emit(ir::Stmt::assign(var, std::move(v)));

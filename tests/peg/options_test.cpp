@@ -184,5 +184,32 @@ TEST(PegOptions, NoLoopIsDuplicated) {
   }
 }
 
+// A region that saves a variable's entry value and then changes it (`v = a;
+// a = ...`) gives back both: the optimized region reads `a` for `v` before it
+// assigns `a` (seed 2001681 of the Regions differential test did not).
+TEST(PegOptions, ARegionReadsAnOutputsEntryValueBeforeAssigningIt) {
+  const ir::Module m = ir::parse_module(R"(
+fn f(a: i32, n: i32) -> i32 {
+  var v: i32 = a;
+  a = a * 3i32 + 1i32;
+  var s: i32 = 0i32;
+  for (var i: i32 = 0i32; i < n; i = i + 1i32) {
+    s = s + v * i + a;
+  }
+  return s + v - a;
+}
+)");
+  PegOptions options = unhurried();
+  options.region_nodes = 12;
+  options.straight_line_regions = true;
+  const PegResult r = optimize(m, options);
+  ASSERT_NO_THROW(ir::verify(r.module));
+  EXPECT_GT(r.report.functions.front().regions_optimized, 0u) << ir::print(r.module);
+  const ir::ExternTable none;
+  EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 1, 32),
+            "")
+      << ir::print(r.module);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
