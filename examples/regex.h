@@ -378,10 +378,11 @@ struct Dfa {
   // every match (`ing` in `[a-z]+ing`): a search skips to the line where they
   // are next found; else empty.
   std::vector<jit::byte_set_at> inner_filter;
-  // lines: for one alternative anchored at the line's start and starting
-  // with literal bytes, a newline and those bytes: where the next line that
-  // may match starts (after the newline); else empty.
-  std::string line_prefix;
+  // lines, for patterns anchored at the line's start: a newline and byte
+  // sets at fixed offsets after it, where every match starts: where the next
+  // line that may match starts (after the newline), when selective enough to
+  // skip to with jit::find_sets; else empty.
+  std::vector<jit::byte_set_at> line_filter;
 
   std::size_t size() const { return next.size(); }
 };
@@ -396,6 +397,7 @@ inline double byte_weight(int b) {
   if (b >= 'a' && b <= 'z') return kLetters[b - 'a'] * 0.007;
   if (b >= 'A' && b <= 'Z') return kLetters[b - 'A'] * 0.0007;
   if (b == ' ') return 0.15;
+  if (b == '\n') return 0.02;
   if (b >= '0' && b <= '9') return 0.004;
   if (b > ' ' && b < 127) return 0.002;
   return 0.0001;
@@ -484,20 +486,6 @@ inline Dfa compile_dfa(std::string_view pattern, mode how, std::size_t max_state
   Dfa dfa;
   dfa.how = how;
   dfa.pattern = pattern;
-  if (how == mode::lines && alternatives.size() == 1 && alternatives[0].at_start) {
-    const Node& root = parser.nodes[static_cast<std::size_t>(alternatives[0].root)];
-    const std::vector<int> items =
-        root.kind == Node::Concat ? root.children : std::vector<int>{alternatives[0].root};
-    std::string literal;
-    for (int item : items) {
-      const Node& n = parser.nodes[static_cast<std::size_t>(item)];
-      if (n.kind != Node::Bytes || n.bytes.count() != 1) break;
-      for (int b = 0; b < 256; ++b) {
-        if (n.bytes.test(static_cast<std::size_t>(b))) literal += static_cast<char>(b);
-      }
-    }
-    if (!literal.empty()) dfa.line_prefix = "\n" + literal;
-  }
   std::map<std::vector<int>, int> ids;
   std::vector<std::vector<int>> sets;
   const auto id_of = [&](std::vector<int> set) {
@@ -535,9 +523,10 @@ inline Dfa compile_dfa(std::string_view pattern, mode how, std::size_t max_state
     dfa.accepts.push_back(has_accept || has_eol);
     dfa.dead.push_back(set.empty());
   }
-  const bool none_anchored = std::none_of(alternatives.begin(), alternatives.end(),
-                                          [](const Alternative& a) { return a.at_start; });
-  if (how == mode::lines && none_anchored) {
+  const auto anchored = [](const Alternative& a) { return a.at_start; };
+  const bool none_anchored = std::none_of(alternatives.begin(), alternatives.end(), anchored);
+  const bool all_anchored = std::all_of(alternatives.begin(), alternatives.end(), anchored);
+  if (how == mode::lines && (none_anchored || all_anchored)) {
     // The bytes at offset j of every match: the NFA states j bytes into a
     // match, from all alternatives' starts, until one may end there.
     std::vector<ByteSet> at_offset;
@@ -558,6 +547,14 @@ inline Dfa compile_dfa(std::string_view pattern, mode how, std::size_t max_state
       now = closure(next);
     }
     auto [start_filter, start_passing] = rarest_sets(at_offset);
+    if (all_anchored) {
+      if (!at_offset.empty() && start_passing <= kSelectiveFilter) {
+        std::vector<ByteSet> after_newline{ByteSet().set('\n')};
+        after_newline.insert(after_newline.end(), at_offset.begin(), at_offset.end());
+        dfa.line_filter = rarest_sets(after_newline).first;
+      }
+      return dfa;
+    }
     // Inside one alternative: runs of fixed-width items of its top-level
     // sequence (a bounded repetition of a class counts its copies; an
     // unbounded one ends a run, its last copy starting the next).
@@ -709,8 +706,8 @@ inline dyn<std::int64_t> count_lines(dyn<const std::uint8_t*> text, dyn<std::int
     if (dfa.matched[at] || dfa.dead[at]) {
       // The line is decided: on to the next one.
       if (dfa.matched[at]) count = count + 1;
-      i = dfa.line_prefix.empty() ? jit::find_byte(text, i, n, '\n')
-                                  : jit::find_literal(text, i, n, dfa.line_prefix);
+      i = dfa.line_filter.empty() ? jit::find_byte(text, i, n, '\n')
+                                  : jit::find_sets(text, i, n, dfa.line_filter);
       if (i == n) return count;
       i = i + 1;
       s = dfa.start;

@@ -146,12 +146,15 @@ std::int64_t find_sets_sse2(const set_filter& f, const std::uint8_t* text, std::
 #endif
 
 #if defined(AUGUR_SCAN_AVX2)
-// One of sets 0 and 1 as AVX2 constants: up to 4 bytes compared, or any set
-// by nibble lookups (Hyperscan's "truffle": the low nibble selects a byte of
-// bits, one table for bytes below 0x80 and one above, and bits 4 to 6 of the
-// byte select the bit).
+// How a vector test checks one of sets 0 and 1: one byte compared, up to 4
+// compared, or any set by nibble lookups (Hyperscan's "truffle": the low
+// nibble selects a byte of bits, one table for bytes below 0x80 and one
+// above, and bits 4 to 6 of the byte select the bit); `none` where there is
+// no set 1.
+enum class Test { one, few, any, none };
+
 struct VectorSet {
-  bool small;
+  Test test;
   __m256i wanted[4];
   __m256i low_half, high_half;
   std::int64_t offset;
@@ -159,8 +162,15 @@ struct VectorSet {
 
 __attribute__((target("avx2"))) VectorSet vector_set(const set_filter& f, int j) {
   VectorSet v{};
-  v.small = f.small[j] != 0;
-  for (int m = 0; m < 4; ++m) v.wanted[m] = _mm256_set1_epi8(static_cast<char>(f.members[j][m]));
+  if (j >= f.count) {
+    v.test = Test::none;
+    return v;
+  }
+  const std::uint8_t* m = f.members[j];
+  v.test = !f.small[j]                                    ? Test::any
+           : m[0] == m[1] && m[0] == m[2] && m[0] == m[3] ? Test::one
+                                                          : Test::few;
+  for (int k = 0; k < 4; ++k) v.wanted[k] = _mm256_set1_epi8(static_cast<char>(m[k]));
   v.low_half = _mm256_broadcastsi128_si256(
       _mm_loadu_si128(reinterpret_cast<const __m128i*>(f.nibbles[j][0])));
   v.high_half = _mm256_broadcastsi128_si256(
@@ -169,33 +179,40 @@ __attribute__((target("avx2"))) VectorSet vector_set(const set_filter& f, int j)
   return v;
 }
 
-__attribute__((target("avx2"))) __m256i vector_hits(const VectorSet& v, __m256i chunk,
-                                                    __m256i bit_of_high, __m256i low_nibble,
-                                                    __m256i top_bit) {
-  if (v.small) {
+template <Test T>
+__attribute__((target("avx2"), always_inline)) inline __m256i vector_hits(const VectorSet& v,
+                                                                          const std::uint8_t* at,
+                                                                          __m256i bit_of_high,
+                                                                          __m256i low_nibble,
+                                                                          __m256i top_bit) {
+  const __m256i chunk = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + v.offset));
+  if constexpr (T == Test::one) {
+    return _mm256_cmpeq_epi8(chunk, v.wanted[0]);
+  } else if constexpr (T == Test::few) {
     return _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(chunk, v.wanted[0]),
                                            _mm256_cmpeq_epi8(chunk, v.wanted[1])),
                            _mm256_or_si256(_mm256_cmpeq_epi8(chunk, v.wanted[2]),
                                            _mm256_cmpeq_epi8(chunk, v.wanted[3])));
+  } else {
+    // vpshufb gives 0 where the index's top bit is set: each half table
+    // answers only for its own bytes.
+    const __m256i bits =
+        _mm256_or_si256(_mm256_shuffle_epi8(v.low_half, chunk),
+                        _mm256_shuffle_epi8(v.high_half, _mm256_xor_si256(chunk, top_bit)));
+    const __m256i high = _mm256_and_si256(_mm256_srli_epi16(chunk, 4), low_nibble);
+    const __m256i bit = _mm256_shuffle_epi8(bit_of_high, high);
+    return _mm256_cmpeq_epi8(_mm256_and_si256(bits, bit), bit);
   }
-  // vpshufb gives 0 where the index's top bit is set: each half table answers
-  // only for its own bytes.
-  const __m256i bits =
-      _mm256_or_si256(_mm256_shuffle_epi8(v.low_half, chunk),
-                      _mm256_shuffle_epi8(v.high_half, _mm256_xor_si256(chunk, top_bit)));
-  const __m256i high = _mm256_and_si256(_mm256_srli_epi16(chunk, 4), low_nibble);
-  const __m256i bit = _mm256_shuffle_epi8(bit_of_high, high);
-  return _mm256_cmpeq_epi8(_mm256_and_si256(bits, bit), bit);
 }
 
 // Sets 0 and 1 tested at 32 positions at once; `p` is left at the first
 // position not searched.
+template <Test First, Test Second>
 __attribute__((target("avx2"))) std::int64_t find_sets_avx2(const set_filter& f,
                                                             const std::uint8_t* text,
-                                                            std::int64_t& p, std::int64_t to) {
-  const int tested = f.count < 2 ? 1 : 2;
-  const VectorSet first = vector_set(f, 0);
-  const VectorSet second = vector_set(f, tested - 1);
+                                                            std::int64_t& p, std::int64_t to,
+                                                            const VectorSet& first,
+                                                            const VectorSet& second) {
   const __m256i bit_of_high =
       _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16,
                        32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
@@ -203,18 +220,51 @@ __attribute__((target("avx2"))) std::int64_t find_sets_avx2(const set_filter& f,
   const __m256i top_bit = _mm256_set1_epi8(static_cast<char>(0x80));
   const std::int64_t reach = std::max(first.offset, second.offset) + 32;
   for (; p + reach <= to; p += 32) {
-    const __m256i at_first =
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text + p + first.offset));
-    const __m256i at_second =
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text + p + second.offset));
-    const __m256i found =
-        _mm256_and_si256(vector_hits(first, at_first, bit_of_high, low_nibble, top_bit),
-                         vector_hits(second, at_second, bit_of_high, low_nibble, top_bit));
+    __m256i found = vector_hits<First>(first, text + p, bit_of_high, low_nibble, top_bit);
+    if constexpr (Second != Test::none) {
+      found = _mm256_and_si256(
+          found, vector_hits<Second>(second, text + p, bit_of_high, low_nibble, top_bit));
+    }
     if (const auto mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(found))) {
       if (const std::int64_t at = first_passing(f, text, p, to, mask); at >= 0) return at;
     }
   }
   return -1;
+}
+
+template <Test First>
+__attribute__((target("avx2"))) std::int64_t find_sets_avx2_with(const set_filter& f,
+                                                                 const std::uint8_t* text,
+                                                                 std::int64_t& p, std::int64_t to,
+                                                                 const VectorSet& first,
+                                                                 const VectorSet& second) {
+  switch (second.test) {
+    case Test::one:
+      return find_sets_avx2<First, Test::one>(f, text, p, to, first, second);
+    case Test::few:
+      return find_sets_avx2<First, Test::few>(f, text, p, to, first, second);
+    case Test::any:
+      return find_sets_avx2<First, Test::any>(f, text, p, to, first, second);
+    case Test::none:
+      break;
+  }
+  return find_sets_avx2<First, Test::none>(f, text, p, to, first, second);
+}
+
+__attribute__((target("avx2"))) std::int64_t find_sets_avx2(const set_filter& f,
+                                                            const std::uint8_t* text,
+                                                            std::int64_t& p, std::int64_t to) {
+  const VectorSet first = vector_set(f, 0), second = vector_set(f, 1);
+  switch (first.test) {
+    case Test::one:
+      return find_sets_avx2_with<Test::one>(f, text, p, to, first, second);
+    case Test::few:
+      return find_sets_avx2_with<Test::few>(f, text, p, to, first, second);
+    case Test::any:
+    case Test::none:
+      break;
+  }
+  return find_sets_avx2_with<Test::any>(f, text, p, to, first, second);
 }
 
 const bool kHaveAvx2 = [] {
