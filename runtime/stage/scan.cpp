@@ -92,8 +92,10 @@ std::int64_t scan_blocks(const std::uint8_t* text, std::int64_t& p, std::int64_t
 
 // jit::find_sets: whether position p passes every set (false where a set's
 // byte lies at or beyond `to`).
-bool passes(const set_filter& f, const std::uint8_t* text, std::int64_t p, std::int64_t to) {
-  for (int j = 0; j < f.count; ++j) {
+// Sets before `from` are known to pass.
+bool passes(const set_filter& f, const std::uint8_t* text, std::int64_t p, std::int64_t to,
+            int from = 0) {
+  for (int j = from; j < f.count; ++j) {
     const std::int64_t q = p + f.offset[j];
     if (q >= to) return false;
     const std::uint8_t b = text[q];
@@ -102,12 +104,13 @@ bool passes(const set_filter& f, const std::uint8_t* text, std::int64_t p, std::
   return true;
 }
 
-// The first of the candidates p + k (bit k of `mask`) that passes, else -1.
+// The first of the candidates p + k (bit k of `mask`) that passes, else -1;
+// sets before `from` are known to pass at every candidate.
 std::int64_t first_passing(const set_filter& f, const std::uint8_t* text, std::int64_t p,
-                           std::int64_t to, std::uint32_t mask) {
+                           std::int64_t to, std::uint32_t mask, int from = 0) {
   for (; mask != 0; mask &= mask - 1) {
     const std::int64_t at = p + std::countr_zero(mask);
-    if (passes(f, text, at, to)) return at;
+    if (passes(f, text, at, to, from)) return at;
   }
   return -1;
 }
@@ -219,6 +222,7 @@ __attribute__((target("avx2"))) std::int64_t find_sets_avx2(const set_filter& f,
   const __m256i low_nibble = _mm256_set1_epi8(0x0f);
   const __m256i top_bit = _mm256_set1_epi8(static_cast<char>(0x80));
   const std::int64_t reach = std::max(first.offset, second.offset) + 32;
+  const int known = f.count < 2 ? 1 : 2;  // the sets the vectors test
   for (; p + reach <= to; p += 32) {
     __m256i found = vector_hits<First>(first, text + p, bit_of_high, low_nibble, top_bit);
     if constexpr (Second != Test::none) {
@@ -226,7 +230,7 @@ __attribute__((target("avx2"))) std::int64_t find_sets_avx2(const set_filter& f,
           found, vector_hits<Second>(second, text + p, bit_of_high, low_nibble, top_bit));
     }
     if (const auto mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(found))) {
-      if (const std::int64_t at = first_passing(f, text, p, to, mask); at >= 0) return at;
+      if (const std::int64_t at = first_passing(f, text, p, to, mask, known); at >= 0) return at;
     }
   }
   return -1;
