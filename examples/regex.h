@@ -3,7 +3,10 @@
 // DFA with the state static. Each DFA state becomes its own code: a dyn test
 // of the next byte, then a static jump to the next state's code. What is left
 // after staging is the automaton as straight branches and loops, with no
-// table and no state variable: the classic compiled-automaton shape.
+// table and no state variable: the classic compiled-automaton shape. Where
+// the DFA would loop on most bytes (a search), it skips with jit::find_sets
+// to where a match's first bytes, a run of bytes inside every match, or the
+// next line that can match can be (count_lines).
 //
 // regex.cpp runs it; tests/stage/regex_test.cpp checks it against std::regex
 // and RE2; bench/regex_bench.cpp measures it against RE2 and PCRE2's JIT.
