@@ -3,7 +3,10 @@
 // DFA with the state static. Each DFA state becomes its own code: a dyn test
 // of the next byte, then a static jump to the next state's code. What is left
 // after staging is the automaton as straight branches and loops, with no
-// table and no state variable: the classic compiled-automaton shape.
+// table and no state variable: the classic compiled-automaton shape. Where
+// the DFA would loop on most bytes (a search), it skips with jit::find_sets
+// to where a match's first bytes, a run of bytes inside every match, or the
+// next line that can match can be (count_lines).
 //
 // regex.cpp runs it; tests/stage/regex_test.cpp checks it against std::regex
 // and RE2; bench/regex_bench.cpp measures it against RE2 and PCRE2's JIT.
@@ -369,17 +372,70 @@ struct Dfa {
   int start = 0;
   mode how = mode::full;
   std::string pattern;  // what it was made from: the cache key (below)
-  // lines: the bytes every match starts with (a search skips to them), when
-  // the pattern is one unanchored alternative starting with 2 or more
-  // literal bytes; else empty.
-  std::string prefix;
-  // lines: for one alternative anchored at the line's start and starting
-  // with literal bytes, a newline and those bytes: where the next line that
-  // may match starts (after the newline); else empty.
-  std::string line_prefix;
+  // lines, for unanchored patterns: byte sets at fixed offsets from where
+  // every match starts (the rarest first), where they are selective enough
+  // to skip to with jit::find_sets; else empty.
+  std::vector<jit::byte_set_at> start_filter;
+  // lines, for one unanchored alternative where start_filter is empty: byte
+  // sets at offsets from the start of a run of fixed-width items inside
+  // every match (`ing` in `[a-z]+ing`): a search skips to the line where they
+  // are next found; else empty.
+  std::vector<jit::byte_set_at> inner_filter;
+  // lines, for patterns anchored at the line's start: a newline and byte
+  // sets at fixed offsets after it, where every match starts: where the next
+  // line that may match starts (after the newline), when selective enough to
+  // skip to with jit::find_sets; else empty.
+  std::vector<jit::byte_set_at> line_filter;
 
   std::size_t size() const { return next.size(); }
 };
+
+// How often a byte is expected in text (English-like: letters by their
+// frequency, spaces, few digits and punctuation), to rank byte sets by how
+// rarely a search stops on them.
+inline double byte_weight(int b) {
+  static constexpr double kLetters[26] = {8.2,  1.5, 2.8, 4.3, 12.7, 2.2,  2.0, 6.1, 7.0,
+                                          0.15, 0.8, 4.0, 2.4, 6.7,  7.5,  1.9, 0.1, 6.0,
+                                          6.3,  9.1, 2.8, 1.0, 2.4,  0.15, 2.0, 0.07};
+  if (b >= 'a' && b <= 'z') return kLetters[b - 'a'] * 0.007;
+  if (b >= 'A' && b <= 'Z') return kLetters[b - 'A'] * 0.0007;
+  if (b == ' ') return 0.15;
+  if (b == '\n') return 0.02;
+  if (b >= '0' && b <= '9') return 0.004;
+  if (b > ' ' && b < 127) return 0.002;
+  return 0.0001;
+}
+
+inline double weight_of(const ByteSet& bytes) {
+  double sum = 0;
+  for (int b = 0; b < 256; ++b) {
+    if (bytes.test(static_cast<std::size_t>(b))) sum += byte_weight(b);
+  }
+  return std::min(sum, 1.0);
+}
+
+// The rarest sets of `sets` (a set per offset, at most 64 count) for
+// jit::find_sets, rarest first, and the expected share of positions that
+// pass them all.
+inline std::pair<std::vector<jit::byte_set_at>, double> rarest_sets(
+    const std::vector<ByteSet>& sets) {
+  std::vector<std::pair<double, std::int64_t>> ranked;
+  for (std::size_t j = 0; j < sets.size() && j < 64; ++j)
+    ranked.emplace_back(weight_of(sets[j]), static_cast<std::int64_t>(j));
+  std::sort(ranked.begin(), ranked.end());
+  ranked.resize(std::min<std::size_t>(ranked.size(), 8));
+  std::vector<jit::byte_set_at> chosen;
+  double passing = 1;
+  for (const auto& [weight, offset] : ranked) {
+    chosen.push_back({offset, sets[static_cast<std::size_t>(offset)]});
+    passing *= weight;
+  }
+  return {chosen, passing};
+}
+
+// A filter pays where it stops the search at no more than this share of
+// positions; above, the DFA's own skipping does as well.
+inline constexpr double kSelectiveFilter = 0.1;
 
 // Subset construction; at most `max_states` states (std::invalid_argument beyond).
 inline Dfa compile_dfa(std::string_view pattern, mode how, std::size_t max_states = 2000) {
@@ -397,8 +453,10 @@ inline Dfa compile_dfa(std::string_view pattern, mode how, std::size_t max_state
     nfa.states[static_cast<std::size_t>(unanchored)].bytes = ~ByteSet().set('\n');
     nfa.states[static_cast<std::size_t>(unanchored)].next = unanchored;
   }
+  std::vector<int> alternative_starts;
   for (const Alternative& a : alternatives) {
     const NfaBuilder::Fragment f = builder.build(a.root);
+    alternative_starts.push_back(f.start);
     const int entry = how == mode::lines && !a.at_start ? unanchored : nfa.start;
     nfa.states[static_cast<std::size_t>(entry)].epsilon.push_back(f.start);
     const int exit = how == mode::lines && !a.at_end ? nfa.accept : nfa.accept_eol;
@@ -431,21 +489,6 @@ inline Dfa compile_dfa(std::string_view pattern, mode how, std::size_t max_state
   Dfa dfa;
   dfa.how = how;
   dfa.pattern = pattern;
-  if (how == mode::lines && alternatives.size() == 1) {
-    const Node& root = parser.nodes[static_cast<std::size_t>(alternatives[0].root)];
-    const std::vector<int> items =
-        root.kind == Node::Concat ? root.children : std::vector<int>{alternatives[0].root};
-    std::string literal;
-    for (int item : items) {
-      const Node& n = parser.nodes[static_cast<std::size_t>(item)];
-      if (n.kind != Node::Bytes || n.bytes.count() != 1) break;
-      for (int b = 0; b < 256; ++b) {
-        if (n.bytes.test(static_cast<std::size_t>(b))) literal += static_cast<char>(b);
-      }
-    }
-    if (alternatives[0].at_start && !literal.empty()) dfa.line_prefix = "\n" + literal;
-    if (!alternatives[0].at_start && literal.size() >= 2) dfa.prefix = literal;
-  }
   std::map<std::vector<int>, int> ids;
   std::vector<std::vector<int>> sets;
   const auto id_of = [&](std::vector<int> set) {
@@ -482,6 +525,80 @@ inline Dfa compile_dfa(std::string_view pattern, mode how, std::size_t max_state
     dfa.matched.push_back(how == mode::lines && has_accept);
     dfa.accepts.push_back(has_accept || has_eol);
     dfa.dead.push_back(set.empty());
+  }
+  const auto anchored = [](const Alternative& a) { return a.at_start; };
+  const bool none_anchored = std::none_of(alternatives.begin(), alternatives.end(), anchored);
+  const bool all_anchored = std::all_of(alternatives.begin(), alternatives.end(), anchored);
+  if (how == mode::lines && (none_anchored || all_anchored)) {
+    // The bytes at offset j of every match: the NFA states j bytes into a
+    // match, from all alternatives' starts, until one may end there.
+    std::vector<ByteSet> at_offset;
+    std::vector<int> now;
+    for (const int s : alternative_starts) now.push_back(s);
+    now = closure(now);
+    while (at_offset.size() < 64 && !std::binary_search(now.begin(), now.end(), nfa.accept) &&
+           !std::binary_search(now.begin(), now.end(), nfa.accept_eol)) {
+      ByteSet bytes;
+      std::vector<int> next;
+      for (const int s : now) {
+        const Nfa::State& st = nfa.states[static_cast<std::size_t>(s)];
+        bytes |= st.bytes;
+        if (st.next >= 0 && std::find(next.begin(), next.end(), st.next) == next.end())
+          next.push_back(st.next);
+      }
+      at_offset.push_back(bytes.reset('\n'));
+      now = closure(next);
+    }
+    auto [start_filter, start_passing] = rarest_sets(at_offset);
+    if (all_anchored) {
+      if (!at_offset.empty() && start_passing <= kSelectiveFilter) {
+        std::vector<ByteSet> after_newline{ByteSet().set('\n')};
+        after_newline.insert(after_newline.end(), at_offset.begin(), at_offset.end());
+        dfa.line_filter = rarest_sets(after_newline).first;
+      }
+      return dfa;
+    }
+    // Inside one alternative: runs of fixed-width items of its top-level
+    // sequence (a bounded repetition of a class counts its copies; an
+    // unbounded one ends a run, its last copy starting the next).
+    std::pair<std::vector<jit::byte_set_at>, double> inner{{}, 1.0};
+    if (alternatives.size() == 1) {
+      const Node& root = parser.nodes[static_cast<std::size_t>(alternatives[0].root)];
+      const std::vector<int> items =
+          root.kind == Node::Concat ? root.children : std::vector<int>{alternatives[0].root};
+      std::vector<ByteSet> run;
+      const auto end_run = [&] {
+        if (!run.empty()) {
+          auto candidate = rarest_sets(run);
+          if (candidate.second < inner.second) inner = std::move(candidate);
+        }
+        run.clear();
+      };
+      for (const int item : items) {
+        const Node& n = parser.nodes[static_cast<std::size_t>(item)];
+        const Node* child = n.kind == Node::Repeat
+                                ? &parser.nodes[static_cast<std::size_t>(n.children[0])]
+                                : nullptr;
+        if (n.kind == Node::Bytes) {
+          run.push_back(ByteSet(n.bytes).reset('\n'));
+        } else if (child && child->kind == Node::Bytes && n.min == n.max) {
+          for (int k = 0; k < n.min && run.size() < 64; ++k)
+            run.push_back(ByteSet(child->bytes).reset('\n'));
+        } else if (child && child->kind == Node::Bytes && n.min >= 1) {
+          run.push_back(ByteSet(child->bytes).reset('\n'));
+          end_run();
+          run.push_back(ByteSet(child->bytes).reset('\n'));
+        } else {
+          end_run();
+        }
+      }
+      end_run();
+    }
+    if (!at_offset.empty() && start_passing <= kSelectiveFilter && start_passing <= inner.second) {
+      dfa.start_filter = std::move(start_filter);
+    } else if (inner.second <= kSelectiveFilter) {
+      dfa.inner_filter = std::move(inner.first);
+    }
   }
   return dfa;
 }
@@ -583,21 +700,34 @@ inline dyn<std::int64_t> count_lines(dyn<const std::uint8_t*> text, dyn<std::int
                                      const Dfa& dfa) {
   dyn<std::int64_t> count = 0;
   dyn<std::int64_t> i = 0;
+  // With an inner filter: where its run was last found (the search goes on
+  // byte by byte up to there).
+  dyn<std::int64_t> found = -1;
   const ByteSet newline = ByteSet().set('\n');
   for (jit::stat<int> s = dfa.start;;) {
     const auto at = static_cast<std::size_t>(s);
     if (dfa.matched[at] || dfa.dead[at]) {
       // The line is decided: on to the next one.
       if (dfa.matched[at]) count = count + 1;
-      i = dfa.line_prefix.empty() ? jit::find_byte(text, i, n, '\n')
-                                  : jit::find_literal(text, i, n, dfa.line_prefix);
+      i = dfa.line_filter.empty() ? jit::find_byte(text, i, n, '\n')
+                                  : jit::find_sets(text, i, n, dfa.line_filter);
       if (i == n) return count;
       i = i + 1;
       s = dfa.start;
       continue;
     }
-    if (s == dfa.start && !dfa.prefix.empty()) {
-      i = jit::find_literal(text, i, n, dfa.prefix);
+    if (s == dfa.start && !dfa.start_filter.empty()) {
+      i = jit::find_sets(text, i, n, dfa.start_filter);
+    } else if (s == dfa.start && !dfa.inner_filter.empty()) {
+      if (found < i) {
+        // No match before the line of the run's next occurrence: on to
+        // that line's start (or stay, where it is this line).
+        found = jit::find_sets(text, i, n, dfa.inner_filter);
+        if (found == n) return count;
+        dyn<std::int64_t> line = found;
+        while (line > i && text[line - 1] != static_cast<std::uint8_t>('\n')) line = line - 1;
+        i = line;
+      }
     } else if (const std::vector<std::uint8_t> exits = exits_of(dfa, s); !exits.empty()) {
       i = jit::find_any_of(text, i, n, exits);
     }

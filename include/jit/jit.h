@@ -11,7 +11,7 @@
 //   jit::key<T>       how static arguments key the cache (key.h)
 //   jit::cache_stats  the cache's statistics, capacity, clear (cache.h)
 //   jit::register_rule  rewrite rules for your own operations (rules.h)
-//   jit::find_byte, jit::find_any_of   skipping ahead to a byte, SIMD (scan.h)
+//   jit::find_byte, find_any_of, find_literal, find_sets   skipping ahead, SIMD (scan.h)
 //   jit::handle<Sig>  a callable whose compiled version can be swapped live (handle.h)
 //   jit::compile(fn, statics..., jit::tiered)   a handle served at O0, then O2 (tiered.h)
 //   jit::error        everything Augur throws (error.h)

@@ -108,6 +108,69 @@ INSTANTIATE_TEST_SUITE_P(Patterns, Regex, ::testing::ValuesIn(kCases),
                            return "pattern_" + std::to_string(info.index);
                          });
 
+// Long texts, for the searches that skip with jit::find_sets 32 bytes at a
+// time: to where a match's first bytes can be (start), to the line of a run
+// every match contains (inner), to the next line that can start with a match
+// (line), or none.
+enum class Skip { start, inner, line, none };
+
+struct Skipping {
+  const char* pattern;
+  const char* alphabet;
+  Skip skip;
+};
+
+const Skipping kSkipping[] = {
+    {"(cat|dog)s?", "cadogts x", Skip::start},
+    {"[0-9]{4}-[0-9]{2}", "0123-9a ", Skip::start},
+    {"[aeiou]{3}", "aeiouxy ", Skip::start},
+    {"(a|b)*abb", "abx", Skip::inner},
+    {"[a-z]+ing", "ingab ", Skip::inner},
+    {"[a-z]{3,}ing", "ingab ", Skip::inner},
+    {"[a-z]+@[a-z]+\\.com", "ab@.comx ", Skip::inner},
+    {"^From: [a-z]+", "From: xab", Skip::line},
+    {"^(ab|cd)[0-9]", "abcd01 ", Skip::line},
+    {"^[a-z]+ [a-z]+", "ab ", Skip::none},
+    {"^ab|cd", "abcd x", Skip::none},
+};
+
+Skip skip_of(const regex::Dfa& dfa) {
+  if (!dfa.start_filter.empty()) return Skip::start;
+  if (!dfa.inner_filter.empty()) return Skip::inner;
+  if (!dfa.line_filter.empty()) return Skip::line;
+  return Skip::none;
+}
+
+TEST(RegexSkipping, LongTextsCountTheLinesRe2Finds) {
+  std::mt19937 rng(77);
+  for (const Skipping& c : kSkipping) {
+    const regex::Dfa dfa = regex::compile_dfa(c.pattern, regex::mode::lines);
+    EXPECT_EQ(skip_of(dfa), c.skip) << c.pattern;
+    const LineCounter count = jit::compile(regex::count_lines, dfa);
+    const RE2 by_re2(c.pattern);
+    ASSERT_TRUE(by_re2.ok()) << by_re2.error();
+    for (int trial = 0; trial < 60; ++trial) {
+      std::string text;
+      std::int64_t want = 0;
+      const int lines = 1 + static_cast<int>(rng() % 40);
+      for (int l = 0; l < lines; ++l) {
+        // Some lines mostly of bytes outside the alphabet, so that the
+        // searches skip far; others with many matches.
+        std::string line = random_string(rng, c.alphabet, 300);
+        const unsigned outside = rng() % 3 * 4;  // in 8
+        for (char& ch : line) {
+          if (rng() % 8 < outside) ch = "QRSTUVW"[rng() % 7];
+        }
+        want += RE2::PartialMatch(line, by_re2);
+        text += line;
+        if (l + 1 < lines) text += '\n';
+      }
+      ASSERT_EQ(count(bytes(text), static_cast<std::int64_t>(text.size())), want)
+          << c.pattern << " on `" << text << "`";
+    }
+  }
+}
+
 // The compiled-automaton shape is what staging is for: no DFA state survives
 // as a variable (no dispatch loop), and the first stage runs once per dyn
 // branch point plus one (no run replays a state's code for each way into
