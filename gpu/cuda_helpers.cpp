@@ -1,7 +1,10 @@
 #include "gpu/cuda_helpers.h"
 
 #include <array>
+#include <cstddef>
 #include <string_view>
+
+#include "jit/scan.h"
 
 namespace augur::gpu {
 
@@ -44,13 +47,15 @@ std::string_view kind_name(HelperKind kind) {
       return "find_any_of";
     case HelperKind::FindLiteral:
       return "find_literal";
+    case HelperKind::FindSets:
+      return "find_sets";
   }
   return "";
 }
 
 bool is_scan(HelperKind kind) {
   return kind == HelperKind::FindByte || kind == HelperKind::FindAnyOf ||
-         kind == HelperKind::FindLiteral;
+         kind == HelperKind::FindLiteral || kind == HelperKind::FindSets;
 }
 
 // The saturating conversion of a float to an integer: NaN → 0 first (PTX
@@ -92,6 +97,20 @@ std::string min_max_body(const Helper& h) {
   const std::string call = (is_min ? "fmin" : "fmax") + f + "(a, b)";
   return std::string("return a == b ? (signbit(a) ? ") + (is_min ? "a : b" : "b : a") +
          ") : " + call + ";";
+}
+
+// jit::find_sets's filter is the bytes of a jit::detail::set_filter: the
+// count, the offsets, and a bitmap per set.
+std::string find_sets_body() {
+  using jit::detail::set_filter;
+  const std::string count = std::to_string(offsetof(set_filter, count));
+  const std::string offsets = std::to_string(offsetof(set_filter, offset));
+  const std::string bitmaps = std::to_string(offsetof(set_filter, bitmap));
+  const std::string max = std::to_string(set_filter::kMaxSets);
+  return "u32 n = f[" + count + "] < " + max + " ? f[" + count + "] : " + max +
+         "; for (i64 p = from; p < to; ++p) { u32 j = 0; for (; j < n; ++j) { i64 q = p + f[" +
+         offsets + " + j]; if (q >= to) break; u32 b = t[q]; if (!((f[" + bitmaps +
+         " + 32 * j + (b >> 3)] >> (b & 7)) & 1)) break; } if (j == n) return p; } return to;";
 }
 
 std::string definition(const Helper& h) {
@@ -136,6 +155,8 @@ std::string definition(const Helper& h) {
              "if (n == 0) return from < to ? from : to; for (i64 p = from; p <= to - n; ++p) { "
              "u32 k = 0; while (k < n && t[p + k] == (u8)((k < 8 ? head : tail) >> (8 * (k & "
              "7)))) ++k; if (k == n) return p; } return to; }";
+    case HelperKind::FindSets:
+      return head + "(const u8* t, i64 from, i64 to, const u8* f) { " + find_sets_body() + " }";
   }
   return "";
 }
@@ -151,7 +172,10 @@ std::string helper_name(const Helper& helper) {
 }
 
 bool is_helper_name(const std::string& name) {
-  if (name == "find_byte" || name == "find_any_of" || name == "find_literal") return true;
+  if (name == "find_byte" || name == "find_any_of" || name == "find_literal" ||
+      name == "find_sets") {
+    return true;
+  }
   static constexpr std::array<std::string_view, 7> kinds = {"add_", "sub_", "mul_", "neg_",
                                                             "shl_", "min_", "max_"};
   for (std::string_view k : kinds) {

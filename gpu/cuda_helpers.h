@@ -27,6 +27,7 @@ enum class HelperKind : std::uint8_t {
   FindByte,
   FindAnyOf,
   FindLiteral,
+  FindSets,
 };
 
 struct Helper {

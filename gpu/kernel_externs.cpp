@@ -15,10 +15,11 @@ struct Scan {
 };
 
 // The extern names jit/scan.h registers its host functions under.
-constexpr std::array<Scan, 3> kScans = {{
+constexpr std::array<Scan, 4> kScans = {{
     {"augur_find_byte", HelperKind::FindByte},
     {"augur_find_any_of", HelperKind::FindAnyOf},
     {"augur_find_literal", HelperKind::FindLiteral},
+    {"augur_find_sets", HelperKind::FindSets},
 }};
 
 }  // namespace
@@ -29,6 +30,7 @@ const ir::ExternTable& kernel_externs() {
     t.add(kScans[0].name, &jit::detail::find_byte_host, ir::Effect::ReadOnly);
     t.add(kScans[1].name, &jit::detail::find_any_of_host, ir::Effect::ReadOnly);
     t.add(kScans[2].name, &jit::detail::find_literal_host, ir::Effect::ReadOnly);
+    t.add(kScans[3].name, &jit::detail::find_sets_host, ir::Effect::ReadOnly);
     return t;
   }();
   return table;

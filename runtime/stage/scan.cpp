@@ -303,6 +303,8 @@ std::int64_t find_sets_by(set_scan how, const std::uint8_t* text, std::int64_t f
                           std::int64_t to, const std::uint8_t* filter) {
   set_filter f;
   std::memcpy(&f, filter, sizeof f);
+  // jit::find_sets makes at most kMaxSets; IR text may say more.
+  if (f.count > set_filter::kMaxSets) f.count = set_filter::kMaxSets;
   std::int64_t p = from;
   std::int64_t found = -1;
 #if defined(AUGUR_SCAN_AVX2)

@@ -11,7 +11,8 @@ int main() {
   using augur::gpu::HelperKind;
   const std::set<Helper> scans = {{HelperKind::FindByte, augur::ir::Scalar::I64},
                                   {HelperKind::FindAnyOf, augur::ir::Scalar::I64},
-                                  {HelperKind::FindLiteral, augur::ir::Scalar::I64}};
+                                  {HelperKind::FindLiteral, augur::ir::Scalar::I64},
+                                  {HelperKind::FindSets, augur::ir::Scalar::I64}};
   std::cout << augur::gpu::helper_definitions(scans);
   return std::cout ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 // The scans' device helpers, compiled for the host (the CUDA qualifiers
 // defined away), against the host functions of jit/scan.h on random texts,
-// sets and literals: what a kernel on a device computes, without a device.
+// sets, literals and filters: what a kernel on a device computes, without a device.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -84,6 +84,27 @@ TEST_F(ScanHelpers, FindLiteralIsTheHostsFindLiteral) {
     ASSERT_EQ(device::find_literal(t.data(), from, to, head, tail, size),
               jit::detail::find_literal_host(t.data(), from, to, head, tail, size))
         << round << " length " << length;
+  }
+}
+
+TEST_F(ScanHelpers, FindSetsIsTheHostsFindSets) {
+  for (int round = 0; round < 4000; ++round) {
+    const std::vector<std::uint8_t> t = text(1 + random_() % 100);
+    const auto n = static_cast<std::int64_t>(t.size());
+    const std::int64_t from = below(n), to = below(n);
+    // 1 to 8 sets of 1 to 6 bytes, often bytes of the text, at offsets 0 to 63.
+    std::vector<jit::byte_set_at> sets(1 + random_() % 8);
+    for (jit::byte_set_at& set : sets) {
+      set.offset = static_cast<std::int64_t>(random_() % (random_() % 2 ? 4 : 64));
+      for (int k = static_cast<int>(random_() % 6); k >= 0; --k)
+        set.bytes.set(random_() % 3 ? t[random_() % t.size()] : random_() % 256);
+    }
+    const jit::detail::set_filter f = jit::detail::make_set_filter(sets);
+    std::uint8_t filter[sizeof f];
+    std::memcpy(filter, &f, sizeof f);
+    ASSERT_EQ(device::find_sets(t.data(), from, to, filter),
+              jit::detail::find_sets_host(t.data(), from, to, filter))
+        << round;
   }
 }
 

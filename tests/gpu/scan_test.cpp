@@ -4,6 +4,7 @@
 // (and on a device when there is one).
 #include <gtest/gtest.h>
 
+#include <bitset>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -68,14 +69,18 @@ TEST(GpuScans, NvrtcCompilesTheScans) {
   EXPECT_EQ(image.log, "") << image.log;
 }
 
-// Thread i writes where each scan finds its next match from position i.
+// Thread i writes where each of the four scans finds its next match from position i.
 void scans(jit::dyn<const std::uint8_t*> text, jit::dyn<std::int64_t*> out,
            jit::dyn<std::int64_t> n, std::string literal) {
   jit::dyn<std::int64_t> i = jit::dyn<std::int64_t>(g::global_id_x());
   if (i < n) {
-    out[3 * i] = jit::find_byte(text, i, n, 'e');
-    out[3 * i + 1] = jit::find_any_of(text, i, n, {'q', 'x', 'z', '\n'});
-    out[3 * i + 2] = jit::find_literal(text, i, n, literal);
+    out[4 * i] = jit::find_byte(text, i, n, 'e');
+    out[4 * i + 1] = jit::find_any_of(text, i, n, {'q', 'x', 'z', '\n'});
+    out[4 * i + 2] = jit::find_literal(text, i, n, literal);
+    std::bitset<256> ab, xz;
+    ab.set('a').set('b');
+    xz.set('x').set('z');
+    out[4 * i + 3] = jit::find_sets(text, i, n, {{0, ab}, {2, xz}});
   }
 }
 
@@ -95,18 +100,27 @@ TEST(GpuScans, AStagedKernelScansLikeTheHostOnTheFallback) {
   options.name = "scans";
   const auto k = g::compile(options, scans, literal);
   EXPECT_NE(k.cuda_source().find("find_literal("), std::string::npos) << k.cuda_source();
+  EXPECT_NE(k.cuda_source().find("= find_sets("), std::string::npos) << k.cuda_source();
+  if (have_nvrtc()) {
+    EXPECT_EQ(nvrtc_compile(k.cuda_source(), "scans.cu", "compute_90", {}).log, "");
+  }
 
   const auto n = static_cast<std::int64_t>(text.size());
   g::buffer<std::uint8_t> in(std::vector<std::uint8_t>(text.begin(), text.end()), k.where());
-  g::buffer<std::int64_t> out(std::vector<std::int64_t>(3 * text.size(), -1), k.where());
+  g::buffer<std::int64_t> out(std::vector<std::int64_t>(4 * text.size(), -1), k.where());
   k.launch(static_cast<unsigned>((text.size() + 255) / 256), 256, in, out, n);
   const std::vector<std::int64_t> found = out.to_vector();
   for (std::int64_t i = 0; i < n; ++i) {
-    const auto at = static_cast<std::size_t>(3 * i);
+    const auto at = static_cast<std::size_t>(4 * i);
     ASSERT_EQ(found[at], first_of(text, i, "e")) << i;
     ASSERT_EQ(found[at + 1], first_of(text, i, "qxz\n")) << i;
     const std::size_t lit = text.find(literal, static_cast<std::size_t>(i));
     ASSERT_EQ(found[at + 2], lit == std::string::npos ? n : static_cast<std::int64_t>(lit)) << i;
+    std::int64_t sets = i;
+    while (sets + 2 < n && !((text[sets] == 'a' || text[sets] == 'b') &&
+                             (text[sets + 2] == 'x' || text[sets + 2] == 'z')))
+      ++sets;
+    ASSERT_EQ(found[at + 3], sets + 2 < n ? sets : n) << i;
   }
 }
 
