@@ -8,6 +8,8 @@
 #include <optional>
 #include <sstream>
 
+#include "runtime/eqsat/time_net.h"
+
 namespace augur::eqsat {
 
 namespace {
@@ -90,7 +92,8 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
   const Clock::time_point start = Clock::now();
   const Limits& limits = options_.limits;
   const Backoff& backoff = options_.backoff;
-  const auto out_of_time = [&] { return Clock::now() - start > limits.time; };
+  TimeNet net(limits.time);
+  const auto out_of_time = [&] { return net.reached(); };
 
   Report report;
   std::vector<RuleState> state(rules.size());
