@@ -31,7 +31,7 @@ using Thetas = std::vector<std::pair<Id, Id>>;            // class, θ e-node
 struct Budget {
   unsigned work = 0;
   unsigned depth = 0;
-  std::unordered_set<std::uint32_t> active;  // classes being evaluated (cycles fail)
+  std::vector<bool> active;  // by class index: being evaluated (cycles fail)
   // Each loop's θs by (value, condition, loop), found once: an inner loop
   // runs again at every outer iteration (nullopt: not a constant loop).
   std::map<std::tuple<std::uint32_t, std::uint32_t, unsigned>, std::optional<Thetas>> thetas;
@@ -125,14 +125,16 @@ class Simulator {
     if (std::optional<Label> k = constants(g_).constant(c)) return k;
     if (auto it = env.find(eqsat::index(c)); it != env.end()) return it->second;
     if (auto it = memo.find(eqsat::index(c)); it != memo.end()) return it->second;
-    if (++budget_.work > kMaxWork || !budget_.active.insert(eqsat::index(c)).second)
-      return std::nullopt;
+    const std::uint32_t i = eqsat::index(c);
+    if (i >= budget_.active.size()) budget_.active.resize(i + 1);
+    if (++budget_.work > kMaxWork || budget_.active[i]) return std::nullopt;
+    budget_.active[i] = true;
     std::optional<Label> out;
     for (Id n : g_.nodes_of(c)) {
       out = node_value(g_.node(n), env, memo);
       if (out) break;
     }
-    budget_.active.erase(eqsat::index(c));
+    budget_.active[i] = false;
     if (out) memo[eqsat::index(c)] = *out;
     return out;
   }
