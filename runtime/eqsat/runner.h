@@ -7,9 +7,9 @@
 // then applied one rule at a time in rule order, and the e-graph is rebuilt.
 // So the e-graph after each iteration, and the report's counts, do not depend
 // on the thread count. The time limit is CPU time of the thread that calls
-// run() (cpu_clock.h), so a busy machine, where the thread waits for a core,
-// does not make it fire sooner (time_net.h); it can still stop a run at a different
-// iteration on a slower machine. The other limits are exact.
+// run() (TimeNet, time_net.h), so a busy machine, where the thread waits for
+// a core, does not make it fire sooner; it can still stop a run at a
+// different iteration on a slower machine. The other limits are exact.
 //
 // When a limit stops a run mid-iteration the e-graph is still rebuilt, so it is
 // clean and every class still holds only equal terms: extraction gives a
