@@ -2,7 +2,8 @@
 // looking at one program's phases (and, with --print, the result).
 //
 //   build/dev/bench/peg_file [--print] [--no-saturate] [--region-nodes N]
-//                             [--iterations N] [--growth BASE PER_NODE] FILE.ir...
+//                             [--iterations N] [--growth BASE PER_NODE] [--time-ms MS]
+//                             FILE.ir...
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -34,6 +35,10 @@ int main(int argc, char** argv) {
     }
     if (arg == "--iterations" && i + 1 < argc) {
       options.limits.iterations = std::stoul(argv[++i]);
+      continue;
+    }
+    if (arg == "--time-ms" && i + 1 < argc) {
+      options.limits.time = std::chrono::milliseconds(std::stoul(argv[++i]));
       continue;
     }
     if (arg == "--growth" && i + 2 < argc) {

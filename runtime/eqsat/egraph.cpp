@@ -178,6 +178,9 @@ void EGraph::canonicalize(Id n, std::size_t& merges) {
 }
 
 std::size_t EGraph::rebuild() {
+  // Nothing added, merged or pruned since the last rebuild: the index and
+  // the analyses are what they were.
+  if (clean_ && pending_.empty() && analysis_pending_.empty()) return 0;
   std::size_t merges = 0;
   while (!pending_.empty() || !analysis_pending_.empty()) {
     while (!pending_.empty()) {

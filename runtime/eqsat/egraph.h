@@ -75,6 +75,9 @@ class EGraph {
   // The analysis of type A; throws jit::error if there is none.
   template <class A>
   const A& analysis() const;
+  // The i-th analysis added (no type check: for clients that know the
+  // order, on paths where analysis<A>()'s dynamic_cast would show).
+  const Analysis& analysis_at(std::size_t i) const { return *analyses_[i]; }
 
   // ------------------------------------------------------------ building
 

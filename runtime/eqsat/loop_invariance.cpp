@@ -84,27 +84,86 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
   // So: a pessimistic fixpoint (from "varies everywhere") in which a θ's
   // second child counts with the variance assumed for it, starting from
   // "invariant" and raised to the result until it is stable (optimism through
-  // θ, as Tate's invariant_ℓ is).
+  // θ, as Tate's invariant_ℓ is). Each round visits every e-node again, so
+  // the graph is first laid out flat: per e-node its role and its children's
+  // classes, per class its parents' classes.
   const std::span<const Id> classes = g.classes();
-  std::vector<std::uint64_t> assumed(variant_.size(), 0);
+  Flat& flat = flat_;
+  flat.node_begin.assign(variant_.size(), 0);
+  flat.node_end.assign(variant_.size(), 0);
+  flat.nodes.clear();
+  flat.children.clear();
+  flat.parent_begin.assign(variant_.size(), 0);
+  flat.parent_end.assign(variant_.size(), 0);
+  flat.parents.clear();
+  for (Id c : classes) {
+    const std::uint32_t ci = index(c);
+    flat.node_begin[ci] = static_cast<std::uint32_t>(flat.nodes.size());
+    for (Id n : g.nodes_of(c)) {
+      const ENodeView node = g.node(n);
+      const LoopRole r = role(node);
+      FlatNode f;
+      f.kind = r.kind;
+      f.child_begin = static_cast<std::uint32_t>(flat.children.size());
+      f.arity = static_cast<std::uint32_t>(node.children.size());
+      if (r.kind != LoopRole::Kind::Plain) f.bit = loop_bit(r.loop);
+      if (r.kind == LoopRole::Kind::Eval) {
+        if (r.index_child >= node.children.size())
+          throw jit::error("loop invariance: eval's index child " + std::to_string(r.index_child) +
+                           " does not exist");
+        f.index_child = r.index_child;
+      }
+      for (Id child : node.children) flat.children.push_back(index(g.find(child)));
+      flat.nodes.push_back(f);
+    }
+    flat.node_end[ci] = static_cast<std::uint32_t>(flat.nodes.size());
+    flat.parent_begin[ci] = static_cast<std::uint32_t>(flat.parents.size());
+    for (Id p : g.parents_of(c)) flat.parents.push_back(index(g.find(p)));
+    flat.parent_end[ci] = static_cast<std::uint32_t>(flat.parents.size());
+  }
+
+  const auto flat_variant = [&](const FlatNode& f, const std::vector<std::uint64_t>& assumed) {
+    const std::uint32_t* child = flat.children.data() + f.child_begin;
+    std::uint64_t v = 0;
+    for (std::uint32_t i = 0; i < f.arity; ++i)
+      v |= (f.kind == LoopRole::Kind::Theta && i == 1) ? assumed[child[i]] : variant_[child[i]];
+    switch (f.kind) {
+      case LoopRole::Kind::Plain:
+        return v;
+      case LoopRole::Kind::Theta:
+        return v | f.bit;
+      case LoopRole::Kind::Pass:
+        return v & ~f.bit;
+      case LoopRole::Kind::Eval:
+        return (v & ~f.bit) | (variant_[child[f.index_child]] & f.bit);
+    }
+    return v;
+  };
+
+  std::vector<std::uint64_t>& assumed = flat.assumed;
+  assumed.assign(variant_.size(), 0);
+  std::vector<std::uint32_t>& work = flat.work;
+  std::vector<bool>& queued = flat.queued;
   for (;;) {
     for (Id c : classes) variant_[index(c)] = kEverywhere;
-    std::vector<Id> work(classes.rbegin(), classes.rend());
-    std::vector<bool> queued(variant_.size(), false);
+    work.clear();
+    for (auto it = classes.rbegin(); it != classes.rend(); ++it) work.push_back(index(*it));
+    queued.assign(variant_.size(), false);
     for (Id c : classes) queued[index(c)] = true;
     while (!work.empty()) {
-      const Id c = work.back();
+      const std::uint32_t c = work.back();
       work.pop_back();
-      queued[index(c)] = false;
+      queued[c] = false;
       // An empty class (a placeholder never merged) varies everywhere.
       std::uint64_t v = kEverywhere;
-      for (Id n : g.nodes_of(c)) v &= node_variant(g.node(n), assumed);
-      if (v == variant_[index(c)]) continue;
-      variant_[index(c)] = v;
-      for (Id p : g.parents_of(c)) {
-        const Id pc = g.find(p);
-        if (!queued[index(pc)]) {
-          queued[index(pc)] = true;
+      for (std::uint32_t n = flat.node_begin[c]; n < flat.node_end[c]; ++n)
+        v &= flat_variant(flat.nodes[n], assumed);
+      if (v == variant_[c]) continue;
+      variant_[c] = v;
+      for (std::uint32_t p = flat.parent_begin[c]; p < flat.parent_end[c]; ++p) {
+        const std::uint32_t pc = flat.parents[p];
+        if (!queued[pc]) {
+          queued[pc] = true;
           work.push_back(pc);
         }
       }

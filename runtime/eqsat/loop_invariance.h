@@ -12,7 +12,8 @@
 // itself without a θ (x = 1*x once a rule has run), and optimism there would
 // make anything invariant. So it is recomputed at every rebuild() by a
 // pessimistic fixpoint (from "varies everywhere") in which a θ's second child
-// counts with an assumed variance, raised from "invariant" until stable. Between rebuilds a
+// counts with an assumed variance, raised from "invariant" until stable (on a
+// flat copy of the graph's e-nodes, made once per rebuild). Between rebuilds a
 // class keeps its last value (a merge intersects the two), and a class created
 // since reads as varying in every loop; both are safe.
 //
@@ -79,6 +80,26 @@ class LoopInvariance : public Analysis {
     LoopRole role;
   };
   std::vector<KnownRole> roles_;
+  // on_rebuilt's layout of the graph and work lists, kept between rebuilds
+  // so that their memory is reused: by class index, its e-nodes
+  // nodes[node_begin, node_end) and its parents' classes
+  // parents[parent_begin, parent_end).
+  struct FlatNode {
+    LoopRole::Kind kind = LoopRole::Kind::Plain;
+    std::uint32_t arity = 0;
+    std::uint32_t child_begin = 0;  // into children: the children's classes
+    std::uint32_t index_child = 0;  // Eval
+    std::uint64_t bit = 0;          // the loop's bit, but for Plain
+  };
+  struct Flat {
+    std::vector<std::uint32_t> node_begin, node_end, parent_begin, parent_end;
+    std::vector<FlatNode> nodes;
+    std::vector<std::uint32_t> children, parents;
+    std::vector<std::uint64_t> assumed;
+    std::vector<std::uint32_t> work;
+    std::vector<bool> queued;
+  };
+  Flat flat_;
 };
 
 }  // namespace augur::eqsat

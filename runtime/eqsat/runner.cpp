@@ -8,6 +8,8 @@
 #include <optional>
 #include <sstream>
 
+#include "runtime/eqsat/time_net.h"
+
 namespace augur::eqsat {
 
 namespace {
@@ -90,15 +92,16 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
   const Clock::time_point start = Clock::now();
   const Limits& limits = options_.limits;
   const Backoff& backoff = options_.backoff;
-  const auto out_of_time = [&] { return Clock::now() - start > limits.time; };
+  TimeNet net(limits.time);
+  const auto out_of_time = [&] { return net.reached(); };
 
   Report report;
   std::vector<RuleState> state(rules.size());
-  std::vector<Reason> reasons;
-  for (const Rewrite& r : rules) {
-    reasons.push_back(egraph.reason(r.name()));
-    report.rules.push_back(RuleReport{r.name()});
-  }
+  // Interned when the rule first applies: most rules never do, and an
+  // e-graph interns a new name with an allocation.
+  std::vector<std::optional<Reason>> reasons(rules.size());
+  report.rules.reserve(rules.size());
+  for (const Rewrite& r : rules) report.rules.push_back(RuleReport{r.name()});
   std::vector<Query::Filter> filters;
   for (const Rewrite& r : rules) {
     filters.push_back(
@@ -182,7 +185,8 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
       for (std::size_t task = first_task[r]; task < first_task[r + 1] && !stop; ++task) {
         const Matches& m = found[task];
         for (std::size_t i = 0; i < m.size(); ++i) {
-          if (rules[r].apply(egraph, m.root(i), m[i], reasons[r])) {
+          if (!reasons[r]) reasons[r] = egraph.reason(rules[r].name());
+          if (rules[r].apply(egraph, m.root(i), m[i], *reasons[r])) {
             ++it.applied;
             ++report.rules[r].applied;
           }

@@ -6,8 +6,10 @@
 // fills its own buffer, and the buffers are joined in chunk order. Matches are
 // then applied one rule at a time in rule order, and the e-graph is rebuilt.
 // So the e-graph after each iteration, and the report's counts, do not depend
-// on the thread count. (A time limit can stop a run at a different iteration
-// on a slower or busier machine; the other limits are exact.)
+// on the thread count. The time limit is CPU time of the thread that calls
+// run() (TimeNet, time_net.h), so a busy machine, where the thread waits for
+// a core, does not make it fire sooner; it can still stop a run at a
+// different iteration on a slower machine. The other limits are exact.
 //
 // When a limit stops a run mid-iteration the e-graph is still rebuilt, so it is
 // clean and every class still holds only equal terms: extraction gives a
@@ -39,14 +41,17 @@ std::string_view to_string(StopReason reason);
 struct Limits {
   std::size_t iterations = 30;
   std::size_t nodes = 10'000;  // live e-nodes (EGraph::node_count)
+  // CPU time of the calling thread (TimeNet; with threads > 1, the pool's
+  // own threads are not counted).
   std::chrono::nanoseconds time = std::chrono::seconds(5);
 
   // egg's Runner defaults: 30 iterations, 10,000 e-nodes, 5 s.
   static Limits egg() { return {}; }
   // The default for a JIT (docs/egraph.md says why): rewrite chains of up to
   // 8 steps and 6,000 e-nodes stop the run, so its result does not depend on
-  // the machine's load; 100 ms of wall clock is only a safety net, well above
-  // what those budgets take (a 1,000-node program: about 10 ms of CPU).
+  // the machine's load; 100 ms of the thread's CPU time is only a safety net,
+  // well above what those budgets take (a 500-node region of the corpus: at
+  // most a few ms).
   static Limits jit() { return {8, 6'000, std::chrono::milliseconds(100)}; }
 };
 

@@ -1,5 +1,7 @@
 #include "runtime/peg/loop_eval.h"
 
+#include <map>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -23,12 +25,16 @@ constexpr unsigned kMaxWork = 4'000;   // class evaluations per loop
 constexpr unsigned kMaxClasses = 512;  // classes a loop may involve
 
 using Values = std::unordered_map<std::uint32_t, Label>;  // class -> constant
+using Thetas = std::vector<std::pair<Id, Id>>;            // class, θ e-node
 
 // Limits shared by a loop and the loops nested in it.
 struct Budget {
   unsigned work = 0;
   unsigned depth = 0;
-  std::unordered_set<std::uint32_t> active;  // classes being evaluated (cycles fail)
+  std::vector<bool> active;  // by class index: being evaluated (cycles fail)
+  // Each loop's θs by (value, condition, loop), found once: an inner loop
+  // runs again at every outer iteration (nullopt: not a constant loop).
+  std::map<std::tuple<std::uint32_t, std::uint32_t, unsigned>, std::optional<Thetas>> thetas;
 };
 
 class Simulator {
@@ -42,8 +48,18 @@ class Simulator {
       if (kind_of(v.label.op) == Kind::Pass && v.label.payload == loop) cond = v.children[0];
     }
     if (!cond) return std::nullopt;
-    std::vector<std::pair<Id, Id>> thetas;  // class, θ e-node
-    if (!discover(x, *cond, loop, thetas)) return std::nullopt;
+    const auto key = std::make_tuple(eqsat::index(g_.find(x)), eqsat::index(g_.find(*cond)), loop);
+    auto found = budget_.thetas.find(key);
+    if (found == budget_.thetas.end()) {
+      Thetas discovered;
+      found = budget_.thetas
+                  .emplace(key, discover(x, *cond, loop, discovered)
+                                    ? std::optional<Thetas>(std::move(discovered))
+                                    : std::nullopt)
+                  .first;
+    }
+    if (!found->second) return std::nullopt;
+    const Thetas& thetas = *found->second;
 
     Values env = outer;
     Values memo;
@@ -70,7 +86,7 @@ class Simulator {
 
  private:
   // The classes with a θ_loop the loop's values reach.
-  bool discover(Id x, Id cond, unsigned loop, std::vector<std::pair<Id, Id>>& thetas) const {
+  bool discover(Id x, Id cond, unsigned loop, Thetas& thetas) const {
     const eqsat::LoopInvariance& inv = invariance(g_);
     std::unordered_set<std::uint32_t> seen;
     std::vector<Id> todo{g_.find(x), g_.find(cond)};
@@ -109,14 +125,16 @@ class Simulator {
     if (std::optional<Label> k = constants(g_).constant(c)) return k;
     if (auto it = env.find(eqsat::index(c)); it != env.end()) return it->second;
     if (auto it = memo.find(eqsat::index(c)); it != memo.end()) return it->second;
-    if (++budget_.work > kMaxWork || !budget_.active.insert(eqsat::index(c)).second)
-      return std::nullopt;
+    const std::uint32_t i = eqsat::index(c);
+    if (i >= budget_.active.size()) budget_.active.resize(i + 1);
+    if (++budget_.work > kMaxWork || budget_.active[i]) return std::nullopt;
+    budget_.active[i] = true;
     std::optional<Label> out;
     for (Id n : g_.nodes_of(c)) {
       out = node_value(g_.node(n), env, memo);
       if (out) break;
     }
-    budget_.active.erase(eqsat::index(c));
+    budget_.active[i] = false;
     if (out) memo[eqsat::index(c)] = *out;
     return out;
   }

@@ -43,6 +43,7 @@ std::string PegReport::summary() const {
         << " extraction(s); to PEG " << us(f.to_peg) << ", saturate " << us(f.saturate)
         << ", extract " << us(f.extract) << " (" << f.extract_work << " steps), revert "
         << us(f.revert);
+    if (f.time_nets > 0) out << "; time safety net reached " << f.time_nets << " time(s)";
     if (f.validated)
       out << "; validation " << (*f.validated ? "proved" : "not proved") << " (" << us(f.validate)
           << ")";

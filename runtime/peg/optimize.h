@@ -39,9 +39,10 @@ inline constexpr std::size_t kMaxPegDepth = 1000;
 
 struct PegOptions {
   // Saturation budget (eqsat::Limits::jit(): 8 iterations, 6,000 e-nodes,
-  // and 100 ms of wall clock as a safety net the other budgets stop well
-  // before, so the output does not depend on the machine's load); the time
-  // is also each reversion attempt's safety net (its work budget stops it).
+  // and 100 ms of the thread's CPU time as a safety net the other budgets
+  // stop well before, so the output does not depend on the machine's load);
+  // the time, scaled by the reversion work budget over a full region's, is
+  // also each reversion attempt's safety net (its work budget stops it).
   eqsat::Limits limits = eqsat::Limits::jit();
   // Saturation also stops once the e-graph holds more than growth_base +
   // growth_per_node × the PEG's e-nodes: work in proportion to the program,
@@ -96,6 +97,9 @@ struct PegFunctionReport {
   std::string fallback;              // why the input was kept (empty if optimized)
   std::vector<std::string> retries;  // why each extraction before the last was rejected
   std::optional<bool> validated;     // translation validation, when asked for
+  // Phases a time safety net stopped (saturation, reversion attempts): 0
+  // unless something ran away; the output then depends on the machine.
+  std::size_t time_nets = 0;
   std::chrono::nanoseconds to_peg{0}, saturate{0}, extract{0}, revert{0}, validate{0};
   // A function above PegOptions::region_nodes: the regions it was cut into
   // (0: optimized whole), how many were optimized, and their IR nodes. The

@@ -101,6 +101,20 @@ void fuse_equal_loops(eqsat::EGraph& g) {
   eqsat::merge_bisimilar_classes(g);
 }
 
+// The CPU time one reversion attempt may take: the saturation's safety net,
+// scaled by how far the attempt's work budget exceeds a full region's, so
+// that only a runaway reaches it.
+std::chrono::nanoseconds reversion_net(const PegOptions& options, std::size_t max_work) {
+  const double region_work =
+      static_cast<double>(options.revert_work_base) +
+      static_cast<double>(options.revert_work_per_node) * static_cast<double>(options.region_nodes);
+  const double scale = std::max(1.0, static_cast<double>(max_work) / std::max(region_work, 1.0));
+  const double net = static_cast<double>(options.limits.time.count()) * scale;
+  if (net >= static_cast<double>(std::chrono::nanoseconds::max().count()))
+    return std::chrono::nanoseconds::max();
+  return std::chrono::nanoseconds(static_cast<std::int64_t>(net));
+}
+
 // Why `f` is too deep to translate (empty if it is not).
 std::string too_deep_for_translation(const ir::Function& f) {
   if (const std::size_t d = ir::expr_depth(f.body); d > kMaxPegDepth)
@@ -227,6 +241,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       const eqsat::Report r = runner.run(*g, rules);
       report.iterations = r.iterations;
       report.stop = std::string(eqsat::to_string(r.stop));
+      if (r.stop == eqsat::StopReason::TimeLimit) ++report.time_nets;
     } catch (const jit::error& e) {
       report.fallback = "saturation: " + e.message();
       return std::nullopt;
@@ -291,7 +306,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     input.total = total;
     input.defined = [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); };
     input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
-    input.deadline = t + options.limits.time;
+    input.time_net = reversion_net(options, input.max_work);
     input.source_loop = [&](eqsat::Id c) -> std::optional<unsigned> {
       auto it = source_loop.find(eqsat::index(g->find(c)));
       if (it == source_loop.end()) return std::nullopt;
@@ -304,6 +319,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       out = std::move(reverted.function);
       break;
     }
+    if (reverted.failure == kRevertOutOfTime) ++report.time_nets;
     report.fallback = "reversion: " + reverted.failure;
     report.retries.push_back(report.fallback);
     if (dump)

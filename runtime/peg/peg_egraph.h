@@ -13,15 +13,17 @@ namespace augur::peg {
 // θ_ℓ, eval_ℓ (index child 1) and pass_ℓ as LoopInvariance sees them.
 eqsat::LoopRole loop_role(const eqsat::EGraph& g, const eqsat::ENodeView& node);
 
-// A new e-graph with both analyses.
+// A new e-graph with both analyses: constant folding first, then loop
+// invariance.
 std::unique_ptr<eqsat::EGraph> make_peg_egraph(eqsat::EGraphOptions options = {});
 
-// The analyses of an e-graph make_peg_egraph made.
+// The analyses of an e-graph make_peg_egraph made, by their places (rules'
+// guards ask for them at every match).
 inline const eqsat::ConstantFolding& constants(const eqsat::EGraph& g) {
-  return g.analysis<eqsat::ConstantFolding>();
+  return static_cast<const eqsat::ConstantFolding&>(g.analysis_at(0));
 }
 inline const eqsat::LoopInvariance& invariance(const eqsat::EGraph& g) {
-  return g.analysis<eqsat::LoopInvariance>();
+  return static_cast<const eqsat::LoopInvariance&>(g.analysis_at(1));
 }
 
 }  // namespace augur::peg

@@ -389,6 +389,7 @@ class RegionSplitter {
     report_.extract += r.extract;
     report_.revert += r.revert;
     report_.validate += r.validate;
+    report_.time_nets += r.time_nets;
     if (r.validated) report_.validated = report_.validated.value_or(true) && *r.validated;
     if (r.optimized) {
       ++report_.regions_optimized;

@@ -23,6 +23,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -48,8 +49,9 @@ struct RevertInput {
   // reversion gives up: sharing across branches can make code grow
   // exponentially (a chain of ifs, each φ's branches reusing the last).
   std::size_t max_work = 1'000'000;
-  // And a brake on the clock (checked as work is spent).
-  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // And a safety net on the thread's CPU time (eqsat::TimeNet, looked at as
+  // work is spent); past it reversion fails with kRevertOutOfTime.
+  std::chrono::nanoseconds time_net = std::chrono::nanoseconds::max();
   // The source loop a loop value (an eval's class) came from, when several
   // source loops share its pass (to_peg's LoopFacts::evals after equal loops
   // were merged); a pure loop's values from different source loops are
@@ -59,6 +61,8 @@ struct RevertInput {
   // assigned at the end.
   std::vector<ir::VarId> outputs;
 };
+
+inline constexpr std::string_view kRevertOutOfTime = "reversion ran past its time safety net";
 
 struct RevertResult {
   std::optional<ir::Function> function;

@@ -21,6 +21,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "runtime/eqsat/time_net.h"
 #include "runtime/ir/builder.h"
 #include "runtime/peg/revert.h"
 
@@ -89,8 +90,7 @@ class Emitter {
   void spend(std::size_t work) const {
     work_ += work;
     if (work_ > in_.max_work) fail(kNoBlame, "reversion ran past its work budget");
-    if ((work_ & 0xff) < work && std::chrono::steady_clock::now() > in_.deadline)
-      fail(kNoBlame, "reversion ran past its time budget");
+    if ((work_ & 0xff) < work && net_.reached()) fail(kNoBlame, std::string(kRevertOutOfTime));
   }
   ir::VarId new_var(ir::Type type, char prefix);
   ir::ExprPtr read(ir::VarId v) const;
@@ -211,6 +211,7 @@ class Emitter {
   std::uint32_t cur_ = 0;
   unsigned depth_ = 0;  // loops open around the insertion point
   mutable std::size_t work_ = 0;
+  mutable eqsat::TimeNet net_{in_.time_net};
 
   // Facts about the graph.
   std::vector<std::uint32_t> uses_;

@@ -3,11 +3,15 @@
 // budget.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
+#include "runtime/eqsat/time_net.h"
 #include "runtime/ir/parser.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
@@ -146,6 +150,74 @@ TEST(PegOptions, WellFormednessBlamesTheOffendingENode) {
   EXPECT_NE(error.find("reaches the inner θ"), std::string::npos) << error;
   ASSERT_TRUE(blame.has_value());
   EXPECT_EQ(*blame, eqsat::make_id(202));
+}
+
+// Four counted loops in a row, each starting from the last one's total.
+std::string sibling_loops() {
+  std::string text = "fn f(b: i32, c: i32, d: i32) -> i32 {\n  var x: i32 = b;\n";
+  for (int k = 0; k < 4; ++k)
+    text += "  for (var i" + std::to_string(k) + ": i32 = 0i32; i" + std::to_string(k) + " < d; i" +
+            std::to_string(k) + " = i" + std::to_string(k) + " + 1i32) {\n    x = x + c * " +
+            std::to_string(k + 2) + "i32 + i" + std::to_string(k) + " * 0i32;\n  }\n";
+  text += "  return x;\n}\n";
+  return text;
+}
+
+std::atomic<int> net_checks{0};
+
+// A thread kept waiting for a core: at every 10th look at a safety net, up
+// to the 100th, it sleeps past the nets' default of 100 ms.
+void wait_for_a_core() {
+  const int n = ++net_checks;
+  if (n % 10 == 0 && n <= 100) std::this_thread::sleep_for(std::chrono::milliseconds(110));
+}
+
+// The safety nets count the thread's CPU time, which waiting does not spend:
+// optimized while it waits, as on a loaded machine, a function comes out as
+// with the nets lifted (the same program, iterations and e-nodes), whole and
+// in regions on the TBB pool. With wall-clock nets the saturation of the
+// whole function stops on time at its 10th look.
+TEST(PegOptions, WaitingForACoreChangesNothing) {
+  const ir::Module m = ir::parse_module(sibling_loops());
+  for (const std::size_t region_nodes : {std::size_t{500}, std::size_t{30}}) {
+    PegOptions lifted = unhurried();
+    lifted.region_nodes = region_nodes;
+    const PegResult expected = optimize(m, lifted);
+    PegOptions defaults;
+    defaults.dump = false;
+    defaults.region_nodes = region_nodes;
+    net_checks = 0;
+    eqsat::testing::set_before_net_check(&wait_for_a_core);
+    const PegResult loaded = optimize(m, defaults);
+    eqsat::testing::set_before_net_check(nullptr);
+    const PegFunctionReport& e = expected.report.functions.front();
+    const PegFunctionReport& l = loaded.report.functions.front();
+    EXPECT_GE(net_checks.load(), 20) << "the nets were looked at after waiting";
+    EXPECT_TRUE(e.optimized) << expected.report.summary();
+    EXPECT_EQ(region_nodes == 30, e.regions > 1) << expected.report.summary();
+    EXPECT_EQ(l.time_nets, 0u) << loaded.report.summary();
+    EXPECT_EQ(l.stop, e.stop);
+    EXPECT_EQ(l.iterations, e.iterations);
+    EXPECT_EQ(l.egraph_nodes, e.egraph_nodes);
+    EXPECT_EQ(ir::print(loaded.module), ir::print(expected.module));
+  }
+}
+
+// A net that is reached (here: at once) still gives a correct program, and
+// the report says that the output depended on the clock.
+TEST(PegOptions, TheReportSaysWhenATimeNetFired) {
+  const ir::Module m = ir::parse_module(sibling_loops());
+  PegOptions options = unhurried();
+  options.limits.time = std::chrono::nanoseconds(0);
+  const PegResult r = optimize(m, options);
+  const PegFunctionReport& f = r.report.functions.front();
+  EXPECT_EQ(f.stop, "time limit");
+  EXPECT_GE(f.time_nets, 1u);
+  EXPECT_NE(r.report.summary().find("time safety net reached"), std::string::npos)
+      << r.report.summary();
+  ASSERT_NO_THROW(ir::verify(r.module));
+  EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), {}, 3, 16),
+            "");
 }
 
 ir::Module golden(const std::string& name) {
