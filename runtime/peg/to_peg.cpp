@@ -459,16 +459,8 @@ class Translator {
         return add(kind_of(e->unary_op()), t, {expr(e->args[0], env)});
       case ir::ExprKind::Binary:
         return binary(*e, env);
-      case ir::ExprKind::Select: {
-        const Id c = expr(e->args[0], env);
-        Env te = env, fe = env;
-        ++lazy_;
-        const Id a = expr(e->args[1], te);
-        const Id b = expr(e->args[2], fe);
-        --lazy_;
-        env.state = phi_typed(PegType::state(), c, te.state, fe.state);
-        return phi_typed(t, c, a, b);
-      }
+      case ir::ExprKind::Select:
+        return select(*e, env);
       case ir::ExprKind::Cast:
         return add(Kind::Cast, t, {expr(e->args[0], env)}, PegType(e->args[0]->type).code());
       case ir::ExprKind::Load: {
@@ -486,21 +478,39 @@ class Translator {
         return add(Kind::GpuIndex, t, {}, 4u * e->op + e->axis);
       case ir::ExprKind::Table:
         return table(*e);
-      case ir::ExprKind::Atomic: {
-        std::vector<Id> children = args(*e, env);
-        children.insert(children.begin(), env.state);
-        const Id tuple = add(Kind::Atomic, t, children, e->op);
-        env.state = add(Kind::ProjState, PegType::state(), {tuple});
-        return add(Kind::ProjValue, t, {tuple});
-      }
+      case ir::ExprKind::Atomic:
+        return atomic(*e, env);
     }
     throw unsupported("to_peg: unknown expression");
   }
 
+  // Out of line, as the other cases with locals of their own: translate()
+  // recurses once per expression level and keeps a small frame.
+  [[gnu::noinline]] Id select(const ir::Expr& e, Env& env) {
+    const Id c = expr(e.args[0], env);
+    Env te = env, fe = env;
+    ++lazy_;
+    const Id a = expr(e.args[1], te);
+    const Id b = expr(e.args[2], fe);
+    --lazy_;
+    env.state = phi_typed(PegType::state(), c, te.state, fe.state);
+    return phi_typed(PegType(e.type), c, a, b);
+  }
+
+  [[gnu::noinline]] Id atomic(const ir::Expr& e, Env& env) {
+    std::vector<Id> children = args(e, env);
+    children.insert(children.begin(), env.state);
+    const PegType t(e.type);
+    const Id tuple = add(Kind::Atomic, t, children, e.op);
+    env.state = add(Kind::ProjState, PegType::state(), {tuple});
+    return add(Kind::ProjValue, t, {tuple});
+  }
+
   // A Table leaf: its payload is a hash of the table's contents, the same for
   // equal tables (they are one table); two different tables of one function
-  // with one hash are refused rather than merged.
-  Id table(const ir::Expr& e) {
+  // with one hash are refused rather than merged. Out of line, as into_table
+  // (translate's frame, above).
+  [[gnu::noinline]] Id table(const ir::Expr& e) {
     const ir::TableRef& data = table_of(e);
     auto [it, fresh] = table_ids_.try_emplace(data.get(), 0);
     if (fresh) {
@@ -519,7 +529,7 @@ class Translator {
 
   // Whether `p` points into a table: a Table leaf, moved by pointer
   // arithmetic (walked iteratively, each class once).
-  bool into_table(Id p) {
+  [[gnu::noinline]] bool into_table(Id p) {
     std::vector<std::uint32_t> path;
     bool found = false;
     for (;;) {
@@ -545,22 +555,26 @@ class Translator {
     return found;
   }
 
+  // && and || evaluate their right operand lazily (out of line: its Env copy
+  // stays out of translate's frame).
+  [[gnu::noinline]] Id short_circuit(const ir::Expr& e, Env& env) {
+    const Id a = expr(e.args[0], env);
+    Env rest = env;
+    ++lazy_;
+    const Id b = expr(e.args[1], rest);
+    --lazy_;
+    const PegType boolean(ir::Type::bool_());
+    if (e.binary_op() == ir::BinaryOp::And) {
+      env.state = phi_typed(PegType::state(), a, rest.state, env.state);
+      return phi_typed(boolean, a, b, truth(false));
+    }
+    env.state = phi_typed(PegType::state(), a, env.state, rest.state);
+    return phi_typed(boolean, a, truth(true), b);
+  }
+
   Id binary(const ir::Expr& e, Env& env) {
     const ir::BinaryOp op = e.binary_op();
-    if (op == ir::BinaryOp::And || op == ir::BinaryOp::Or) {
-      const Id a = expr(e.args[0], env);
-      Env rest = env;
-      ++lazy_;
-      const Id b = expr(e.args[1], rest);
-      --lazy_;
-      const PegType boolean(ir::Type::bool_());
-      if (op == ir::BinaryOp::And) {
-        env.state = phi_typed(PegType::state(), a, rest.state, env.state);
-        return phi_typed(boolean, a, b, truth(false));
-      }
-      env.state = phi_typed(PegType::state(), a, env.state, rest.state);
-      return phi_typed(boolean, a, truth(true), b);
-    }
+    if (op == ir::BinaryOp::And || op == ir::BinaryOp::Or) return short_circuit(e, env);
     const Id a = expr(e.args[0], env);
     const Id b = expr(e.args[1], env);
     const Kind k = kind_of(op);
@@ -572,7 +586,7 @@ class Translator {
     return v;
   }
 
-  Id call(const ir::Expr& e, Env& env) {
+  [[gnu::noinline]] Id call(const ir::Expr& e, Env& env) {
     const std::uint64_t id = extern_name_id(e.callee->name);
     out_.externs.emplace(id, e.callee);
     std::vector<Id> children = args(e, env);
