@@ -1,7 +1,9 @@
 #include "gpu/cuda_helpers.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <iterator>
 #include <string_view>
 
 #include "jit/scan.h"
@@ -53,9 +55,11 @@ std::string_view kind_name(HelperKind kind) {
   return "";
 }
 
+constexpr HelperKind kScans[] = {HelperKind::FindByte, HelperKind::FindAnyOf,
+                                 HelperKind::FindLiteral, HelperKind::FindSets};
+
 bool is_scan(HelperKind kind) {
-  return kind == HelperKind::FindByte || kind == HelperKind::FindAnyOf ||
-         kind == HelperKind::FindLiteral || kind == HelperKind::FindSets;
+  return std::find(std::begin(kScans), std::end(kScans), kind) != std::end(kScans);
 }
 
 // The saturating conversion of a float to an integer: NaN → 0 first (PTX
@@ -172,10 +176,8 @@ std::string helper_name(const Helper& helper) {
 }
 
 bool is_helper_name(const std::string& name) {
-  if (name == "find_byte" || name == "find_any_of" || name == "find_literal" ||
-      name == "find_sets") {
-    return true;
-  }
+  for (HelperKind scan : kScans)
+    if (name == kind_name(scan)) return true;
   static constexpr std::array<std::string_view, 7> kinds = {"add_", "sub_", "mul_", "neg_",
                                                             "shl_", "min_", "max_"};
   for (std::string_view k : kinds) {

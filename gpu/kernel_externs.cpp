@@ -1,7 +1,6 @@
 #include "gpu/kernel_externs.h"
 
-#include <array>
-#include <utility>
+#include <vector>
 
 #include "jit/scan.h"
 
@@ -10,38 +9,38 @@ namespace augur::gpu {
 namespace {
 
 struct Scan {
-  const char* name;
+  ir::ExternBinding host;  // under the name jit/scan.h registers it with
   HelperKind helper;
 };
 
-// The extern names jit/scan.h registers its host functions under.
-constexpr std::array<Scan, 4> kScans = {{
-    {"augur_find_byte", HelperKind::FindByte},
-    {"augur_find_any_of", HelperKind::FindAnyOf},
-    {"augur_find_literal", HelperKind::FindLiteral},
-    {"augur_find_sets", HelperKind::FindSets},
-}};
+const std::vector<Scan>& scans() {
+  static const std::vector<Scan> all = {
+      {ir::bind_extern("augur_find_byte", &jit::detail::find_byte_host, ir::Effect::ReadOnly),
+       HelperKind::FindByte},
+      {ir::bind_extern("augur_find_any_of", &jit::detail::find_any_of_host, ir::Effect::ReadOnly),
+       HelperKind::FindAnyOf},
+      {ir::bind_extern("augur_find_literal", &jit::detail::find_literal_host, ir::Effect::ReadOnly),
+       HelperKind::FindLiteral},
+      {ir::bind_extern("augur_find_sets", &jit::detail::find_sets_host, ir::Effect::ReadOnly),
+       HelperKind::FindSets},
+  };
+  return all;
+}
 
 }  // namespace
 
 const ir::ExternTable& kernel_externs() {
   static const ir::ExternTable table = [] {
     ir::ExternTable t;
-    t.add(kScans[0].name, &jit::detail::find_byte_host, ir::Effect::ReadOnly);
-    t.add(kScans[1].name, &jit::detail::find_any_of_host, ir::Effect::ReadOnly);
-    t.add(kScans[2].name, &jit::detail::find_literal_host, ir::Effect::ReadOnly);
-    t.add(kScans[3].name, &jit::detail::find_sets_host, ir::Effect::ReadOnly);
+    for (const Scan& scan : scans()) t.add(scan.host);
     return t;
   }();
   return table;
 }
 
 std::optional<HelperKind> device_helper(const ir::ExternFn& callee) {
-  for (const Scan& scan : kScans) {
-    if (callee.name != scan.name) continue;
-    const ir::ExternBinding* binding = kernel_externs().find(scan.name);
-    if (binding && *binding->decl == callee) return scan.helper;
-    return std::nullopt;
+  for (const Scan& scan : scans()) {
+    if (*scan.host.decl == callee) return scan.helper;
   }
   return std::nullopt;
 }

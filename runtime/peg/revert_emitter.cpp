@@ -1,6 +1,7 @@
 #include "runtime/peg/revert_emitter.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace augur::peg::revert_detail {
 
@@ -560,15 +561,14 @@ ir::Function Emitter::run() {
   // assigned, since one may read another's entry value (a swap, or `v = a;
   // a = f(a)`): a read of an output variable is copied too, not just used.
   const std::size_t first_output = g_.result ? 1 : 0;
-  const auto is_output = [&](ir::VarId v) {
-    return std::find(in_.outputs.begin(), in_.outputs.end(), v) != in_.outputs.end();
-  };
+  std::unordered_set<std::uint32_t> output_vars;
+  for (const ir::VarId v : in_.outputs) output_vars.insert(v.index);
   std::vector<std::pair<ir::VarId, ir::ExprPtr>> assignments;
   for (std::size_t i = 0; i < in_.outputs.size(); ++i) {
     ir::ExprPtr v = values[first_output + i];
     const ir::VarId out = in_.outputs[i];
     if (v->kind == ir::ExprKind::Var && v->var == out) continue;  // unchanged
-    if (v->kind == ir::ExprKind::Var && is_output(v->var)) {
+    if (v->kind == ir::ExprKind::Var && output_vars.contains(v->var.index)) {
       const ir::VarId copy = new_var(v->type, 't');
       emit(ir::Stmt::decl(copy, std::move(v)));
       v = read(copy);
