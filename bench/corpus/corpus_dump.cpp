@@ -1,6 +1,7 @@
 // Writes every corpus program's IR text to a directory, one file per program
-// named <family>_<knob>-<statements>stmts.ir, and prints a table of their
-// shapes and staging costs.
+// named <family>_<knob>-<statements>stmts.ir, beside it the C the benchmark
+// gives gcc and clang (bench/compile/ir_to_c.h) as <...>stmts.c, and prints a
+// table of their shapes and staging costs.
 //
 //   build/dev/bench/corpus_dump DIR [small|standard|all] [family...]
 //
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/compile/ir_to_c.h"
 #include "bench/corpus/corpus.h"
 #include "bench/corpus/ir_stats.h"
 #include "runtime/ir/printer.h"
@@ -40,9 +42,10 @@ int main(int argc, char** argv) {
       const jit::extraction e = p.stage();
       const augur::ir::Module& module = e.result().extracted.module;
       const corpus::IrStats s = corpus::ir_stats(module.functions.front());
-      const std::filesystem::path file =
-          dir / (p.name + "-" + std::to_string(s.statements) + "stmts.ir");
-      std::ofstream(file) << augur::ir::print(module);
+      const std::filesystem::path stem =
+          dir / (p.name + "-" + std::to_string(s.statements) + "stmts");
+      std::ofstream(stem.string() + ".ir") << augur::ir::print(module);
+      std::ofstream(stem.string() + ".c") << augur::bench::ir_to_c(module);
       const double ms =
           std::chrono::duration<double, std::milli>(e.report().first_stage_time).count();
       std::printf("%-14s %-8s %10zu %6zu %6zu %7zu %7zu %5zu %8llu %10.1f  %s\n", p.name.c_str(),
