@@ -113,6 +113,17 @@ void FunctionEmitter::emit_stmt(const ir::Stmt& stmt) {
 }
 
 void FunctionEmitter::emit_if(const ir::Stmt& stmt) {
+  if (!not_switches_.contains(&stmt)) {
+    RangeSwitchMatch tree = match_range_switch(stmt, [this](const ir::Stmt& s) {
+      const Part* part = plan_ ? plan_->part_at(s) : nullptr;
+      return part && part != part_;
+    });
+    if (tree.found) {
+      emit_range_switch(*tree.found);
+      return;
+    }
+    not_switches_.insert(tree.inner.begin(), tree.inner.end());
+  }
   llvm::Value* cond = emit(*stmt.expr);
   llvm::BasicBlock* then_block = new_block("then");
   llvm::BasicBlock* else_block = stmt.orelse.empty() ? nullptr : new_block("else");
@@ -131,6 +142,45 @@ void FunctionEmitter::emit_if(const ir::Stmt& stmt) {
     // Both branches left: what follows the `if` in this block is dead, and the
     // insertion point stays in a terminated block so that emit_block stops.
     merge->eraseFromParent();
+    return;
+  }
+  b_.SetInsertPoint(merge);
+}
+
+void FunctionEmitter::emit_range_switch(const RangeSwitch& tree) {
+  llvm::Value* value = read(tree.var);
+  llvm::IntegerType* type = llvm::cast<llvm::IntegerType>(value->getType());
+  std::vector<llvm::BasicBlock*> cases;
+  cases.reserve(tree.leaves.size());
+  for (std::size_t i = 0; i < tree.leaves.size(); ++i) cases.push_back(new_block("case"));
+  llvm::BasicBlock* merge = new_block("endswitch");
+  if (tree.below) {
+    llvm::BasicBlock* rest = new_block("switch");
+    llvm::Value* low = llvm::ConstantInt::get(type, tree.low_bound);
+    b_.CreateCondBr(
+        tree.type.is_signed() ? b_.CreateICmpSLT(value, low) : b_.CreateICmpULT(value, low),
+        cases[*tree.below], rest);
+    b_.SetInsertPoint(rest);
+  }
+  llvm::SwitchInst* dispatch =
+      b_.CreateSwitch(value, cases[tree.default_leaf], static_cast<unsigned>(tree.cases.size()));
+  for (const RangeSwitch::Case& c : tree.cases) {
+    dispatch->addCase(llvm::ConstantInt::get(type, c.value), cases[c.leaf]);
+  }
+  for (std::size_t i = 0; i < tree.leaves.size(); ++i) {
+    const RangeLeaf& leaf = tree.leaves[i];
+    b_.SetInsertPoint(cases[i]);
+    // The path the if tree would give it: each inner if is its branch's first statement.
+    const std::size_t levels = leaf.path.size() - 1;
+    for (std::size_t level = 0; level < levels; ++level) {
+      path_.push_back({leaf.path[level] ? "else" : "then", 0});
+    }
+    emit_block(*leaf.block, leaf.path.back() ? "else" : "then");
+    path_.resize(path_.size() - levels);
+    if (!terminated()) b_.CreateBr(merge);
+  }
+  if (merge->hasNPredecessors(0)) {
+    merge->eraseFromParent();  // every leaf left: as in emit_if
     return;
   }
   b_.SetInsertPoint(merge);

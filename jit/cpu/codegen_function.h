@@ -16,12 +16,14 @@
 #include <array>
 #include <span>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
 
 #include "jit/cpu/abi.h"
 #include "jit/cpu/codegen_module.h"
+#include "jit/cpu/range_switch.h"
 #include "jit/cpu/split_plan.h"
 #include "runtime/ir/ir.h"
 
@@ -54,6 +56,8 @@ class FunctionEmitter {
   void emit_block(const ir::Block& block, std::string_view segment);
   void emit_stmt(const ir::Stmt& stmt);
   void emit_if(const ir::Stmt& stmt);
+  // A tree of ifs on one variable's ranges as one switch (range_switch.h).
+  void emit_range_switch(const RangeSwitch& tree);
   void emit_loop(const ir::Stmt& stmt);
   void emit_return(const ir::Stmt& stmt);
   void emit_loop_exit(PartExit exit, std::uint32_t levels = 1);
@@ -127,6 +131,8 @@ class FunctionEmitter {
     llvm::BasicBlock* next;  // continue: the condition, or a for loop's step
   };
   std::vector<Loop> loops_;
+  // Inner ifs of trees already found not to be switches (range_switch.h).
+  std::unordered_set<const ir::Stmt*> not_switches_;
 
   // The statement path being emitted, for messages ("body[2].then[0]").
   struct PathSegment {
