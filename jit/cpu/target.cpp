@@ -14,6 +14,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include "jit/cpu/compile.h"
+#include "jit/cpu/llvm_options.h"
 #include "jit/error.h"
 
 namespace augur::cpu {
@@ -68,6 +69,7 @@ void initialize_native_target() {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();
+    set_llvm_options();
     return true;
   }();
   static_cast<void>(initialized);
@@ -101,6 +103,7 @@ void check_options(const Options& options) {
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>> target_machine(const Options& options) {
+  initialize_native_target();
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
       options.cpu.empty()
           ? llvm::orc::JITTargetMachineBuilder::detectHost()

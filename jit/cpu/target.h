@@ -11,7 +11,8 @@
 
 namespace augur::cpu {
 
-// Registers the host's LLVM target (once; thread-safe).
+// Registers the host's LLVM target and sets the LLVM options the backend
+// relies on (llvm_options.h), once; thread-safe.
 void initialize_native_target();
 
 // Throws jit::compile_error for an opt level outside 0..3, or a CPU or feature

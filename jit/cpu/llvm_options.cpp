@@ -1,0 +1,50 @@
+#include "jit/cpu/llvm_options.h"
+
+#include <string_view>
+#include <vector>
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace augur::cpu {
+
+namespace {
+
+// LICM keeps a memory cell in a register across a loop only while the loop
+// makes at most 250 memory accesses. A staged Brainfuck nest updates a few
+// dozen cells at static addresses hundreds of times: its cells stayed in
+// memory, stored and reloaded every iteration through store-forwarding
+// stalls (the corpus's bf_10000 ran 1.2-1.9x gcc's time); promoted, LLVM
+// closes the nest (0.02x). The loop nests LLVM sees are at most 16 x
+// split_nodes IR nodes (split_plan.h), so the cap is raised past that. The
+// cost of promotion grows with the distinct cells, which alias analysis
+// still caps at 250 (raising that one made a loop over 4,000 cells compile
+// 18x slower).
+constexpr const char* kOptions[] = {"-licm-mssa-max-acc-promotion=65536"};
+
+std::string_view name_of(std::string_view option) {
+  option.remove_prefix(1);
+  return option.substr(0, option.find('='));
+}
+
+}  // namespace
+
+void set_llvm_options() {
+  static const bool set = [] {
+    const llvm::StringMap<llvm::cl::Option*>& registered = llvm::cl::getRegisteredOptions();
+    std::vector<const char*> argv{"augur"};
+    for (const char* option : kOptions) {
+      const auto it = registered.find(name_of(option));
+      if (it != registered.end() && it->second->getNumOccurrences() == 0) argv.push_back(option);
+    }
+    // With an error stream, a parse error is reported there instead of
+    // ending the process; an option LLVM did not take only costs speed.
+    llvm::raw_null_ostream errors;
+    return argv.size() == 1 || llvm::cl::ParseCommandLineOptions(static_cast<int>(argv.size()),
+                                                                 argv.data(), "", &errors);
+  }();
+  static_cast<void>(set);
+}
+
+}  // namespace augur::cpu
