@@ -21,7 +21,17 @@ namespace {
 // cost of promotion grows with the distinct cells, which alias analysis
 // still caps at 250 (raising that one made a loop over 4,000 cells compile
 // 18x slower).
-constexpr const char* kOptions[] = {"-licm-mssa-max-acc-promotion=65536"};
+//
+// The machine scheduler orders each memory access after every earlier one it
+// may alias, until a region holds 1,000 of them (then it adds a barrier and
+// starts over); each dependence is checked against those already recorded,
+// so a region costs about its accesses times that bound squared. Staged
+// straight-line code makes such regions: the scheduler took 40% of an
+// unrolled 256-point FFT's compile (3.1 s of CPU; 1.1 s at a bound of 128,
+// the code as fast in the same runs). Memory accesses then move across at
+// most about 64 others, which leaves the scheduler room to hide latency.
+constexpr const char* kOptions[] = {"-licm-mssa-max-acc-promotion=65536",
+                                    "-dag-maps-huge-region=128"};
 
 std::string_view name_of(std::string_view option) {
   option.remove_prefix(1);
