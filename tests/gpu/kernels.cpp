@@ -253,6 +253,27 @@ void coordinates(dyn<int*> out) {
             1000000 * g::grid_dim_z();
 }
 
+// Tables in the code (jit::table): a byte permutation and a small table of
+// 16-bit coefficients, read at indices the kernel computes.
+void table_lookup(dyn<std::uint8_t*> v, dyn<int*> out, dyn<int> n,
+                  std::vector<std::uint8_t> permutation) {
+  const auto bytes = jit::table(permutation);
+  const auto weights = jit::table(std::vector<std::int16_t>{-3, 7, 300, -32768, 1});
+  dyn<int> i = g::global_id_x();
+  if (i < n) {
+    dyn<std::uint8_t> b = bytes[v[i]];
+    v[i] = b;
+    out[i] = jit::cast<int>(weights[jit::cast<int>(b) % 5]) * i;
+  }
+}
+
+std::vector<std::uint8_t> reversed_bytes() {
+  std::vector<std::uint8_t> permutation(256);
+  for (int b = 0; b < 256; ++b)
+    permutation[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(255 - b);
+  return permutation;
+}
+
 // ---------------------------------------------------------------- the catalog
 
 template <class F, class... S>
@@ -435,6 +456,12 @@ std::vector<KernelCase> kernel_cases() {
        {2},
        {64},
        {floats(128), KernelArg::buffer(Type::bool_(), 128), counts, KernelArg::scalar(100)}});
+  cases.push_back({"table_lookup",
+                   staged("table_lookup", &table_lookup, reversed_bytes()),
+                   {2},
+                   {64},
+                   {KernelArg::buffer(Type::u8(), 128), KernelArg::buffer(Type::i32(), 128),
+                    KernelArg::scalar(120)}});
   cases.push_back({"coordinates",
                    staged("coordinates", &coordinates),
                    {2, 3, 2},

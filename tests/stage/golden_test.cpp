@@ -159,5 +159,44 @@ TEST(Golden, StaticLoopAroundDynIfsUnrolls) {
   }
 }
 
+// ---------------------------------------------------------------- tables
+
+// CRC-8 (polynomial 0x07) a byte at a time through its 256-entry table, the
+// table in the code (jit::table).
+std::vector<std::uint8_t> crc8_table() {
+  std::vector<std::uint8_t> table(256);
+  for (int b = 0; b < 256; ++b) {
+    std::uint8_t crc = static_cast<std::uint8_t>(b);
+    for (int k = 0; k < 8; ++k) {
+      crc = static_cast<std::uint8_t>((crc & 0x80) ? (crc << 1) ^ 0x07 : crc << 1);
+    }
+    table[static_cast<std::size_t>(b)] = crc;
+  }
+  return table;
+}
+
+jit::dyn<std::uint8_t> crc8(jit::dyn<const std::uint8_t*> data, jit::dyn<int> n,
+                            const std::vector<std::uint8_t>& table) {
+  const auto t = jit::table(table);
+  jit::dyn<std::uint8_t> crc = 0;
+  for (jit::dyn<int> i = 0; i < n; i = i + 1) crc = t[crc ^ data[i]];
+  return crc;
+}
+
+TEST(Golden, ATableIsPartOfTheProgram) {
+  const std::vector<std::uint8_t> table = crc8_table();
+  const jit::extraction e = jit::extract(named("crc8", {"data", "n"}), crc8, table);
+  EXPECT_TRUE(matches_golden("table_crc8", e.ir()));
+  const ir::Interpreter interp = interpreter(e);
+  std::mt19937 rng(7);
+  for (int i = 0; i < 100; ++i) {
+    std::vector<std::uint8_t> data(rng() % 64);
+    for (std::uint8_t& b : data) b = static_cast<std::uint8_t>(rng());
+    std::uint8_t expected = 0;
+    for (const std::uint8_t b : data) expected = table[expected ^ b];
+    EXPECT_EQ(run<std::uint8_t>(interp, data.data(), static_cast<int>(data.size())), expected);
+  }
+}
+
 }  // namespace
 }  // namespace augur::stage::testing
