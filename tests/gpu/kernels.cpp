@@ -253,6 +253,43 @@ void coordinates(dyn<int*> out) {
             1000000 * g::grid_dim_z();
 }
 
+// Where "abc" first occurs in each thread's row, by an automaton whose state
+// is static (each state its own code): the occurrence found leaves the loops
+// of two states at once, `continue 2` and `break 2` in the IR, gotos in CUDA.
+dyn<int> find_abc(dyn<const std::uint8_t*> row, dyn<int> length) {
+  dyn<int> i = 0;
+  dyn<int> at = -1;
+  jit::stat<int> state = 0;
+  while (i < length) {
+    const dyn<int> c = jit::cast<int>(row[i]);
+    i = i + 1;
+    jit::stat<int> next = 0;
+    if (c == 'a') {
+      next = 1;
+    } else if (state == 1) {
+      if (c == 'b') next = 2;
+    } else if (state == 2) {
+      if (c == 'c') {
+        at = i - 3;
+        break;
+      }
+    }
+    state = next;
+  }
+  return at;
+}
+
+void search_rows(dyn<const std::uint8_t*> text, dyn<int*> found, dyn<int> length, dyn<int> rows) {
+  dyn<int> r = g::global_id_x();
+  if (r < rows) found[r] = find_abc(text + r * length, length);
+}
+
+// Bytes from "abcx", so that rows hold the pattern, parts of it, or neither.
+void abcx_text(std::vector<std::uint8_t>& bytes, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>("abcx"[rng() % 4]);
+}
+
 // Tables in the code (jit::table): a byte permutation and a small table of
 // 16-bit coefficients, read at indices the kernel computes.
 void table_lookup(dyn<std::uint8_t*> v, dyn<int*> out, dyn<int> n,
@@ -456,6 +493,14 @@ std::vector<KernelCase> kernel_cases() {
        {2},
        {64},
        {floats(128), KernelArg::buffer(Type::bool_(), 128), counts, KernelArg::scalar(100)}});
+  KernelArg rows_text = KernelArg::buffer(Type::u8(), 96 * 24);
+  rows_text.fill = abcx_text;
+  cases.push_back({"search_rows",
+                   staged("search_rows", &search_rows),
+                   {2},
+                   {64},
+                   {rows_text, KernelArg::buffer(Type::i32(), 96), KernelArg::scalar(24),
+                    KernelArg::scalar(96)}});
   cases.push_back({"table_lookup",
                    staged("table_lookup", &table_lookup, reversed_bytes()),
                    {2},
