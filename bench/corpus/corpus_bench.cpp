@@ -7,6 +7,9 @@
 //                and the time of each phase; the summary says why it kept one
 //   llvm_O1/P    augur::cpu::compile of the staged IR at O1 and O2, no PEG
 //   llvm_O2/P
+//   compile/P    a cold compile at O2: staging, the PEG optimizer and the CPU
+//                backend on its result; wall time, and all threads' CPU time
+//                in its cpu_ms counter
 //   gcc_O2/P     the IR printed as C (bench/compile/ir_to_c.h), gcc or
 //   clang_O2/P   clang-14 -O2 -fwrapv -shared -fPIC, dlopen
 //   run/P/...    the code on random arguments: Augur O2 without PEG
@@ -256,6 +259,18 @@ void llvm(benchmark::State& state, Subject& s, int level) {
   });
 }
 
+// A cold jit::compile at O2 of the program: the first stage, the PEG
+// optimizer and the CPU backend on its result, one after the other (the
+// optimizer's regions and the backend's parts run on the TBB pool, so wall
+// time is below CPU time on several cores).
+void compile(benchmark::State& state, Subject& s) {
+  phase(state, s, "compile", [&] {
+    const jit::extraction e = s.program.stage();
+    const peg::PegResult optimized = peg::optimize(e.result().extracted.module);
+    benchmark::DoNotOptimize(cpu::compile(optimized.module, {}, at_level(2)));
+  });
+}
+
 void* load_native(Subject& s, const std::string& compiler, int version) {
   void* library = compile_and_load(ir_to_c(s.module()),
                                    s.program.name + "_" + compiler + std::to_string(version),
@@ -362,6 +377,9 @@ void register_benchmarks(Subject& s) {
         [&s, level](benchmark::State& st) { llvm(st, s, level); })
         ->Unit(ms_unit)
         ->MeasureProcessCPUTime();  // LLVM materializes on TBB workers
+  add("compile/" + n, [&s](benchmark::State& st) { compile(st, s); })
+      ->Unit(ms_unit)
+      ->UseRealTime();  // wall time; the cpu_ms counter has the CPU time of all threads
   for (const char* compiler : {"gcc", "clang"})
     add(std::string(compiler) + "_O2/" + n,
         [&s, compiler](benchmark::State& st) { native(st, s, compiler); })
@@ -400,9 +418,9 @@ std::string ratio(const RatioReporter& r, const std::string& a, const std::strin
 void summary(const RatioReporter& r) {
   std::printf(
       "\nPhases, CPU ms (C compilers' children included; skip: see the benchmark's note)\n");
-  std::printf("%-12s %8s %5s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "program", "stmts",
+  std::printf("%-12s %8s %5s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "program", "stmts",
               "loops", "stage", "peg", "to_peg", "saturate", "extract", "e-nodes", "llvm_O1",
-              "llvm_O2", "gcc_O2", "clang_O2");
+              "llvm_O2", "compile", "wall", "gcc_O2", "clang_O2");
   for (const auto& s : subjects()) {
     const std::string& n = s->program.name;
     const RunTimes* p = r.find("peg/" + n);
@@ -412,13 +430,16 @@ void summary(const RatioReporter& r) {
       std::snprintf(out, sizeof out, "%.1f", p->counters.at(c));
       return out;
     };
-    std::printf("%-12s %8zu %5zu %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", n.c_str(),
+    const RunTimes* c = r.find("compile/" + n);
+    char wall[32] = "-";
+    if (c && c->error.empty()) std::snprintf(wall, sizeof wall, "%.1f", c->wall_ns / 1e6);
+    std::printf("%-12s %8zu %5zu %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", n.c_str(),
                 s->stats.statements, s->stats.loops, cell(r, "stage/" + n, true).c_str(),
                 cell(r, "peg/" + n, true).c_str(), counter("to_peg_ms").c_str(),
                 counter("saturate_ms").c_str(), counter("extract_ms").c_str(),
                 counter("e_nodes").c_str(), cell(r, "llvm_O1/" + n, true).c_str(),
-                cell(r, "llvm_O2/" + n, true).c_str(), cell(r, "gcc_O2/" + n, true).c_str(),
-                cell(r, "clang_O2/" + n, true).c_str());
+                cell(r, "llvm_O2/" + n, true).c_str(), cell(r, "compile/" + n, true).c_str(), wall,
+                cell(r, "gcc_O2/" + n, true).c_str(), cell(r, "clang_O2/" + n, true).c_str());
   }
   std::printf("\nPEG optimizer per program (last run)\n");
   for (const auto& s : subjects()) {
@@ -456,7 +477,8 @@ void summary(const RatioReporter& r) {
                 ratio(r, base + "peg_off", base + "gcc").c_str());
   }
   for (const auto& s : subjects())
-    for (const char* phase : {"stage/", "peg/", "llvm_O1/", "llvm_O2/", "gcc_O2/", "clang_O2/"})
+    for (const char* phase :
+         {"stage/", "peg/", "llvm_O1/", "llvm_O2/", "compile/", "gcc_O2/", "clang_O2/"})
       if (const RunTimes* t = r.find(phase + s->program.name); t && !t->error.empty())
         std::printf("note: %s%s: %s\n", phase, s->program.name.c_str(), t->error.c_str());
 }
