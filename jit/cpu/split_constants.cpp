@@ -51,6 +51,7 @@ class Analysis {
         for (ir::VarId var : *vars) track(var);
       }
     }
+    track_sources();
   }
 
   // Fills the parts' constants; false if the work bound was reached.
@@ -100,11 +101,35 @@ class Analysis {
     }
   };
 
-  void track(ir::VarId var) {
+  // Whether `var` is tracked now and was not before.
+  bool track(ir::VarId var) {
     const ir::Type type = plan_.function->var(var).type;
-    if (slot_[var.index] != kUntracked || !(type.is_integer() || type.is_bool())) return;
+    if (slot_[var.index] != kUntracked || !(type.is_integer() || type.is_bool())) return false;
     slot_[var.index] = static_cast<std::uint32_t>(tracked_.size());
     tracked_.push_back(var);
+    return true;
+  }
+
+  // Tracks the variables the tracked ones get their values from, through
+  // the declarations and assignments that give them: a part that reads a
+  // value derived from a constant (`t = ptr + 2`, as the PEG optimizer
+  // writes it before a loop) sees that constant only if `ptr` is followed too.
+  void track_sources() {
+    std::vector<std::vector<ir::VarId>> sources(plan_.function->vars.size());
+    ir::for_each_stmt(plan_.function->body, [&](const ir::Stmt& s) {
+      if (s.kind != ir::StmtKind::Decl && s.kind != ir::StmtKind::Assign) return;
+      ir::for_each_expr(s.expr, [&](const ir::Expr& e) {
+        if (e.kind == ir::ExprKind::Var) sources[s.var.index].push_back(e.var);
+      });
+    });
+    std::vector<ir::VarId> pending = tracked_;
+    while (!pending.empty()) {
+      const ir::VarId var = pending.back();
+      pending.pop_back();
+      for (const ir::VarId source : sources[var.index]) {
+        if (track(source)) pending.push_back(source);
+      }
+    }
   }
 
   // Those of `vars` that hold a constant in `state`.

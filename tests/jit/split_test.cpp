@@ -209,6 +209,40 @@ TEST(SplitPlan, ConstantsFlowIntoAndOutOfParts) {
   EXPECT_GE(checked, 3u);
 }
 
+// A part that reads a temporary computed in its caller from a constant
+// (`q = p + 2`, as the PEG optimizer writes addresses) sees the constant, p
+// appearing in no part.
+TEST(SplitPlan, ConstantsReachPartsThroughTheVariablesThatFeedThem) {
+  std::string body;
+  for (int i = 0; i < 12; ++i) {
+    body += "t[q + " + std::to_string(i % 6 + 1) + "i32] = u8(i32(t[q + " +
+            std::to_string(i % 6 + 1) + "i32]) + " + std::to_string(i + 1) + "i32); ";
+  }
+  const std::string loop =
+      "  while (i32(t[q]) != 0i32) { t[q] = u8(i32(t[q]) - 1i32); " + body + "}\n";
+  const RandomProgram program =
+      parsed("fn f(t: u8*) -> i32 {\n  var p: i32 = 3i32;\n  var q: i32 = p + 2i32;\n" + loop +
+                 loop + "  return i32(t[q]);\n}\n",
+             {{"t", ir::Type(ir::Scalar::U8, true), 16}});
+  const ir::Function& function = program.module.functions.front();
+  const ir::VarId p = function.find_var("p");
+  const ir::VarId q = function.find_var("q");
+  FunctionPlan plan = plan_split(function, 120);
+  ASSERT_GE(plan.parts.size(), 2u);
+  std::size_t reading_q = 0;
+  for (const Part& part : plan.parts) {
+    EXPECT_FALSE(shares(part, p)) << "part " << part.index;
+    if (!shares(part, q)) continue;
+    const PartConstant* entry = find_constant(part.entry_constants, q);
+    ASSERT_NE(entry, nullptr) << "part " << part.index;
+    EXPECT_EQ(entry->bits, 5u);
+    ++reading_q;
+  }
+  EXPECT_GE(reading_q, 2u);
+  const auto o2 = compile(program.module, {}, split_options(2, 120));
+  expect_interpreter_results(program, {o2.get()}, 120, 4);
+}
+
 TEST(Split, PartsStartingFromConstantsMatchTheInterpreter) {
   const TapeProgram tape = tape_program(60);
   for (const std::size_t bound : {30u, 60u, 200u}) {
