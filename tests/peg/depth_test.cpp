@@ -4,6 +4,7 @@
 // thread with a 1 MiB stack (4 MiB under AddressSanitizer).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 
@@ -45,8 +46,10 @@ ir::Module looped(int chain, bool tall) {
 PegOptions whole() {
   PegOptions options;
   options.region_nodes = 1'000'000;
-  // Enough reversion work to reach the bottom of the PEG.
+  // Enough reversion work to reach the bottom of the PEG, and time nets no
+  // machine reaches: a slow or loaded one must not decide the outcome.
   options.revert_work_base = 10'000'000;
+  options.limits.time = std::chrono::seconds(60);
   return options;
 }
 
