@@ -10,9 +10,10 @@
 // is the base, a constant offset and, optionally, a symbolic index; equal
 // bases and symbolic parts with different constant offsets, or two constant
 // offsets whose byte ranges do not overlap, are disjoint.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
+#include <vector>
 
 #include "runtime/peg/axioms.h"
 #include "runtime/peg/axioms_util.h"
@@ -106,21 +107,41 @@ bool disjoint(const EGraph& g, Id p, Id i, Id q, Id j) {
   return ((static_cast<std::uint64_t>(a.offset - b.offset)) & mask) != 0;
 }
 
+// What AvoidsState has decided in one call, by class index: an entry counts
+// only when stamped with that call's number, so a call starts empty without
+// clearing or allocating (the guard runs at every store-store match, every
+// iteration). One per thread: guards may search on several threads at once.
+struct AvoidsMemo {
+  std::vector<std::uint32_t> stamp;
+  std::vector<std::uint8_t> avoids;
+  std::uint32_t call = 0;
+};
+
 // Whether the class `value` can be computed without the memory `state`:
 // some e-node of each class on the way reads neither it nor a σ after it.
 // Bounded (depth and classes visited); past the bounds it answers no.
 class AvoidsState {
  public:
-  AvoidsState(const EGraph& g, Id state) : g_(g), state_(g.find(state)) {}
+  AvoidsState(const EGraph& g, Id state) : g_(g), state_(g.find(state)), memo_(thread_memo()) {
+    if (memo_.stamp.size() < g.id_count()) {
+      memo_.stamp.resize(g.id_count(), 0);
+      memo_.avoids.resize(g.id_count(), 0);
+    }
+    if (++memo_.call == 0) {
+      std::fill(memo_.stamp.begin(), memo_.stamp.end(), 0);
+      memo_.call = 1;
+    }
+  }
 
   bool operator()(Id cls, unsigned depth = 0) {
     const Id c = g_.find(cls);
     if (c == state_) return false;
     if (constants(g_).constant(c)) return true;
     const std::uint32_t key = eqsat::index(c);
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    if (memo_.stamp[key] == memo_.call) return memo_.avoids[key] != 0;
     if (depth > kMaxDepth || ++visits_ > kMaxVisits) return false;
-    memo_[key] = false;  // a cycle (through θ) is no way around it
+    memo_.stamp[key] = memo_.call;
+    memo_.avoids[key] = 0;  // a cycle (through θ) is no way around it
     bool avoids = false;
     for (Id n : g_.nodes_of(c)) {
       bool all = true;
@@ -135,17 +156,22 @@ class AvoidsState {
         break;
       }
     }
-    memo_[key] = avoids;
+    memo_.avoids[key] = avoids ? 1 : 0;
     return avoids;
   }
 
  private:
+  static AvoidsMemo& thread_memo() {
+    thread_local AvoidsMemo memo;
+    return memo;
+  }
+
   static constexpr unsigned kMaxDepth = 24;
   static constexpr unsigned kMaxVisits = 256;
   const EGraph& g_;
   Id state_;
   unsigned visits_ = 0;
-  std::unordered_map<std::uint32_t, bool> memo_;
+  AvoidsMemo& memo_;
 };
 
 }  // namespace
