@@ -10,11 +10,11 @@
 // is the base, a constant offset and, optionally, a symbolic index; equal
 // bases and symbolic parts with different constant offsets, or two constant
 // offsets whose byte ranges do not overlap, are disjoint.
-#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "runtime/eqsat/stamped_set.h"
 #include "runtime/peg/axioms.h"
 #include "runtime/peg/axioms_util.h"
 #include "runtime/peg/peg_egraph.h"
@@ -107,14 +107,12 @@ bool disjoint(const EGraph& g, Id p, Id i, Id q, Id j) {
   return ((static_cast<std::uint64_t>(a.offset - b.offset)) & mask) != 0;
 }
 
-// What AvoidsState has decided in one call, by class index: an entry counts
-// only when stamped with that call's number, so a call starts empty without
-// clearing or allocating (the guard runs at every store-store match, every
-// iteration). One per thread: guards may search on several threads at once.
+// What AvoidsState has decided in one call, by class index (the guard runs
+// at every store-store match, every iteration: no allocation per call). One
+// per thread: guards may search on several threads at once.
 struct AvoidsMemo {
-  std::vector<std::uint32_t> stamp;
+  eqsat::StampedSet decided;
   std::vector<std::uint8_t> avoids;
-  std::uint32_t call = 0;
 };
 
 // Whether the class `value` can be computed without the memory `state`:
@@ -123,14 +121,8 @@ struct AvoidsMemo {
 class AvoidsState {
  public:
   AvoidsState(const EGraph& g, Id state) : g_(g), state_(g.find(state)), memo_(thread_memo()) {
-    if (memo_.stamp.size() < g.id_count()) {
-      memo_.stamp.resize(g.id_count(), 0);
-      memo_.avoids.resize(g.id_count(), 0);
-    }
-    if (++memo_.call == 0) {
-      std::fill(memo_.stamp.begin(), memo_.stamp.end(), 0);
-      memo_.call = 1;
-    }
+    memo_.decided.clear(g.id_count());
+    if (memo_.avoids.size() < g.id_count()) memo_.avoids.resize(g.id_count(), 0);
   }
 
   bool operator()(Id cls, unsigned depth = 0) {
@@ -138,9 +130,9 @@ class AvoidsState {
     if (c == state_) return false;
     if (constants(g_).constant(c)) return true;
     const std::uint32_t key = eqsat::index(c);
-    if (memo_.stamp[key] == memo_.call) return memo_.avoids[key] != 0;
+    if (memo_.decided.contains(key)) return memo_.avoids[key] != 0;
     if (depth > kMaxDepth || ++visits_ > kMaxVisits) return false;
-    memo_.stamp[key] = memo_.call;
+    memo_.decided.insert(key);
     memo_.avoids[key] = 0;  // a cycle (through θ) is no way around it
     bool avoids = false;
     for (Id n : g_.nodes_of(c)) {

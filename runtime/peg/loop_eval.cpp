@@ -3,9 +3,9 @@
 #include <map>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
+#include "runtime/eqsat/stamped_set.h"
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_fold.h"
 #include "runtime/peg/peg_ops.h"
@@ -88,12 +88,15 @@ class Simulator {
   // The classes with a θ_loop the loop's values reach.
   bool discover(Id x, Id cond, unsigned loop, Thetas& thetas) const {
     const eqsat::LoopInvariance& inv = invariance(g_);
-    std::unordered_set<std::uint32_t> seen;
+    // One per thread, reused (the walk is not reentrant): the rule walks a
+    // loop for every eval, every iteration.
+    thread_local eqsat::StampedSet seen;
+    seen.clear(g_.id_count());
     std::vector<Id> todo{g_.find(x), g_.find(cond)};
     while (!todo.empty()) {
       const Id c = g_.find(todo.back());
       todo.pop_back();
-      if (!seen.insert(eqsat::index(c)).second || inv.invariant(c, loop)) continue;
+      if (!seen.insert(eqsat::index(c)) || inv.invariant(c, loop)) continue;
       if (seen.size() > kMaxClasses || opaque(c)) return false;
       for (Id n : g_.nodes_of(c)) {
         const eqsat::ENodeView v = g_.node(n);
