@@ -1,6 +1,7 @@
 #include "runtime/eqsat/query.h"
 
 #include <algorithm>
+#include <array>
 
 #include "jit/error.h"
 
@@ -117,6 +118,12 @@ void Query::compile() {
     if (multi_ && var_reg[b.var] < 0) var_reg[b.var] = reg;
     compile_pattern(b.pattern, b.pattern.root(), reg, var_reg, payload_bound);
   }
+  required_ops_.clear();
+  for (const Binding& b : bindings_)
+    for (const PatternNode& n : b.pattern.nodes)
+      if (n.kind == PatternNode::Kind::Node &&
+          std::find(required_ops_.begin(), required_ops_.end(), n.label.op) == required_ops_.end())
+        required_ops_.push_back(n.label.op);
   var_register_.clear();
   for (std::int64_t r : var_reg) {
     if (r < 0) throw jit::error("pattern: a variable is never bound");
@@ -124,11 +131,46 @@ void Query::compile() {
   }
 }
 
+std::optional<Op> Query::root_op() const {
+  const PatternNode& root = bindings_.front().pattern.nodes.back();
+  if (root.kind == PatternNode::Kind::Var) return std::nullopt;
+  return root.label.op;
+}
+
 std::span<const Id> Query::candidates(const EGraph& egraph) const {
   const PatternNode& root = bindings_.front().pattern.nodes.back();
   if (root.kind == PatternNode::Kind::Var) return egraph.classes();
   return egraph.classes_with(root.label.op);
 }
+
+bool Query::may_match(const EGraph& egraph) const {
+  return std::all_of(required_ops_.begin(), required_ops_.end(),
+                     [&](Op op) { return !egraph.classes_with(op).empty(); });
+}
+
+namespace {
+
+// A machine's registers, bindings and match row: on the stack when the
+// query is small (every built-in rule is), so that a search task does not
+// allocate.
+template <class T, std::size_t N>
+class SmallBuffer {
+ public:
+  explicit SmallBuffer(std::size_t size) : size_(size) {
+    if (size > N) heap_.resize(size);
+  }
+  T* data() { return size_ > N ? heap_.data() : inline_.data(); }
+  T& operator[](std::size_t i) { return data()[i]; }
+  std::size_t size() const { return size_; }
+  std::span<const T> span() { return {data(), size_}; }
+
+ private:
+  std::array<T, N> inline_{};
+  std::vector<T> heap_;
+  std::size_t size_;
+};
+
+}  // namespace
 
 class Query::Machine {
  public:
@@ -174,7 +216,7 @@ class Query::Machine {
               else if (p != node.label.payload)
                 continue;
             }
-            std::copy(children.begin(), children.end(), regs_.begin() + in.out);
+            std::copy(children.begin(), children.end(), regs_.data() + in.out);
             step(pc + 1);
             if (stopped_) return;
           }
@@ -193,8 +235,8 @@ class Query::Machine {
       }
     }
     for (std::size_t v = 0; v < row_.size(); ++v) row_[v] = regs_[q_.var_register_[v]];
-    if (accept_ && !accept_(root_, Subst{row_, payloads_})) return;
-    out_.push(root_, row_, payloads_);
+    if (accept_ && !accept_(root_, Subst{row_.span(), payloads_.span()})) return;
+    out_.push(root_, row_.span(), payloads_.span());
     if (out_.size() >= limit_) stopped_ = true;
   }
 
@@ -203,9 +245,9 @@ class Query::Machine {
   Matches& out_;
   std::size_t limit_;
   const Filter& accept_;
-  std::vector<Id> regs_;
-  std::vector<std::uint64_t> payloads_;
-  std::vector<Id> row_;
+  SmallBuffer<Id, 32> regs_;
+  SmallBuffer<std::uint64_t, 8> payloads_;
+  SmallBuffer<Id, 16> row_;
   Id root_{};
   bool stopped_ = false;
 };

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -43,6 +44,14 @@ class Matches {
   }
 
   void push(Id root, std::span<const Id> classes, std::span<const std::uint64_t> payloads);
+  // Empties the buffer for matches of `query`'s shape, keeping its memory.
+  void reset(std::size_t class_vars, std::size_t payload_vars) {
+    class_vars_ = class_vars;
+    payload_vars_ = payload_vars;
+    roots_.clear();
+    classes_.clear();
+    payloads_.clear();
+  }
 
  private:
   std::size_t class_vars_;
@@ -77,8 +86,16 @@ class Query {
   Matches make_matches() const {
     return Matches(vars_.class_names().size(), vars_.payload_names().size());
   }
+  // The operator of the (first) pattern's root; none when it is a variable.
+  std::optional<Op> root_op() const;
   // The classes a match can be rooted at.
   std::span<const Id> candidates(const EGraph& egraph) const;
+  // The operators every match has an e-node of (each pattern node's but the
+  // variables'), without repeats: while one of them is in no class, the
+  // query has no match.
+  std::span<const Op> required_ops() const { return required_ops_; }
+  // Whether every required operator is in some class (clean e-graph).
+  bool may_match(const EGraph& egraph) const;
   // Keeps a match only if it returns true (a rule's guards).
   using Filter = std::function<bool(Id root, const Subst&)>;
 
@@ -117,6 +134,7 @@ class Query {
   std::vector<Instruction> program_;
   std::vector<std::uint32_t> var_register_;  // class variable -> register
   std::uint32_t registers_ = 0;
+  std::vector<Op> required_ops_;
 };
 
 }  // namespace augur::eqsat

@@ -107,9 +107,29 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     filters.push_back(
         [&r, &egraph](Id root, const Subst& s) { return r.guards_hold(egraph, root, s); });
   }
+  // Rules by the operator at their root: an iteration looks only at those
+  // whose root operator some class holds (and at those rooted at a
+  // variable), in rule order.
+  std::vector<std::vector<std::uint32_t>> by_root_op;
+  std::vector<std::uint32_t> any_root;
+  for (std::uint32_t r = 0; r < rules.size(); ++r) {
+    if (const std::optional<Op> op = rules[r].query().root_op()) {
+      if (*op >= by_root_op.size()) by_root_op.resize(*op + 1);
+      by_root_op[*op].push_back(r);
+    } else {
+      any_root.push_back(r);
+    }
+  }
   egraph.rebuild();
 
   std::optional<StopReason> stop;
+  // Per-iteration buffers, kept so that their memory is reused.
+  std::vector<std::uint32_t> active;  // rules that may match, in order
+  std::vector<std::size_t> threshold(rules.size(), 0);
+  std::vector<Task> tasks;
+  std::vector<std::size_t> first_task;  // by position in `active`, and one past the last
+  std::vector<Matches> found;
+  std::vector<bool> apply;
   for (std::size_t iteration = 0;; ++iteration) {
     if (iteration >= limits.iterations)
       stop = StopReason::IterationLimit;
@@ -123,24 +143,34 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     it.nodes = egraph.node_count();
     it.classes = egraph.class_count();
 
-    // Search: read-only, chunked, possibly parallel.
+    // Search: read-only, chunked, possibly parallel. A rule one of whose
+    // operators no class holds has no match and no task.
     Clock::time_point t = Clock::now();
-    std::vector<std::size_t> threshold(rules.size(), 0);
-    std::vector<Task> tasks;
-    std::vector<std::size_t> first_task(rules.size() + 1, 0);
-    for (std::size_t r = 0; r < rules.size(); ++r) {
-      first_task[r] = tasks.size();
+    active = any_root;
+    for (Op op = 0; op < by_root_op.size(); ++op)
+      if (!by_root_op[op].empty() && !egraph.classes_with(op).empty())
+        active.insert(active.end(), by_root_op[op].begin(), by_root_op[op].end());
+    std::sort(active.begin(), active.end());
+    tasks.clear();
+    first_task.assign(active.size() + 1, 0);
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const std::uint32_t r = active[a];
+      first_task[a] = tasks.size();
       if (backoff.enabled && iteration < state[r].banned_until) continue;
       threshold[r] = backoff.enabled ? doubled(backoff.match_limit, state[r].bans)
                                      : std::numeric_limits<std::size_t>::max() - 1;
-      const std::span<const Id> candidates = rules[r].query().candidates(egraph);
+      const Query& query = rules[r].query();
+      if (!query.may_match(egraph)) continue;
+      const std::span<const Id> candidates = query.candidates(egraph);
       for (std::size_t i = 0; i < candidates.size(); i += kChunk)
         tasks.push_back({r, candidates.subspan(i, std::min(kChunk, candidates.size() - i))});
     }
-    first_task[rules.size()] = tasks.size();
-    std::vector<Matches> found;
-    found.reserve(tasks.size());
-    for (const Task& task : tasks) found.push_back(rules[task.rule].query().make_matches());
+    first_task[active.size()] = tasks.size();
+    while (found.size() < tasks.size()) found.emplace_back(0, 0);
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      const VarTable& vars = rules[tasks[i].rule].query().vars();
+      found[i].reset(vars.class_names().size(), vars.payload_names().size());
+    }
     const auto search = [&](std::size_t i) {
       const Task& task = tasks[i];
       const std::size_t t = threshold[task.rule];
@@ -159,11 +189,12 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
       }
     }
     // A rule's matches are its tasks' buffers, in task order.
-    std::vector<bool> apply(rules.size(), false);
-    for (std::size_t r = 0; r < rules.size(); ++r) {
-      if (first_task[r] == first_task[r + 1]) continue;
+    apply.assign(active.size(), false);
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const std::uint32_t r = active[a];
+      if (first_task[a] == first_task[a + 1]) continue;
       std::size_t total = 0;
-      for (std::size_t i = first_task[r]; i < first_task[r + 1]; ++i) total += found[i].size();
+      for (std::size_t i = first_task[a]; i < first_task[a + 1]; ++i) total += found[i].size();
       if (backoff.enabled && total > threshold[r]) {
         state[r].banned_until = iteration + doubled(backoff.ban_length, state[r].bans);
         ++state[r].bans;
@@ -172,7 +203,7 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
       }
       it.matches += total;
       report.rules[r].matches += total;
-      apply[r] = true;
+      apply[a] = true;
     }
     it.search = Clock::now() - t;
     if (!stop && out_of_time()) stop = StopReason::TimeLimit;
@@ -180,9 +211,10 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     // Apply, rule by rule in order.
     t = Clock::now();
     std::size_t applied_since_check = 0;
-    for (std::size_t r = 0; r < rules.size() && !stop; ++r) {
-      if (!apply[r]) continue;
-      for (std::size_t task = first_task[r]; task < first_task[r + 1] && !stop; ++task) {
+    for (std::size_t a = 0; a < active.size() && !stop; ++a) {
+      if (!apply[a]) continue;
+      const std::uint32_t r = active[a];
+      for (std::size_t task = first_task[a]; task < first_task[a + 1] && !stop; ++task) {
         const Matches& m = found[task];
         for (std::size_t i = 0; i < m.size(); ++i) {
           if (!reasons[r]) reasons[r] = egraph.reason(rules[r].name());

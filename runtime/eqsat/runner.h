@@ -2,7 +2,9 @@
 // repeat until nothing changes or a limit is hit (egg's Runner).
 //
 // Each iteration searches a clean e-graph, in parallel on TBB when threads >
-// 1: every rule's candidate classes are cut into fixed-size chunks, each chunk
+// 1, for the rules that can match it (every operator of their patterns is in
+// some class; the others would find nothing): every such rule's candidate
+// classes are cut into fixed-size chunks, each chunk
 // fills its own buffer, and the buffers are joined in chunk order. Matches are
 // then applied one rule at a time in rule order, and the e-graph is rebuilt.
 // So the e-graph after each iteration, and the report's counts, do not depend
