@@ -34,6 +34,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -230,6 +231,10 @@ A& EGraph::add_analysis(Args&&... args) {
 
 template <class A>
 const A& EGraph::analysis() const {
+  // Guards and costs ask at every match and e-node: an analysis of exactly
+  // type A is found by its type_info, without a dynamic_cast.
+  for (const auto& a : analyses_)
+    if (typeid(*a) == typeid(A)) return static_cast<const A&>(*a);
   for (const auto& a : analyses_)
     if (const A* found = dynamic_cast<const A*>(a.get())) return *found;
   throw_no_analysis();
