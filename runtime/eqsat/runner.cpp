@@ -26,7 +26,7 @@ struct RuleState {
 };
 
 struct Task {
-  std::size_t rule;
+  std::uint32_t rule;
   std::span<const Id> classes;
 };
 
@@ -89,6 +89,11 @@ Runner::Runner(RunOptions options) : options_(options) {
 Runner::~Runner() = default;
 
 Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
+  return run(egraph, RuleIndex(rules));
+}
+
+Report Runner::run(EGraph& egraph, const RuleIndex& index) {
+  const std::span<const Rewrite> rules = index.rules();
   const Clock::time_point start = Clock::now();
   const Limits& limits = options_.limits;
   const Backoff& backoff = options_.backoff;
@@ -106,19 +111,6 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
   for (const Rewrite& r : rules) {
     filters.push_back(
         [&r, &egraph](Id root, const Subst& s) { return r.guards_hold(egraph, root, s); });
-  }
-  // Rules by the operator at their root: an iteration looks only at those
-  // whose root operator some class holds (and at those rooted at a
-  // variable), in rule order.
-  std::vector<std::vector<std::uint32_t>> by_root_op;
-  std::vector<std::uint32_t> any_root;
-  for (std::uint32_t r = 0; r < rules.size(); ++r) {
-    if (const std::optional<Op> op = rules[r].query().root_op()) {
-      if (*op >= by_root_op.size()) by_root_op.resize(*op + 1);
-      by_root_op[*op].push_back(r);
-    } else {
-      any_root.push_back(r);
-    }
   }
   egraph.rebuild();
 
@@ -146,10 +138,13 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     // Search: read-only, chunked, possibly parallel. A rule one of whose
     // operators no class holds has no match and no task.
     Clock::time_point t = Clock::now();
-    active = any_root;
-    for (Op op = 0; op < by_root_op.size(); ++op)
-      if (!by_root_op[op].empty() && !egraph.classes_with(op).empty())
-        active.insert(active.end(), by_root_op[op].begin(), by_root_op[op].end());
+    // The rules rooted at an operator some class holds, in rule order.
+    active.assign(index.rooted_anywhere().begin(), index.rooted_anywhere().end());
+    for (Op op = 0; op < index.root_ops(); ++op) {
+      const std::span<const std::uint32_t> rooted = index.rooted_at(op);
+      if (!rooted.empty() && !egraph.classes_with(op).empty())
+        active.insert(active.end(), rooted.begin(), rooted.end());
+    }
     std::sort(active.begin(), active.end());
     tasks.clear();
     first_task.assign(active.size() + 1, 0);
@@ -159,18 +154,14 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
       if (backoff.enabled && iteration < state[r].banned_until) continue;
       threshold[r] = backoff.enabled ? doubled(backoff.match_limit, state[r].bans)
                                      : std::numeric_limits<std::size_t>::max() - 1;
-      const Query& query = rules[r].query();
-      if (!query.may_match(egraph)) continue;
-      const std::span<const Id> candidates = query.candidates(egraph);
+      if (!index.may_match(r, egraph)) continue;
+      const std::span<const Id> candidates = index.candidates(r, egraph);
       for (std::size_t i = 0; i < candidates.size(); i += kChunk)
         tasks.push_back({r, candidates.subspan(i, std::min(kChunk, candidates.size() - i))});
     }
     first_task[active.size()] = tasks.size();
     while (found.size() < tasks.size()) found.emplace_back(0, 0);
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-      const VarTable& vars = rules[tasks[i].rule].query().vars();
-      found[i].reset(vars.class_names().size(), vars.payload_names().size());
-    }
+    for (std::size_t i = 0; i < tasks.size(); ++i) index.reset(tasks[i].rule, found[i]);
     const auto search = [&](std::size_t i) {
       const Task& task = tasks[i];
       const std::size_t t = threshold[task.rule];

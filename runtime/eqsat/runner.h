@@ -34,6 +34,7 @@
 
 #include "runtime/eqsat/egraph.h"
 #include "runtime/eqsat/rewrite.h"
+#include "runtime/eqsat/rule_index.h"
 
 namespace augur::eqsat {
 
@@ -115,6 +116,9 @@ class Runner {
   // Saturates `egraph` with `rules` (names should be distinct: the report and
   // explanations go by name).
   Report run(EGraph& egraph, std::span<const Rewrite> rules);
+  // The same with a rule set indexed once (rule_index.h), for a client that
+  // runs one rule set on many e-graphs.
+  Report run(EGraph& egraph, const RuleIndex& rules);
 
  private:
   class Pool;
