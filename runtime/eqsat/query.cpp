@@ -124,6 +124,15 @@ void Query::compile() {
       if (n.kind == PatternNode::Kind::Node &&
           std::find(required_ops_.begin(), required_ops_.end(), n.label.op) == required_ops_.end())
         required_ops_.push_back(n.label.op);
+  // Nodes are stored children first, so a parent's depth is known before
+  // its children's.
+  const std::vector<PatternNode>& nodes = bindings_.front().pattern.nodes;
+  std::vector<std::uint32_t> depth(nodes.size(), 0);
+  depth_ = 0;
+  for (std::size_t i = nodes.size(); i-- > 0;) {
+    depth_ = std::max(depth_, depth[i]);
+    for (std::uint32_t c : nodes[i].children) depth[c] = std::max(depth[c], depth[i] + 1);
+  }
   var_register_.clear();
   for (std::int64_t r : var_reg) {
     if (r < 0) throw jit::error("pattern: a variable is never bound");
@@ -174,12 +183,14 @@ class SmallBuffer {
 
 class Query::Machine {
  public:
-  Machine(const Query& q, const EGraph& g, Matches& out, std::size_t limit, const Filter& accept)
+  Machine(const Query& q, const EGraph& g, Matches& out, std::size_t limit, const Filter& accept,
+          const StampedSet* only_new)
       : q_(q),
         g_(g),
         out_(out),
         limit_(limit),
         accept_(accept),
+        only_new_(only_new),
         regs_(q.registers_),
         payloads_(q.vars_.payload_names().size()),
         row_(q.var_register_.size()) {}
@@ -217,7 +228,10 @@ class Query::Machine {
                 continue;
             }
             std::copy(children.begin(), children.end(), regs_.data() + in.out);
+            const bool fresh = only_new_ && g_.is_new(node.id);
+            new_on_path_ += fresh;
             step(pc + 1);
+            new_on_path_ -= fresh;
             if (stopped_) return;
           }
           return;
@@ -235,6 +249,12 @@ class Query::Machine {
       }
     }
     for (std::size_t v = 0; v < row_.size(); ++v) row_[v] = regs_[q_.var_register_[v]];
+    // Every class the match binds is in a register (the root's, each
+    // subpattern's, each variable's).
+    if (only_new_ && new_on_path_ == 0 &&
+        std::none_of(regs_.data(), regs_.data() + regs_.size(),
+                     [&](Id c) { return only_new_->contains(index(c)); }))
+      return;
     if (accept_ && !accept_(root_, Subst{row_.span(), payloads_.span()})) return;
     out_.push(root_, row_.span(), payloads_.span());
     if (out_.size() >= limit_) stopped_ = true;
@@ -245,6 +265,8 @@ class Query::Machine {
   Matches& out_;
   std::size_t limit_;
   const Filter& accept_;
+  const StampedSet* only_new_;
+  std::uint32_t new_on_path_ = 0;  // new e-nodes among those bound
   SmallBuffer<Id, 32> regs_;
   SmallBuffer<std::uint64_t, 8> payloads_;
   SmallBuffer<Id, 16> row_;
@@ -253,9 +275,10 @@ class Query::Machine {
 };
 
 bool Query::search_classes(const EGraph& egraph, std::span<const Id> classes, Matches& out,
-                           std::size_t limit, const Filter& accept) const {
+                           std::size_t limit, const Filter& accept,
+                           const StampedSet* only_new) const {
   if (out.size() >= limit) return true;
-  Machine machine(*this, egraph, out, limit, accept);
+  Machine machine(*this, egraph, out, limit, accept, only_new);
   for (Id cls : classes)
     if (machine.run(cls)) return true;
   return false;

@@ -17,6 +17,8 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rules) : rules_(rules) {
     } else {
       anywhere_.push_back(r);
     }
+    s.incremental = rules[r].incremental();
+    s.depth = q.depth();
     s.class_vars = static_cast<std::uint32_t>(q.vars().class_names().size());
     s.payload_vars = static_cast<std::uint32_t>(q.vars().payload_names().size());
     s.required_begin = static_cast<std::uint32_t>(required_.size());

@@ -39,6 +39,10 @@ class RuleIndex {
   bool may_match(std::uint32_t r, const EGraph& egraph) const;
   // The classes a match of rule `r` can be rooted at.
   std::span<const Id> candidates(std::uint32_t r, const EGraph& egraph) const;
+  // Whether rule `r` is searched incrementally (Rewrite::incremental), and
+  // how far below its root a match binds classes (Query::depth).
+  bool incremental(std::uint32_t r) const { return shape_[r].incremental; }
+  std::uint32_t depth(std::uint32_t r) const { return shape_[r].depth; }
   // An empty buffer for rule `r`'s matches.
   void reset(std::uint32_t r, Matches& buffer) const {
     buffer.reset(shape_[r].class_vars, shape_[r].payload_vars);
@@ -47,6 +51,8 @@ class RuleIndex {
  private:
   struct Shape {
     bool rooted = false;  // root_op is the first pattern's root operator
+    bool incremental = false;
+    std::uint32_t depth = 0;
     Op root_op = 0;
     std::uint32_t class_vars = 0;
     std::uint32_t payload_vars = 0;

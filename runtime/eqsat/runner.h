@@ -17,6 +17,32 @@
 // clean and every class still holds only equal terms: extraction gives a
 // correct program, just a less optimized one.
 //
+// Incremental (semi-naive) search. A rule whose left-hand side is one
+// pattern, and whose guards and right-hand side read only its match
+// (Rewrite::incremental), searched at iteration k with every match applied
+// at k (not banned, the run not stopped), needs at k + 1 only its new
+// matches: EGraph::is_new e-nodes are those added, moved to another class
+// or given other children at the last rebuild, and data_changed() the
+// classes whose analysis data changed. A match at k + 1 that uses no new
+// e-node and binds no such class was a match at k, the same classes
+// binding the same variables: each e-node it uses was in the same class
+// over the same children (so its root, subpatterns and variables are the
+// same classes, and a repeated variable the same class), and its guards
+// read the same data. So it was found at k and applied, or (by induction)
+// existed at the first search and was applied at some iteration, and
+// applying it again adds nothing (a pattern instantiates the same e-nodes
+// over the same classes, merged already; an incremental builder adds
+// nothing new by contract). Every class such a match binds is at most the
+// pattern's depth below its root, and a new e-node is in a class the last
+// rebuild changed or has a child that merged (which changed), so only the
+// candidates that far above a changed class are searched
+// (changed_neighbourhood.h), and only the matches that use a new e-node or
+// a data_changed class are kept (the matcher counts the new e-nodes on its
+// path). A rule banned, or the first search of a run, looks at everything.
+// The backoff counts what a search found (for an incremental search, its
+// new matches), so the bans, and so the result, can differ from a
+// non-incremental run's where some rule nears its match limit.
+//
 // The backoff scheduler (egg's BackoffScheduler) keeps explosive rules
 // (associativity, commutativity) from starving the rest: a rule whose matches
 // in one iteration exceed its limit is skipped for a few iterations, and both
@@ -68,6 +94,12 @@ struct RunOptions {
   Limits limits = Limits::jit();
   Backoff backoff;
   unsigned threads = 1;  // search-phase threads; the results do not depend on it
+  // Incremental search (above). Off, every rule looks at every candidate at
+  // every iteration and applies every match again (egg's schedule): the
+  // classes and e-nodes after each iteration are the same unless a ban
+  // differs; e-node ids may differ (a match applied again before the
+  // rebuild can add an e-node the rebuild finds congruent).
+  bool incremental = true;
 };
 
 struct RuleReport {

@@ -95,15 +95,16 @@ void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const 
                                    "(sub.$T (mul.$T ?a ?k) (mul.$T ?b ?k))");
   expand_sub.when(eqsat::is_constant(expand_sub.var("?k")));
 
-  // Strength reduction.
+  // Strength reduction: the builders read only the matched constant.
   const eqsat::Op mul = op_of(Kind::Mul, type), shl = op_of(Kind::Shl, type);
-  eqsat::Rewrite& to_shift =
-      add(rules, lang, "mul-pow2", t, "(mul.$T ?a ?k)",
-          [type, shl](EGraph& g, Id, const eqsat::Subst& s) -> std::optional<Id> {
-            const std::uint64_t k = constant_of(g, s, 1);
-            const Id count = g.add(label(Kind::Const, type, std::countr_zero(k)));
-            return g.add(eqsat::Label{shl, 0}, {s[0], count});
-          });
+  eqsat::Rewrite& to_shift = add(
+      rules, lang, "mul-pow2", t, "(mul.$T ?a ?k)",
+      [type, shl](EGraph& g, Id, const eqsat::Subst& s) -> std::optional<Id> {
+        const std::uint64_t k = constant_of(g, s, 1);
+        const Id count = g.add(label(Kind::Const, type, std::countr_zero(k)));
+        return g.add(eqsat::Label{shl, 0}, {s[0], count});
+      },
+      eqsat::Reads::Match);
   to_shift.when(axioms::power_of_two(to_shift, "?k"));
   eqsat::Rewrite& to_mul = add(
       rules, lang, "shl-mul", t, "(shl.$T ?a ?k)",
@@ -112,7 +113,8 @@ void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const 
         const Id factor =
             g.add(label(Kind::Const, type, ir::canonical_bits(type.ir(), std::uint64_t{1} << k)));
         return g.add(eqsat::Label{mul, 0}, {s[0], factor});
-      });
+      },
+      eqsat::Reads::Match);
   to_mul.when(eqsat::is_constant(to_mul.var("?k")));
   if (!type.ir().is_signed()) {
     const eqsat::Op shr = op_of(Kind::Shr, type), mask = op_of(Kind::BitAnd, type);
@@ -121,14 +123,16 @@ void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const 
         [type, shr](EGraph& g, Id, const eqsat::Subst& s) -> std::optional<Id> {
           const Id count = g.add(label(Kind::Const, type, std::countr_zero(constant_of(g, s, 1))));
           return g.add(eqsat::Label{shr, 0}, {s[0], count});
-        });
+        },
+        eqsat::Reads::Match);
     div.when(axioms::power_of_two(div, "?k"));
-    eqsat::Rewrite& rem =
-        add(rules, lang, "urem-pow2", t, "(rem.$T ?a ?k)",
-            [type, mask](EGraph& g, Id, const eqsat::Subst& s) -> std::optional<Id> {
-              const Id m = g.add(label(Kind::Const, type, constant_of(g, s, 1) - 1));
-              return g.add(eqsat::Label{mask, 0}, {s[0], m});
-            });
+    eqsat::Rewrite& rem = add(
+        rules, lang, "urem-pow2", t, "(rem.$T ?a ?k)",
+        [type, mask](EGraph& g, Id, const eqsat::Subst& s) -> std::optional<Id> {
+          const Id m = g.add(label(Kind::Const, type, constant_of(g, s, 1) - 1));
+          return g.add(eqsat::Label{mask, 0}, {s[0], m});
+        },
+        eqsat::Reads::Match);
     rem.when(axioms::power_of_two(rem, "?k"));
   }
 
