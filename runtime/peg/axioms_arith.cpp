@@ -6,11 +6,13 @@
 // multiplications by powers of two into shifts, and unsigned divisions and
 // remainders by powers of two into shifts and masks. Constant folding itself
 // is the e-graph's analysis (peg_fold.h).
+#include <array>
 #include <bit>
 
 #include "runtime/peg/axioms.h"
 #include "runtime/peg/axioms_util.h"
 #include "runtime/peg/peg_egraph.h"
+#include "runtime/peg/peg_fold.h"
 
 namespace augur::peg {
 
@@ -33,6 +35,60 @@ std::uint64_t constant_of(const EGraph& g, const eqsat::Subst& s, std::uint32_t 
   return constants(g).constant(s[var])->payload;
 }
 
+// How far offset_fold follows a chain of constants; a BF program moves its
+// pointer by tens of steps between uses.
+constexpr unsigned kMaxOffsetSteps = 64;
+
+// x ⊕ k, ⊕ associative, where x's class holds b ⊕ k' (or, for +, b − k')
+// with k' a constant: b ⊕ (k' ⊕ k), with b found by following such e-nodes
+// from x as far as they go (never back to a class seen), each step taking
+// the e-node whose b is the oldest class: the base the other forms were
+// built from, so once a class holds base ⊕ k its later walks take one step.
+// It is reassociation of constants ((x + 1) + 2 = x + 3) without making
+// every grouping: full associativity, with commutativity, made every
+// grouping of every sum, half of the optimizer's time on the corpus, and
+// reassociating one pair of constants at a time made every form
+// (c_j + (k - j)) of a chain of k steps and took an iteration per step.
+std::optional<Id> offset_fold(EGraph& g, PegType type, Kind kind, Id x, std::uint64_t k) {
+  const eqsat::Op op = op_of(kind, type);
+  const eqsat::Op sub = kind == Kind::Add ? op_of(Kind::Sub, type) : op;
+  eqsat::Label total = label(Kind::Const, type, k);
+  Id cur = g.find(x);
+  std::array<Id, kMaxOffsetSteps + 1> seen;
+  std::size_t steps = 0;
+  seen[steps++] = cur;
+  while (steps <= kMaxOffsetSteps) {
+    std::optional<Id> base;
+    eqsat::Label step;
+    bool minus = false;
+    for (Id n : g.nodes_of(cur)) {
+      const eqsat::ENodeView v = g.node(n);
+      if (v.label.op != op && v.label.op != sub) continue;
+      for (std::size_t i = 0; i < 2; ++i) {
+        if (v.label.op == sub && i == 0) continue;  // k' − b is no offset of b
+        const std::optional<eqsat::Label> c = constants(g).constant(v.children[i]);
+        const Id b = g.find(v.children[1 - i]);
+        if (!c || constants(g).constant(b) || (base && *base <= b) ||
+            std::find(seen.begin(), seen.begin() + steps, b) != seen.begin() + steps)
+          continue;
+        base = b;
+        step = *c;
+        minus = v.label.op == sub && sub != op;
+      }
+    }
+    if (!base) break;
+    const eqsat::Label operands[] = {minus ? total : step, minus ? step : total};
+    const std::optional<eqsat::Label> sum =
+        fold(label(minus ? Kind::Sub : kind, type), std::span<const eqsat::Label>(operands));
+    if (!sum) break;
+    total = *sum;
+    cur = *base;
+    seen[steps++] = cur;
+  }
+  if (steps == 1) return std::nullopt;
+  return g.add(eqsat::Label{op, 0}, {cur, g.add(total)});
+}
+
 void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const std::string& t) {
   const PegType type(*ir::Type::parse(t));
   const unsigned width = type.ir().bits();
@@ -42,17 +98,16 @@ void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const 
   for (const char* op : {"eq", "ne"})
     add(rules, lang, std::string("comm-") + op, t, std::string("(") + op + ".$T ?a ?b)",
         std::string("(") + op + ".$T ?b ?a)");
-  // Reassociation only where it brings two constants together, which then
-  // fold: (x + 1) + 2 = x + 3. With commutativity, full associativity makes
-  // every grouping of every sum: on the corpus it was half of the
-  // optimizer's time, and the backoff scheduler banned it in most regions
-  // of the BF programs, which then missed folds this one finds. The
-  // operands are constant leaves, so the matcher rejects a candidate at its
-  // first operand that is not a constant.
-  for (const char* op : {"add", "mul", "and", "or", "xor"})
-    add(rules, lang, std::string("assoc-") + op, t,
-        std::string("(") + op + ".$T (" + op + ".$T ?a const.$T:?k) const.$T:?m)",
-        std::string("(") + op + ".$T ?a (" + op + ".$T const.$T:?k const.$T:?m))");
+  // Constants are reassociated by offset_fold (below): x ⊕ k = b ⊕ (k' ⊕ k)
+  // where x = b ⊕ k'.
+  for (const char* op : {"add", "mul", "and", "or", "xor"}) {
+    const Kind kind = kind_named(op).value();
+    add(rules, lang, std::string("fold-offset-") + op, t,
+        std::string("(") + op + ".$T ?x const.$T:?k)",
+        [type, kind](EGraph& g, Id, const eqsat::Subst& s) {
+          return offset_fold(g, type, kind, s[0], s.payloads[0]);
+        });
+  }
 
   add(rules, lang, "add-zero", t, "(add.$T ?a 0$T)", "?a");
   add(rules, lang, "sub-zero", t, "(sub.$T ?a 0$T)", "?a");
