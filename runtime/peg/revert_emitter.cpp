@@ -37,7 +37,11 @@ bool is_simple(const ir::ExprPtr& e) {
 
 }  // namespace
 
-Emitter::Emitter(const RevertInput& input) : in_(input), g_(*input.graph) {
+Emitter::Emitter(const RevertInput& input)
+    : in_(input),
+      g_(*input.graph),
+      cached_in_(input.graph->nodes.size(), 0),
+      reached_in_(input.graph->nodes.size(), 0) {
   compute_facts();
 }
 
@@ -47,7 +51,29 @@ void Emitter::fail(std::uint32_t n, std::string why) const {
 
 // ------------------------------------------------------------ scopes
 
-ir::ExprPtr Emitter::lookup(std::uint32_t n) const {
+Emitter::Marks::Marks(std::vector<std::unique_ptr<eqsat::StampedSet>>& pool, std::size_t nodes)
+    : pool_(pool) {
+  if (pool.empty()) {
+    set_ = std::make_unique<eqsat::StampedSet>();
+  } else {
+    set_ = std::move(pool.back());
+    pool.pop_back();
+  }
+  set_->clear(nodes);
+}
+
+void Emitter::push_scope(ir::Block* out) {
+  scopes_.push_back(Scope{});
+  scopes_.back().out = out;
+}
+
+void Emitter::pop_scope() {
+  for (const auto& [n, value] : scopes_.back().values) --cached_in_[n];
+  for (std::uint32_t state : scopes_.back().states) --reached_in_[state];
+  scopes_.pop_back();
+}
+
+ir::ExprPtr Emitter::lookup_in_scopes(std::uint32_t n) const {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (auto it = s->values.find(n); it != s->values.end()) return it->second;
     if ((g_.variant[n] & s->barrier) != 0) break;
@@ -81,6 +107,7 @@ std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
 }
 
 bool Emitter::reached(std::uint32_t state) const {
+  if (reached_in_[state] == 0) return false;
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (s->states.contains(state)) return true;
     if ((g_.variant[state] & s->barrier) != 0) break;
@@ -223,13 +250,11 @@ ir::ExprPtr Emitter::zero_trip(std::uint32_t n) {
   for (std::uint32_t t : thetas) inits.push_back(value(node(t).children[0]));
   // The θs are their initial values; what varies in the loop is computed
   // anew in this scope (its statements go where the current scope's go).
-  ir::Block* out = scopes_.back().out;
-  scopes_.push_back(Scope{});
-  scopes_.back().out = out;
+  push_scope(scopes_.back().out);
   scopes_.back().barrier = std::uint64_t{1} << (l - 1);
   for (std::size_t i = 0; i < thetas.size(); ++i) cache(thetas[i], inits[i]);
   ir::ExprPtr v = value(p.children[0]);
-  scopes_.pop_back();
+  pop_scope();
   v = temp(std::move(v));
   cache(n, v);
   return v;
@@ -279,7 +304,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
     for (std::size_t i = 0; i < members.size(); ++i) cache(members[i], read(vars[i]));
     if (state) {
       cur_ = *state;
-      scopes_.back().states.insert(*state);
+      mark_reached(*state);
     }
     return;
   }
@@ -503,18 +528,20 @@ void Emitter::flush_readers() {
   std::vector<std::uint32_t> candidates = bundles_.back().must;
   // Nodes the bundle may need that are defined on every call, through φs
   // and into loops (a value read before a loop and used only in it).
-  std::unordered_set<std::uint32_t> seen;
-  std::vector<std::uint32_t> todo = bundles_.back().roots;
-  while (!todo.empty()) {
-    const std::uint32_t n = todo.back();
-    todo.pop_back();
-    const PegNode& p = node(n);
-    if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
-    if (p.type().is_ir() && g_.depth(n) <= depth_ &&
-        !std::binary_search(bundles_.back().must.begin(), bundles_.back().must.end(), n) &&
-        !speculatable_[n] && defined(n))
-      candidates.push_back(n);
-    for (std::uint32_t c : p.children) todo.push_back(c);
+  {
+    Marks seen = marks();
+    std::vector<std::uint32_t> todo = bundles_.back().roots;
+    while (!todo.empty()) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      const PegNode& p = node(n);
+      if (!seen.insert(n) || lookup(n) || reached(n)) continue;
+      if (p.type().is_ir() && g_.depth(n) <= depth_ &&
+          !std::binary_search(bundles_.back().must.begin(), bundles_.back().must.end(), n) &&
+          !speculatable_[n] && defined(n))
+        candidates.push_back(n);
+      for (std::uint32_t c : p.children) todo.push_back(c);
+    }
   }
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);
@@ -545,9 +572,8 @@ ir::Function Emitter::run() {
   for (std::uint32_t i = 0; i < g_.nodes.size(); ++i)
     if (node(i).kind() == Kind::StateIn) state_in = i;
   if (!state_in) fail(g_.state, "no initial σ");
-  scopes_.push_back(Scope{});
-  scopes_.back().out = &fn_.body;
-  scopes_.back().states.insert(*state_in);
+  push_scope(&fn_.body);
+  mark_reached(*state_in);
   cur_ = *state_in;
 
   if (g_.outputs.size() != in_.outputs.size()) fail(g_.state, "outputs without variables");
@@ -578,7 +604,7 @@ ir::Function Emitter::run() {
     assignments.emplace_back(out, std::move(v));
   }
   for (auto& [var, v] : assignments) emit(ir::Stmt::assign(var, std::move(v)));
-  scopes_.pop_back();
+  pop_scope();
 
   ir::Block shared;
   for (const auto& [original_index, v] : shared_) shared.push_back(ir::Stmt::decl(v));
