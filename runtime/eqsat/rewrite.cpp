@@ -20,10 +20,7 @@ void check_bound(const std::string& name, const Pattern& rhs, std::size_t class_
 }  // namespace
 
 Rewrite::Rewrite(std::string name, Query lhs, Pattern rhs)
-    : name_(std::move(name)),
-      lhs_(std::move(lhs)),
-      rhs_(std::move(rhs)),
-      incremental_(!lhs_.is_multi()) {
+    : name_(std::move(name)), lhs_(std::move(lhs)), rhs_(std::move(rhs)) {
   check_bound(name_, std::get<Pattern>(rhs_), lhs_.vars().class_names().size(),
               lhs_.vars().payload_names().size());
 }
@@ -31,8 +28,7 @@ Rewrite::Rewrite(std::string name, Query lhs, Pattern rhs)
 Rewrite::Rewrite(std::string name, Query lhs, std::vector<Query::Binding> rhs, VarTable rhs_vars)
     : name_(std::move(name)),
       lhs_(std::move(lhs)),
-      rhs_(MultiRhs{std::move(rhs), std::move(rhs_vars)}),
-      incremental_(!lhs_.is_multi()) {
+      rhs_(MultiRhs{std::move(rhs), std::move(rhs_vars)}) {
   const MultiRhs& m = std::get<MultiRhs>(rhs_);
   std::vector<bool> bound(m.vars.class_names().size(), false);
   std::fill_n(bound.begin(), lhs_.vars().class_names().size(), true);
@@ -46,10 +42,7 @@ Rewrite::Rewrite(std::string name, Query lhs, std::vector<Query::Binding> rhs, V
 }
 
 Rewrite::Rewrite(std::string name, Query lhs, Builder rhs, Reads reads)
-    : name_(std::move(name)),
-      lhs_(std::move(lhs)),
-      rhs_(std::move(rhs)),
-      incremental_(!lhs_.is_multi() && reads == Reads::Match) {}
+    : name_(std::move(name)), lhs_(std::move(lhs)), rhs_(std::move(rhs)), reads_(reads) {}
 
 Rewrite Rewrite::parse(std::string name, Query lhs, TokenCursor& cursor, Language& language) {
   const bool multi = !cursor.done() && cursor.peek().kind == Token::Kind::Atom &&
@@ -100,7 +93,7 @@ Rewrite Rewrite::parse(std::string name, std::string_view lhs, std::string_view 
 }
 
 Rewrite& Rewrite::when(Guard guard) {
-  if (guard.reads() != Reads::Match) incremental_ = false;
+  reads_ = std::max(reads_, guard.reads());
   guards_.push_back(std::move(guard));
   return *this;
 }

@@ -33,14 +33,19 @@
 
 namespace augur::eqsat {
 
-// What a guard or a builder reads of the e-graph.
+// What a guard or a builder reads of the e-graph, narrowest first. The
+// runner searches a rule whose parts all read Match or Classes
+// incrementally (runner.h).
 enum class Reads : std::uint8_t {
-  // Only the classes the match binds (its root, its subpatterns' classes,
-  // its variables): their e-nodes, their analysis data, which of them are
-  // equal. A builder so marked also adds nothing new when it builds a match
-  // it built before. The runner searches a rule whose parts all read only
-  // the match incrementally (runner.h).
+  // Of the classes the match binds (its root, its subpatterns' classes, its
+  // variables), only their analysis data and which of them are equal. A
+  // builder so marked adds nothing new when it builds a match it built
+  // before.
   Match,
+  // Their e-nodes too: a match binding a class that got e-nodes is searched
+  // again. A builder so marked adds nothing new when it builds again a match
+  // none of whose classes changed.
+  Classes,
   // Anything else too (a class's children, a walk of the graph).
   Anything,
 };
@@ -93,7 +98,9 @@ class Rewrite {
   // side read only the match: then a match found and applied at one
   // iteration is not worth finding again, and a new one needs a change in
   // the classes it binds (runner.h).
-  bool incremental() const { return incremental_; }
+  bool incremental() const { return !lhs_.is_multi() && reads_ != Reads::Anything; }
+  // The widest of what its guards and right-hand side read.
+  Reads reads() const { return reads_; }
 
   bool guards_hold(const EGraph& egraph, Id root, const Subst& subst) const;
   // Applies one match; returns whether it merged two distinct classes.
@@ -109,7 +116,7 @@ class Rewrite {
   Query lhs_;
   std::variant<Pattern, MultiRhs, Builder> rhs_;
   std::vector<Guard> guards_;
-  bool incremental_ = false;
+  Reads reads_ = Reads::Match;
 };
 
 // `a <=> b`: the rule `name` (a => b) and `name-rev` (b => a). Both sides must

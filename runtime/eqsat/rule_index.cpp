@@ -18,6 +18,7 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rules) : rules_(rules) {
       anywhere_.push_back(r);
     }
     s.incremental = rules[r].incremental();
+    s.reads_classes = rules[r].reads() == Reads::Classes;
     s.depth = q.depth();
     s.class_vars = static_cast<std::uint32_t>(q.vars().class_names().size());
     s.payload_vars = static_cast<std::uint32_t>(q.vars().payload_names().size());

@@ -42,6 +42,9 @@ class RuleIndex {
   // Whether rule `r` is searched incrementally (Rewrite::incremental), and
   // how far below its root a match binds classes (Query::depth).
   bool incremental(std::uint32_t r) const { return shape_[r].incremental; }
+  // Whether a match that binds a class with new e-nodes is new to rule `r`
+  // (Reads::Classes), not only one whose class's data changed.
+  bool reads_classes(std::uint32_t r) const { return shape_[r].reads_classes; }
   std::uint32_t depth(std::uint32_t r) const { return shape_[r].depth; }
   // An empty buffer for rule `r`'s matches.
   void reset(std::uint32_t r, Matches& buffer) const {
@@ -52,6 +55,7 @@ class RuleIndex {
   struct Shape {
     bool rooted = false;  // root_op is the first pattern's root operator
     bool incremental = false;
+    bool reads_classes = false;
     std::uint32_t depth = 0;
     Op root_op = 0;
     std::uint32_t class_vars = 0;

@@ -130,7 +130,8 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
   for (std::uint32_t r = 0; r < rules.size(); ++r)
     if (incremental(r)) reach = std::max(reach, index.depth(r));
   ChangedNeighbourhood near(reach);
-  StampedSet data_changed;  // EGraph::data_changed, for the matcher
+  // EGraph::data_changed and changed, for the matcher.
+  StampedSet data_changed, changed;
   // Per-iteration buffers, kept so that their memory is reused.
   std::vector<std::uint32_t> active;    // rules that may match, in order
   std::vector<char> only_new;           // by position in `active`
@@ -174,6 +175,8 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
       near.find(egraph);
       data_changed.clear(egraph.id_count());
       for (Id c : egraph.data_changed()) data_changed.insert(eqsat::index(c));
+      changed.clear(egraph.id_count());
+      for (Id c : egraph.changed()) changed.insert(eqsat::index(c));
     }
     for (std::size_t a = 0; a < active.size(); ++a) {
       const std::uint32_t r = active[a];
@@ -211,9 +214,12 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
     const auto search = [&](std::size_t i) {
       const Task& task = tasks[i];
       const std::size_t t = threshold[task.rule];
-      rules[task.rule].query().search_classes(
-          egraph, task.classes, found[i], t + (t < std::numeric_limits<std::size_t>::max()),
-          filters[task.rule], task.only_new ? &data_changed : nullptr);
+      rules[task.rule].query().search_classes(egraph, task.classes, found[i],
+                                              t + (t < std::numeric_limits<std::size_t>::max()),
+                                              filters[task.rule],
+                                              !task.only_new                   ? nullptr
+                                              : index.reads_classes(task.rule) ? &changed
+                                                                               : &data_changed);
     };
     if (pool_ && tasks.size() > 1) {
       pool_->for_each(tasks.size(), search);

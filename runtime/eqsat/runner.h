@@ -28,7 +28,9 @@
 // binding the same variables: each e-node it uses was in the same class
 // over the same children (so its root, subpatterns and variables are the
 // same classes, and a repeated variable the same class), and its guards
-// read the same data. So it was found at k and applied, or (by induction)
+// read the same data (a rule that reads the e-nodes of the classes it binds,
+// Reads::Classes, counts a match binding a class EGraph::changed lists as
+// new too). So it was found at k and applied, or (by induction)
 // existed at the first search and was applied at some iteration, and
 // applying it again adds nothing (a pattern instantiates the same e-nodes
 // over the same classes, merged already; an incremental builder adds

@@ -44,6 +44,10 @@ constexpr unsigned kMaxOffsetSteps = 64;
 // from x as far as they go (never back to a class seen), each step taking
 // the e-node whose b is the oldest class: the base the other forms were
 // built from, so once a class holds base ⊕ k its later walks take one step.
+// Its walk past x's class only repeats what the rule adds, one iteration
+// at a time, at the classes on the way, so it declares that it reads x's
+// class (eqsat::Reads::Classes): when a class down the chain gets a better
+// base, x's class gets it an iteration later, and x ⊕ k the iteration after.
 // It is reassociation of constants ((x + 1) + 2 = x + 3) without making
 // every grouping: full associativity, with commutativity, made every
 // grouping of every sum, half of the optimizer's time on the corpus, and
@@ -102,11 +106,13 @@ void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const 
   // where x = b ⊕ k'.
   for (const char* op : {"add", "mul", "and", "or", "xor"}) {
     const Kind kind = kind_named(op).value();
-    add(rules, lang, std::string("fold-offset-") + op, t,
+    add(
+        rules, lang, std::string("fold-offset-") + op, t,
         std::string("(") + op + ".$T ?x const.$T:?k)",
         [type, kind](EGraph& g, Id, const eqsat::Subst& s) {
           return offset_fold(g, type, kind, s[0], s.payloads[0]);
-        });
+        },
+        eqsat::Reads::Classes);
   }
 
   add(rules, lang, "add-zero", t, "(add.$T ?a 0$T)", "?a");

@@ -87,11 +87,12 @@ eqsat::Guard power_of_two(const eqsat::Rewrite& rule, std::string_view var) {
 
 eqsat::Guard lacks(const eqsat::Rewrite& rule, std::string_view var, Kind kind) {
   const std::uint32_t v = rule.var(var);
-  return [v, kind](const eqsat::EGraph& g, eqsat::Id, const eqsat::Subst& s) {
-    for (eqsat::Id n : g.nodes_of(s[v]))
-      if (kind_of(g.node(n).label.op) == kind) return false;
-    return true;
-  };
+  return {[v, kind](const eqsat::EGraph& g, eqsat::Id, const eqsat::Subst& s) {
+            for (eqsat::Id n : g.nodes_of(s[v]))
+              if (kind_of(g.node(n).label.op) == kind) return false;
+            return true;
+          },
+          eqsat::Reads::Classes};
 }
 
 }  // namespace augur::peg::axioms

@@ -222,5 +222,32 @@ TEST_F(RunnerTest, IncrementalSearchEndsEachIterationWhereAFullSearchDoes) {
   EXPECT_LT(incremental.matches.back() * 2, full.matches.back());
 }
 
+// A guard that reads the e-nodes of a class it binds (Reads::Classes) is
+// asked again when that class gets an e-node, though the matched e-nodes
+// are old: x's class absorbs (g y) at the first iteration, and (f x) then
+// turns into (k x).
+TEST_F(RunnerTest, IncrementalSearchAsksAgainAGuardOnAClassThatGotENodes) {
+  const Id fx = add("(f x)");
+  add("(p x (g y))");
+  add("(q x)");  // x's class, with more parents, is the one that survives
+  rules.push_back(Rewrite::parse("x-is-g", "(p ?a ?b)", "?a = ?b", lang));
+  Rewrite& holds_g = rules.emplace_back(Rewrite::parse("f-to-k", "(f ?x)", "(k ?x)", lang));
+  const std::uint32_t x = holds_g.var("?x");
+  const Op g_op = lang.op("g");
+  holds_g.when(Guard(
+      [x, g_op](const EGraph& graph, Id, const Subst& s) {
+        for (Id n : graph.nodes_of(s[x]))
+          if (graph.node(n).label.op == g_op) return true;
+        return false;
+      },
+      Reads::Classes));
+  ASSERT_TRUE(holds_g.incremental());
+  const Report r = Runner(options(10, 1'000)).run(g, rules);
+  EXPECT_EQ(r.stop, StopReason::Saturated);
+  EXPECT_TRUE(g.equivalent(add("x"), add("(g y)")));
+  EXPECT_TRUE(g.equivalent(fx, add("(k x)")));
+  EXPECT_EQ(r.per_iteration.front().applied, 1u);  // x-is-g only: the guard failed
+}
+
 }  // namespace
 }  // namespace augur::eqsat
