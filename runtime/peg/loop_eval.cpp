@@ -99,6 +99,15 @@ class Simulator {
     }
     if (!found->second) return std::nullopt;
     const Thetas& thetas = *found->second;
+    // The loop evaluated (not one nested in it, whose θs may start from the
+    // enclosing run's values) runs only when its θs start from constants the
+    // e-graph knows: one that starts from another loop's value waits until
+    // the rule, which runs on every eval, has folded that loop, instead of
+    // this rule simulating that loop again for every eval of this one, at
+    // every iteration, to find most of them not constant.
+    if (budget_.depth == 0)
+      for (const auto& [cls, theta] : thetas)
+        if (!constants(g_).constant(g_.node(theta).children[0])) return std::nullopt;
 
     ClassValues& env = levels_.env[budget_.depth];
     ClassValues& memo = levels_.memo[budget_.depth];
