@@ -287,8 +287,8 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
 bool Emitter::splits(std::uint32_t cond) const {
   const PegNode& c = node(cond);
   if (c.kind() != Kind::Phi || known(cond)) return false;
-  std::unordered_map<std::uint32_t, NodeSet> memo;
-  const NodeSet& r = lazy_reads(cond, memo);
+  NodeSetMemoHandle memo = node_set_memo();
+  const NodeSet& r = lazy_reads(cond, *memo);
   return std::any_of(r.begin(), r.end(), [&](std::uint32_t s) { return s != cur_; });
 }
 
@@ -313,11 +313,11 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
   const ir::ExprPtr c = value(cond);
   compute_common(members);
   if (!bundles_.empty()) {
-    std::unordered_map<std::uint32_t, NodeSet> memo;
+    NodeSetMemoHandle memo = node_set_memo();
     NodeSet needs;
     for (std::uint32_t m : members)
       for (int side = 1; side <= 2; ++side)
-        needs = unite(needs, lazy_reads(node(m).children[side], memo));
+        needs = unite(needs, lazy_reads(node(m).children[side], *memo));
     const NodeSet& must_now = bundles_.back().must;
     for (std::uint32_t s : needs)
       if (s != kNoBlame && s != cur_ && !reached(s) &&
@@ -419,12 +419,12 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
     return out;
   };
   const NodeSet common = intersect(evaluated(0), evaluated(1));
-  std::unordered_map<std::uint32_t, NodeSet> memo;
+  NodeSetMemoHandle memo = node_set_memo();
   for (std::uint32_t n : common) {
     const PegNode& q = node(n);
     if (uses_[n] < 2 || !q.type().is_ir() || lookup(n) || in_progress_.contains(n)) continue;
     if (!is_pure_value_op(q.kind()) && q.kind() != Kind::Phi) continue;
-    if (!lazy_reads(n, memo).empty()) continue;
+    if (!lazy_reads(n, *memo).empty()) continue;
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
@@ -441,18 +441,25 @@ std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
   return out;
 }
 
-const NodeSet& Emitter::lazy_reads(std::uint32_t n,
-                                   std::unordered_map<std::uint32_t, NodeSet>& memo) const {
+Emitter::NodeSetMemoHandle::NodeSetMemoHandle(const Emitter& e) : pool_(e.node_set_memos_) {
+  if (pool_.empty()) {
+    memo_ = std::make_unique<NodeSetMemo>(e.g_.nodes.size());
+  } else {
+    memo_ = std::move(pool_.back());
+    pool_.pop_back();
+    memo_->clear();
+  }
+}
+
+const NodeSet& Emitter::lazy_reads(std::uint32_t n, NodeSetMemo& memo) const {
   static const NodeSet kNothing;
   static const NodeSet kBlocked = {kNoBlame};
   if (lookup(n)) return kNothing;
   if (in_progress_.contains(n)) return kBlocked;  // cannot be computed yet
-  // A reference into an unordered_map stays valid while the recursion below
-  // inserts. The slot stays empty until the end: a cycle (through θ) adds
-  // nothing.
-  const auto [it, inserted] = memo.try_emplace(n);
-  NodeSet& slot = it->second;
-  if (!inserted) return slot;
+  // A slot stays where it is while the recursion below fills others. It
+  // stays empty until the end: a cycle (through θ) adds nothing.
+  const auto [slot, known] = memo.slot(n);
+  if (known) return slot;
   spend(1);
   const PegNode& p = node(n);
   NodeSet out;
@@ -507,13 +514,13 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
                                                  const NodeSet& inside) const {
   std::vector<std::uint32_t> out;
   if (bundles_.empty()) return out;
-  std::unordered_map<std::uint32_t, NodeSet> memo;
+  NodeSetMemoHandle memo = node_set_memo();
   for (std::uint32_t m : bundles_.back().must) {
     const PegNode& q = node(m);
     if (m == except || q.kind() != Kind::Phi || q.children[0] != cond || !q.type().is_ir() ||
         lookup(m))
       continue;
-    const NodeSet& r = lazy_reads(m, memo);
+    const NodeSet& r = lazy_reads(m, *memo);
     const bool fits = std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
       return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
     });
@@ -524,7 +531,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
 
 void Emitter::flush_readers() {
   if (bundles_.empty()) return;
-  std::unordered_map<std::uint32_t, NodeSet> memo;
+  NodeSetMemoHandle memo = node_set_memo();
   std::vector<std::uint32_t> candidates = bundles_.back().must;
   // Nodes the bundle may need that are defined on every call, through φs
   // and into loops (a value read before a loop and used only in it).
@@ -546,11 +553,11 @@ void Emitter::flush_readers() {
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
-    const NodeSet& r = lazy_reads(m, memo);
+    const NodeSet& r = lazy_reads(m, *memo);
     if (r.size() != 1 || r.front() != cur_) continue;
     ir::ExprPtr v = value(m);
     if (!lookup(m)) cache(m, temp(std::move(v)));
-    memo.clear();
+    memo->clear();
   }
 }
 

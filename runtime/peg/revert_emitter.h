@@ -148,10 +148,44 @@ class Emitter {
   bool defined(std::uint32_t n) const {
     return speculatable_[n] || (in_.defined && in_.defined(node(n).eclass));
   }
+  // A memo of a node set per node (lazy_reads', MustEval's): valid while
+  // stamped, so cleared in O(1), the sets keeping their memory from one use
+  // to the next (a hash map built per use was a third of reversion's time).
+  // Uses nest, each holding a memo from the pool while it lasts.
+  class NodeSetMemo {
+   public:
+    explicit NodeSetMemo(std::size_t nodes) : slots_(nodes) { known_.clear(nodes); }
+    // The slot of `n`, and whether it was there already.
+    std::pair<NodeSet&, bool> slot(std::uint32_t n) {
+      const bool fresh = known_.insert(n);
+      if (fresh) slots_[n].clear();
+      return {slots_[n], !fresh};
+    }
+    void clear() { known_.clear(slots_.size()); }
+
+   private:
+    eqsat::StampedSet known_;
+    std::vector<NodeSet> slots_;
+  };
+  // A memo from the pool, given back when the handle goes.
+  class NodeSetMemoHandle {
+   public:
+    explicit NodeSetMemoHandle(const Emitter& e);
+    NodeSetMemoHandle(const NodeSetMemoHandle&) = delete;
+    NodeSetMemoHandle& operator=(const NodeSetMemoHandle&) = delete;
+    ~NodeSetMemoHandle() { pool_.push_back(std::move(memo_)); }
+    NodeSetMemo& operator*() { return *memo_; }
+    NodeSetMemo* operator->() { return memo_.get(); }
+
+   private:
+    std::vector<std::unique_ptr<NodeSetMemo>>& pool_;
+    std::unique_ptr<NodeSetMemo> memo_;
+  };
+  NodeSetMemoHandle node_set_memo() const { return NodeSetMemoHandle(*this); }
+  mutable std::vector<std::unique_ptr<NodeSetMemo>> node_set_memos_;
   // The σ nodes (of the current loop depth) n's lazy evaluation would read.
   // The result lives in `memo` (or is a constant) until memo is cleared.
-  const NodeSet& lazy_reads(std::uint32_t n,
-                            std::unordered_map<std::uint32_t, NodeSet>& memo) const;
+  const NodeSet& lazy_reads(std::uint32_t n, NodeSetMemo& memo) const;
   // The value φs of the innermost bundle on `cond` that can join an `if` on
   // it now: they read no σ but cur_ and `inside` (states within the branches).
   std::vector<std::uint32_t> fusable_phis(std::uint32_t cond, std::uint32_t except,

@@ -119,7 +119,7 @@ void Emitter::read_invariants_before(unsigned loop, std::span<const std::uint32_
   std::vector<std::uint32_t> todo(roots.begin(), roots.end());
   for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
   Marks seen = marks();
-  std::unordered_map<std::uint32_t, NodeSet> memo;
+  NodeSetMemoHandle memo = node_set_memo();
   while (!todo.empty()) {
     const std::uint32_t n = todo.back();
     todo.pop_back();
@@ -128,11 +128,11 @@ void Emitter::read_invariants_before(unsigned loop, std::span<const std::uint32_
     const PegNode& q = node(n);
     if ((g_.variant[n] & bit) == 0 && g_.depth(n) < loop && q.type().is_ir() && defined(n) &&
         !in_progress_.contains(n)) {
-      const NodeSet r = lazy_reads(n, memo);
+      const NodeSet r = lazy_reads(n, *memo);
       if (r.size() == 1 && r.front() == cur_) {
         ir::ExprPtr v = value(n);
         if (!lookup(n)) cache(n, temp(std::move(v)));
-        memo.clear();
+        memo->clear();
         continue;
       }
     }
@@ -261,10 +261,10 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
 
   // A loop that leaves memory alone reads one σ: memory must be there first.
   if (!state_theta) {
-    std::unordered_map<std::uint32_t, NodeSet> memo;
+    NodeSetMemoHandle memo = node_set_memo();
     NodeSet reads;
-    for (std::uint32_t r : roots) reads = unite(reads, lazy_reads(r, memo));
-    for (std::uint32_t t : thetas) reads = unite(reads, lazy_reads(node(t).children[1], memo));
+    for (std::uint32_t r : roots) reads = unite(reads, lazy_reads(r, *memo));
+    for (std::uint32_t t : thetas) reads = unite(reads, lazy_reads(node(t).children[1], *memo));
     std::erase_if(reads,
                   [&](std::uint32_t st) { return st == kNoBlame || st == cur_ || reached(st); });
     if (reads.size() > 1) fail(trigger, "a loop that reads memory at two different times");
