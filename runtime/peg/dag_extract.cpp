@@ -84,28 +84,27 @@ class Search {
     ++generation_;
     reached_.clear();
     double total = 0;
-    std::vector<Id> later = roots_;
-    while (!later.empty()) {
-      const Id start = g_.find(later.back());
-      later.pop_back();
+    later_.assign(roots_.begin(), roots_.end());
+    while (!later_.empty()) {
+      const Id start = g_.find(later_.back());
+      later_.pop_back();
       if (stamp_[eqsat::index(start)] == generation_) continue;
       if (!has_choice(start)) return std::nullopt;
-      std::vector<std::pair<Id, std::size_t>> stack{{start, 0}};
-      enter(start);
-      while (!stack.empty()) {
-        auto& [cls, next] = stack.back();
+      stack_.clear();
+      push(start);
+      while (!stack_.empty()) {
+        Frame& f = stack_.back();
         ++visits_;
-        const eqsat::ENodeView v = g_.node(choice_[eqsat::index(cls)]);
-        if (next == v.children.size()) {
-          state_[eqsat::index(cls)] = 2;
-          total += cost_of(v.id);
-          stack.pop_back();
+        if (f.next == f.node.children.size()) {
+          state_[eqsat::index(f.cls)] = 2;
+          total += cost_of(f.node.id);
+          stack_.pop_back();
           continue;
         }
-        const std::size_t i = next++;
-        const Id child = g_.find(v.children[i]);
-        if (kind_of(v.label.op) == Kind::Theta && i == 1) {
-          later.push_back(child);
+        const std::size_t i = f.next++;
+        const Id child = g_.find(f.node.children[i]);
+        if (f.theta && i == 1) {
+          later_.push_back(child);
           continue;
         }
         if (stamp_[eqsat::index(child)] == generation_) {
@@ -113,11 +112,23 @@ class Search {
           continue;
         }
         if (!has_choice(child)) return std::nullopt;
-        enter(child);
-        stack.emplace_back(child, 0);
+        push(child);
       }
     }
     return total;
+  }
+
+  // A class on the DFS stack with its chosen e-node, read once.
+  struct Frame {
+    Id cls;
+    eqsat::ENodeView node;
+    bool theta;
+    std::size_t next = 0;
+  };
+  void push(Id cls) {
+    enter(cls);
+    const eqsat::ENodeView v = g_.node(choice_[eqsat::index(cls)]);
+    stack_.push_back(Frame{cls, v, kind_of(v.label.op) == Kind::Theta});
   }
 
   bool has_choice(Id cls) const { return choice_[eqsat::index(cls)] != kNone; }
@@ -139,6 +150,8 @@ class Search {
   std::vector<char> state_;  // 1: on the DFS stack, 2: done
   std::vector<double> node_costs_;
   std::vector<Id> reached_;
+  std::vector<Id> later_;     // evaluate()'s classes reached through θ's second child
+  std::vector<Frame> stack_;  // evaluate()'s DFS
 };
 
 }  // namespace
