@@ -2,14 +2,21 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 
 #include "jit/error.h"
 #include "runtime/eqsat/explain.h"
 
 namespace augur::eqsat {
 
+namespace {
+std::atomic<std::uint64_t> egraphs_made{0};
+}  // namespace
+
 EGraph::EGraph(EGraphOptions options)
-    : reason_names_{"given", "congruence"}, reason_index_{{"given", 0}, {"congruence", 1}} {
+    : serial_(++egraphs_made),
+      reason_names_{"given", "congruence"},
+      reason_index_{{"given", 0}, {"congruence", 1}} {
   if (options.explanations) explain_ = std::make_unique<Explain>();
 }
 

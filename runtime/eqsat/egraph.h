@@ -120,6 +120,11 @@ class EGraph {
   //    merge) or lost one to prune(). Every new e-node is in a changed class
   //    or has a changed child.
   bool is_new(Id node) const { return node_epoch_[index(node)] == epoch_; }
+  // This e-graph among all of the process's (never reused), and how many
+  // times it was rebuilt: what a rule memoizes between the matches of one
+  // apply phase is valid for the same pair only.
+  std::uint64_t serial() const { return serial_; }
+  std::uint32_t rebuilds() const { return epoch_; }
   std::span<const Id> data_changed() const { return data_changed_; }
   std::span<const Id> changed() const { return changed_; }
 
@@ -220,6 +225,7 @@ class EGraph {
   std::vector<Id> changed_, data_changed_;  // changed(), data_changed()
   std::vector<std::uint32_t> node_epoch_;   // by e-node: the rebuild after which it is new
   std::uint32_t epoch_ = 0;                 // rebuilds so far
+  std::uint64_t serial_;
   bool clean_ = true;
 
   // The matching index, made by rebuild(): class c's e-nodes are

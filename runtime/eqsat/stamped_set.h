@@ -23,6 +23,10 @@ class StampedSet {
     }
     size_ = 0;
   }
+  // Makes room for the indices below `size`, keeping the set.
+  void grow(std::size_t size) {
+    if (stamps_.size() < size) stamps_.resize(size, 0);
+  }
   bool contains(std::uint32_t i) const { return stamps_[i] == current_; }
   // Adds `i`; returns whether it was not in the set.
   bool insert(std::uint32_t i) {

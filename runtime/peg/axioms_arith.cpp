@@ -9,6 +9,7 @@
 #include <array>
 #include <bit>
 
+#include "runtime/eqsat/stamped_set.h"
 #include "runtime/peg/axioms.h"
 #include "runtime/peg/axioms_util.h"
 #include "runtime/peg/peg_egraph.h"
@@ -39,11 +40,52 @@ std::uint64_t constant_of(const EGraph& g, const eqsat::Subst& s, std::uint32_t 
 // pointer by tens of steps between uses.
 constexpr unsigned kMaxOffsetSteps = 64;
 
-// x ⊕ k, ⊕ associative, where x's class holds b ⊕ k' (or, for +, b − k')
-// with k' a constant: b ⊕ (k' ⊕ k), with b found by following such e-nodes
-// from x as far as they go (never back to a class seen), each step taking
-// the e-node whose b is the oldest class: the base the other forms were
-// built from, so once a class holds base ⊕ k its later walks take one step.
+// What offset_fold has found in one apply phase of one rule: by class
+// index, the class's base and its offset from it (none: it is a base), so
+// that a chain is walked once per phase, not once per e-node along it (a
+// class holds a dozen forms of its offset). Valid for one e-graph, one
+// rebuild and one operator; an entry stays true as classes merge (its
+// class is only ever equal to more). One per thread: regions are optimized
+// on several.
+struct OffsetMemo {
+  struct Entry {
+    Id base;
+    std::optional<eqsat::Label> offset;
+  };
+  std::uint64_t serial = 0;
+  std::uint32_t rebuilds = 0;
+  eqsat::Op op = 0;
+  eqsat::StampedSet known;
+  std::vector<Entry> entries;
+
+  const Entry* find(Id cls) const {
+    return known.contains(eqsat::index(cls)) ? &entries[eqsat::index(cls)] : nullptr;
+  }
+  void put(Id cls, Entry e) {
+    known.insert(eqsat::index(cls));
+    entries[eqsat::index(cls)] = e;
+  }
+};
+
+OffsetMemo& offset_memo(const EGraph& g, eqsat::Op op) {
+  thread_local OffsetMemo memo;
+  if (memo.serial != g.serial() || memo.rebuilds != g.rebuilds() || memo.op != op) {
+    memo.serial = g.serial();
+    memo.rebuilds = g.rebuilds();
+    memo.op = op;
+    memo.known.clear(g.id_count());
+  }
+  memo.known.grow(g.id_count());
+  if (memo.entries.size() < g.id_count()) memo.entries.resize(g.id_count());
+  return memo;
+}
+
+// x ⊕ k, ⊕ associative and commutative, where x's class holds b ⊕ k' (or,
+// for +, b − k') with k' a constant: b ⊕ (k' ⊕ k), with b found by
+// following such e-nodes from x as far as they go (never back to a class
+// on the way), each step taking the e-node whose b is the oldest class: the
+// base the other forms were built from, so once a class holds base ⊕ k its
+// later walks take one step.
 // Its walk past x's class only repeats what the rule adds, one iteration
 // at a time, at the classes on the way, so it declares that it reads x's
 // class (eqsat::Reads::Classes): when a class down the chain gets a better
@@ -56,41 +98,72 @@ constexpr unsigned kMaxOffsetSteps = 64;
 std::optional<Id> offset_fold(EGraph& g, PegType type, Kind kind, Id x, std::uint64_t k) {
   const eqsat::Op op = op_of(kind, type);
   const eqsat::Op sub = kind == Kind::Add ? op_of(Kind::Sub, type) : op;
-  eqsat::Label total = label(Kind::Const, type, k);
-  Id cur = g.find(x);
-  std::array<Id, kMaxOffsetSteps + 1> seen;
+  OffsetMemo& memo = offset_memo(g, op);
+  struct Step {
+    Id cls;
+    eqsat::Label constant;
+    bool minus;  // cls = next − constant, not next ⊕ constant
+  };
+  std::array<Step, kMaxOffsetSteps> path;
   std::size_t steps = 0;
-  seen[steps++] = cur;
-  while (steps <= kMaxOffsetSteps) {
-    std::optional<Id> base;
-    eqsat::Label step;
-    bool minus = false;
+  const auto on_path = [&](Id c) {
+    return std::any_of(path.begin(), path.begin() + steps,
+                       [&](const Step& s) { return s.cls == c; });
+  };
+  // Down the chain to a class whose base is known, or that has no offset.
+  Id cur = g.find(x);
+  Id base = cur;
+  std::optional<eqsat::Label> tail;  // cur = base ⊕ tail; none: cur is the base
+  for (;;) {
+    if (const OffsetMemo::Entry* e = memo.find(cur)) {
+      base = g.find(e->base);
+      tail = e->offset;
+      break;
+    }
+    std::optional<Id> next;
+    Step step{cur, {}, false};
     for (Id n : g.nodes_of(cur)) {
       const eqsat::ENodeView v = g.node(n);
       if (v.label.op != op && v.label.op != sub) continue;
       for (std::size_t i = 0; i < 2; ++i) {
         if (v.label.op == sub && i == 0) continue;  // k' − b is no offset of b
-        const std::optional<eqsat::Label> c = constants(g).constant(v.children[i]);
+        const std::optional<eqsat::Label>& c = constants(g).constant(v.children[i]);
+        if (!c) continue;
         const Id b = g.find(v.children[1 - i]);
-        if (!c || constants(g).constant(b) || (base && *base <= b) ||
-            std::find(seen.begin(), seen.begin() + steps, b) != seen.begin() + steps)
-          continue;
-        base = b;
-        step = *c;
-        minus = v.label.op == sub && sub != op;
+        if ((next && *next <= b) || b == cur || constants(g).constant(b) || on_path(b)) continue;
+        next = b;
+        step.constant = *c;
+        step.minus = v.label.op == sub && sub != op;
       }
     }
-    if (!base) break;
-    const eqsat::Label operands[] = {minus ? total : step, minus ? step : total};
-    const std::optional<eqsat::Label> sum =
-        fold(label(minus ? Kind::Sub : kind, type), std::span<const eqsat::Label>(operands));
-    if (!sum) break;
-    total = *sum;
-    cur = *base;
-    seen[steps++] = cur;
+    if (!next || steps == kMaxOffsetSteps) {
+      memo.put(cur, {cur, std::nullopt});
+      break;
+    }
+    path[steps++] = step;
+    cur = *next;
+    base = cur;
   }
-  if (steps == 1) return std::nullopt;
-  return g.add(eqsat::Label{op, 0}, {cur, g.add(total)});
+  // Back up the path: each class is the base ⊕ its offset.
+  const eqsat::Label zero = label(Kind::Const, type, 0);
+  for (std::size_t i = steps; i-- > 0;) {
+    const Step& s = path[i];
+    const eqsat::Label from = tail ? *tail : (s.minus ? zero : s.constant);
+    const eqsat::Label operands[] = {from, s.constant};
+    std::optional<eqsat::Label> offset = s.constant;
+    if (tail || s.minus)
+      offset =
+          fold(label(s.minus ? Kind::Sub : kind, type), std::span<const eqsat::Label>(operands));
+    if (!offset) return std::nullopt;
+    memo.put(s.cls, {base, offset});
+    tail = offset;
+  }
+  if (!tail || base == g.find(x)) return std::nullopt;
+  const eqsat::Label operands[] = {*tail, label(Kind::Const, type, k)};
+  const std::optional<eqsat::Label> total =
+      fold(label(kind, type), std::span<const eqsat::Label>(operands));
+  if (!total) return std::nullopt;
+  return g.add(eqsat::Label{op, 0}, {base, g.add(*total)});
 }
 
 void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const std::string& t) {

@@ -55,7 +55,10 @@ class EGraphTest : public ::testing::Test {
 // they are in (the runner's incremental search rests on it).
 TEST_F(EGraphTest, ReportsWhatChangedSinceTheRebuildBefore) {
   const Id a = add("a"), b = add("b"), fa = add("(f a)"), fb = add("(f b)"), h = add("(h c)");
+  const std::uint32_t rebuilds = g.rebuilds();
   g.rebuild();
+  EXPECT_EQ(g.rebuilds(), rebuilds + 1);
+  EXPECT_NE(g.serial(), EGraph().serial());  // what a rule's memo is keyed on
   for (Id n : {a, b, fa, fb, h}) EXPECT_TRUE(g.is_new(n));
   EXPECT_EQ(g.changed().size(), 6u);  // every class: a b c (f a) (f b) (h c)
   g.rebuild();                        // nothing since
