@@ -31,6 +31,8 @@ RuleIndex::RuleIndex(std::span<const Rewrite> rules) : rules_(rules) {
   root_begin_.assign(ops + 1, 0);
   for (const Shape& s : shape_)
     if (s.rooted) ++root_begin_[s.root_op + 1];
+  for (Op op = 0; op < ops; ++op)
+    if (root_begin_[op + 1] > 0) root_ops_.push_back(op);
   for (std::size_t i = 1; i < root_begin_.size(); ++i) root_begin_[i] += root_begin_[i - 1];
   root_rules_.resize(rules.size() - anywhere_.size());
   std::vector<std::uint32_t> fill(root_begin_.begin(), root_begin_.end() - 1);

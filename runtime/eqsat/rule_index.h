@@ -30,8 +30,8 @@ class RuleIndex {
     return std::span<const std::uint32_t>(root_rules_)
         .subspan(root_begin_[op], root_begin_[op + 1] - root_begin_[op]);
   }
-  // One past the largest root operator.
-  Op root_ops() const { return root_begin_.empty() ? 0 : static_cast<Op>(root_begin_.size() - 1); }
+  // The operators some rule is rooted at, ascending.
+  std::span<const Op> root_ops() const { return root_ops_; }
   // The rules rooted at a variable: every class is a candidate.
   std::span<const std::uint32_t> rooted_anywhere() const { return anywhere_; }
 
@@ -70,6 +70,7 @@ class RuleIndex {
   std::vector<std::uint32_t> root_begin_;  // by operator, into root_rules_
   std::vector<std::uint32_t> root_rules_;
   std::vector<std::uint32_t> anywhere_;
+  std::vector<Op> root_ops_;
 };
 
 }  // namespace augur::eqsat

@@ -161,10 +161,10 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
     Clock::time_point t = Clock::now();
     // The rules rooted at an operator some class holds, in rule order.
     active.assign(index.rooted_anywhere().begin(), index.rooted_anywhere().end());
-    for (Op op = 0; op < index.root_ops(); ++op) {
+    for (const Op op : index.root_ops()) {
+      if (egraph.classes_with(op).empty()) continue;
       const std::span<const std::uint32_t> rooted = index.rooted_at(op);
-      if (!rooted.empty() && !egraph.classes_with(op).empty())
-        active.insert(active.end(), rooted.begin(), rooted.end());
+      active.insert(active.end(), rooted.begin(), rooted.end());
     }
     std::sort(active.begin(), active.end());
     searched.assign(active.size(), 0);
