@@ -109,11 +109,6 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
   std::vector<std::optional<Reason>> reasons(rules.size());
   report.rules.reserve(rules.size());
   for (const Rewrite& r : rules) report.rules.push_back(RuleReport{r.name()});
-  std::vector<Query::Filter> filters;
-  for (const Rewrite& r : rules) {
-    filters.push_back(
-        [&r, &egraph](Id root, const Subst& s) { return r.guards_hold(egraph, root, s); });
-  }
   egraph.rebuild();
 
   std::optional<StopReason> stop;
@@ -214,12 +209,15 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
     const auto search = [&](std::size_t i) {
       const Task& task = tasks[i];
       const std::size_t t = threshold[task.rule];
-      rules[task.rule].query().search_classes(egraph, task.classes, found[i],
-                                              t + (t < std::numeric_limits<std::size_t>::max()),
-                                              filters[task.rule],
-                                              !task.only_new                   ? nullptr
-                                              : index.reads_classes(task.rule) ? &changed
-                                                                               : &data_changed);
+      const Rewrite& rule = rules[task.rule];
+      const Query::Filter guards = [&rule, &egraph](Id root, const Subst& s) {
+        return rule.guards_hold(egraph, root, s);
+      };
+      rule.query().search_classes(egraph, task.classes, found[i],
+                                  t + (t < std::numeric_limits<std::size_t>::max()), guards,
+                                  !task.only_new                   ? nullptr
+                                  : index.reads_classes(task.rule) ? &changed
+                                                                   : &data_changed);
     };
     if (pool_ && tasks.size() > 1) {
       pool_->for_each(tasks.size(), search);
