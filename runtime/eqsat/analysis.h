@@ -14,6 +14,7 @@
 #pragma once
 
 #include <concepts>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,12 @@ class Analysis {
   virtual ~Analysis() = default;
 
   virtual std::string_view name() const = 0;
+
+  // The classes whose data the last rebuild changed other than by adding,
+  // merging or pruning their e-nodes (which the e-graph sees itself): an
+  // analysis recomputed in on_rebuilt lists them there. EGraph::changed()
+  // includes them.
+  virtual std::span<const Id> changed() const { return {}; }
 
  protected:
   // The e-graph that owns this analysis.

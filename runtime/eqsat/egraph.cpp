@@ -2,14 +2,21 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 
 #include "jit/error.h"
 #include "runtime/eqsat/explain.h"
 
 namespace augur::eqsat {
 
+namespace {
+std::atomic<std::uint64_t> egraphs_made{0};
+}  // namespace
+
 EGraph::EGraph(EGraphOptions options)
-    : reason_names_{"given", "congruence"}, reason_index_{{"given", 0}, {"congruence", 1}} {
+    : serial_(++egraphs_made),
+      reason_names_{"given", "congruence"},
+      reason_index_{{"given", 0}, {"congruence", 1}} {
   if (options.explanations) explain_ = std::make_unique<Explain>();
 }
 
@@ -61,6 +68,7 @@ Id EGraph::new_id(Label label, std::span<const Id> children, bool dead) {
   r.arity = static_cast<std::uint32_t>(children.size());
   r.dead = dead ? 1 : 0;
   nodes_.push_back(r);
+  node_epoch_.push_back(epoch_ + 1);
   child_pool_.insert(child_pool_.end(), children.begin(), children.end());
   parent_.push_back(id);
   classes_.emplace_back();
@@ -109,6 +117,7 @@ Id EGraph::add_uncanonical(Label label, std::span<const Id> children) {
   }
   if (explain_) explain_->add_node(id, label, original);
   ++class_count_;
+  changing_.push_back(id);
   clean_ = false;
   const ENodeView view = node(id);
   for (auto& a : analyses_) a->on_add(*this, id, &view);
@@ -121,6 +130,7 @@ Id EGraph::add_placeholder() {
   for (auto& a : analyses_) a->on_add(*this, id, nullptr);
   if (explain_) explain_->add_placeholder(id);
   ++class_count_;
+  changing_.push_back(id);
   clean_ = false;
   return id;
 }
@@ -140,11 +150,15 @@ bool EGraph::merge(Id a, Id b, Reason why) {
 
   EClass& from = classes_[index(absorbed)];
   pending_.insert(pending_.end(), from.parents.begin(), from.parents.end());
+  // The absorbed class's e-nodes belong to another class now.
+  for (Id n : from.nodes) node_epoch_[index(n)] = epoch_ + 1;
   for (auto& an : analyses_) {
     const Analysis::MergeResult r = an->on_merge(root, absorbed);
     const EClass& into = classes_[index(root)];
-    if (r.root_changed)
+    if (r.root_changed) {
+      data_changing_.push_back(root);
       analysis_pending_.insert(analysis_pending_.end(), into.parents.begin(), into.parents.end());
+    }
     if (r.absorbed_differs)
       analysis_pending_.insert(analysis_pending_.end(), from.parents.begin(), from.parents.end());
   }
@@ -153,6 +167,7 @@ bool EGraph::merge(Id a, Id b, Reason why) {
   into.parents.insert(into.parents.end(), from.parents.begin(), from.parents.end());
   from = EClass{};
   touched_.push_back(root);
+  changing_.push_back(root);
   --class_count_;
   clean_ = false;
   for (auto& an : analyses_) an->on_modify(*this, root);
@@ -166,6 +181,7 @@ void EGraph::canonicalize(Id n, std::size_t& merges) {
   const std::span<Id> children(first, r.arity);
   if (std::all_of(children.begin(), children.end(), [&](Id c) { return find(c) == c; })) return;
   memo_.erase(hash_node(r.label, children), n);
+  node_epoch_[index(n)] = epoch_ + 1;
   for (Id& c : children) c = find_mut(c);
   const std::uint64_t hash = hash_node(r.label, children);
   if (std::optional<Id> other = memo_find(r.label, children, hash)) {
@@ -180,7 +196,12 @@ void EGraph::canonicalize(Id n, std::size_t& merges) {
 std::size_t EGraph::rebuild() {
   // Nothing added, merged or pruned since the last rebuild: the index and
   // the analyses are what they were.
-  if (clean_ && pending_.empty() && analysis_pending_.empty()) return 0;
+  if (clean_ && pending_.empty() && analysis_pending_.empty()) {
+    changed_.clear();
+    data_changed_.clear();
+    ++epoch_;
+    return 0;
+  }
   std::size_t merges = 0;
   while (!pending_.empty() || !analysis_pending_.empty()) {
     while (!pending_.empty()) {
@@ -195,6 +216,7 @@ std::size_t EGraph::rebuild() {
       for (std::size_t i = 0; i < analyses_.size(); ++i) {
         const Id cls = find_mut(n);
         if (!analyses_[i]->on_update(*this, cls, node(n))) continue;
+        data_changing_.push_back(cls);
         const std::vector<Id>& parents = classes_[index(cls)].parents;
         analysis_pending_.insert(analysis_pending_.end(), parents.begin(), parents.end());
         analyses_[i]->on_modify(*this, cls);
@@ -210,6 +232,22 @@ std::size_t EGraph::rebuild() {
   index_classes();
   clean_ = true;
   for (auto& a : analyses_) a->on_rebuilt(*this);
+  // What changed since the last rebuild, as classes of now.
+  for (const auto& a : analyses_) {
+    const std::span<const Id> data = a->changed();
+    data_changing_.insert(data_changing_.end(), data.begin(), data.end());
+  }
+  const auto settle = [&](std::vector<Id>& changing, std::vector<Id>& changed) {
+    changed.swap(changing);
+    changing.clear();
+    for (Id& c : changed) c = find_mut(c);
+    std::sort(changed.begin(), changed.end());
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+  };
+  settle(data_changing_, data_changed_);
+  changing_.insert(changing_.end(), data_changed_.begin(), data_changed_.end());
+  settle(changing_, changed_);
+  ++epoch_;
   return merges;
 }
 

@@ -34,6 +34,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -107,6 +108,25 @@ class EGraph {
   // caused.
   std::size_t rebuild();
   bool clean() const { return clean_; }
+  // What changed between the rebuild before the last one and the last one
+  // (the runner's incremental search rests on these):
+  //  - is_new(node): the e-node was added, moved to another class (its class
+  //    was merged into another) or got other children (one of them was);
+  //    an e-node that is not new is in the class it was in, over the same
+  //    child classes;
+  //  - data_changed(): the classes (canonical, ascending) whose analysis
+  //    data changed (a merge, a child's data, Analysis::changed);
+  //  - changed(): those, and the classes that got an e-node (a new class, a
+  //    merge) or lost one to prune(). Every new e-node is in a changed class
+  //    or has a changed child.
+  bool is_new(Id node) const { return node_epoch_[index(node)] == epoch_; }
+  // This e-graph among all of the process's (never reused), and how many
+  // times it was rebuilt: what a rule memoizes between the matches of one
+  // apply phase is valid for the same pair only.
+  std::uint64_t serial() const { return serial_; }
+  std::uint32_t rebuilds() const { return epoch_; }
+  std::span<const Id> data_changed() const { return data_changed_; }
+  std::span<const Id> changed() const { return changed_; }
 
   // Removes from `cls`'s list the e-nodes `keep` rejects: they stay equal to
   // the class (and in the hash-consing table) but no longer match or get
@@ -200,6 +220,12 @@ class EGraph {
   std::vector<Id> pending_;           // e-nodes whose children may have merged
   std::vector<Id> analysis_pending_;  // e-nodes whose children's data changed
   std::vector<Id> touched_;           // classes whose lists need normalizing
+  std::vector<Id> changing_;          // classes added, merged into or pruned since the rebuild
+  std::vector<Id> data_changing_;     // classes whose analysis data changed since the rebuild
+  std::vector<Id> changed_, data_changed_;  // changed(), data_changed()
+  std::vector<std::uint32_t> node_epoch_;   // by e-node: the rebuild after which it is new
+  std::uint32_t epoch_ = 0;                 // rebuilds so far
+  std::uint64_t serial_;
   bool clean_ = true;
 
   // The matching index, made by rebuild(): class c's e-nodes are
@@ -230,6 +256,10 @@ A& EGraph::add_analysis(Args&&... args) {
 
 template <class A>
 const A& EGraph::analysis() const {
+  // Guards and costs ask at every match and e-node: an analysis of exactly
+  // type A is found by its type_info, without a dynamic_cast.
+  for (const auto& a : analyses_)
+    if (typeid(*a) == typeid(A)) return static_cast<const A&>(*a);
   for (const auto& a : analyses_)
     if (const A* found = dynamic_cast<const A*>(a.get())) return *found;
   throw_no_analysis();
@@ -237,6 +267,7 @@ const A& EGraph::analysis() const {
 
 template <class Keep>
 void EGraph::prune(Id cls, Keep&& keep) {
+  changing_.push_back(find_mut(cls));
   std::vector<Id>& list = classes_[index(find_mut(cls))].nodes;
   std::erase_if(list, [&](Id n) {
     if (nodes_[index(n)].dead || keep(node(n))) return false;

@@ -50,7 +50,14 @@ CostFunction loop_depth_cost(NodeCost node_cost, double base) {
   };
 }
 
-bool CycleEdges::allows(Op op, std::uint32_t child) const {
+void CycleEdges::allow(Op op, std::uint32_t child) {
+  edges_.emplace_back(op, child);
+  if (child >= 64) return;
+  if (op >= by_op_.size()) by_op_.resize(op + 1, 0);
+  by_op_[op] |= std::uint64_t{1} << child;
+}
+
+bool CycleEdges::allows_far(Op op, std::uint32_t child) const {
   return std::find(edges_.begin(), edges_.end(), std::pair{op, child}) != edges_.end();
 }
 

@@ -46,13 +46,22 @@ CostFunction loop_depth_cost(NodeCost node_cost, double base = 20);
 class CycleEdges {
  public:
   CycleEdges() = default;
-  CycleEdges(std::initializer_list<std::pair<Op, std::uint32_t>> edges) : edges_(edges) {}
-  void allow(Op op, std::uint32_t child) { edges_.emplace_back(op, child); }
-  bool allows(Op op, std::uint32_t child) const;
+  CycleEdges(std::initializer_list<std::pair<Op, std::uint32_t>> edges) {
+    for (const auto& [op, child] : edges) allow(op, child);
+  }
+  void allow(Op op, std::uint32_t child);
+  // Asked for every child of every e-node extracted: a bit per operator and
+  // child (below 64; the list beyond).
+  bool allows(Op op, std::uint32_t child) const {
+    if (child < 64) return op < by_op_.size() && ((by_op_[op] >> child) & 1) != 0;
+    return allows_far(op, child);
+  }
   bool empty() const { return edges_.empty(); }
 
  private:
+  bool allows_far(Op op, std::uint32_t child) const;
   std::vector<std::pair<Op, std::uint32_t>> edges_;
+  std::vector<std::uint64_t> by_op_;  // bit c of by_op_[op]: (op, c) is allowed
 };
 
 class Extractor {

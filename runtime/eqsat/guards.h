@@ -1,6 +1,7 @@
 // Guards on analysis facts, for conditional rules. Each finds its analysis
 // in the e-graph it is given (jit::error if absent), so one rule set serves
-// any number of e-graphs.
+// any number of e-graphs, and reads only the classes the match binds
+// (Reads::Match), so a rule guarded by them is searched incrementally.
 #pragma once
 
 #include <cstdint>

@@ -8,7 +8,7 @@ namespace augur::eqsat {
 
 namespace {
 constexpr std::uint64_t kEverywhere = ~std::uint64_t{0};
-}
+}  // namespace
 
 std::uint64_t LoopInvariance::loop_bit(unsigned loop) const {
   if (loop < 1 || loop > kMaxLoop)
@@ -173,7 +173,16 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
       if (assumed[index(c)] != variant_[index(c)]) stable = false;
       assumed[index(c)] = variant_[index(c)];
     }
-    if (stable) return;
+    if (stable) break;
+  }
+  // The classes whose invariance differs from what the last rebuild gave
+  // (a merge in between already intersected it), and those new since.
+  changed_.clear();
+  published_.resize(variant_.size(), Published{});
+  for (Id c : classes) {
+    Published& was = published_[index(c)];
+    if (!was.known || was.variant != variant_[index(c)]) changed_.push_back(c);
+    was = {true, variant_[index(c)]};
   }
 }
 

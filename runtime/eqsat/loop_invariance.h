@@ -15,7 +15,9 @@
 // counts with an assumed variance, raised from "invariant" until stable (on a
 // flat copy of the graph's e-nodes, made once per rebuild). Between rebuilds a
 // class keeps its last value (a merge intersects the two), and a class created
-// since reads as varying in every loop; both are safe.
+// since reads as varying in every loop; both are safe. changed() lists the
+// classes whose value differs from the last rebuild's (for the runner's
+// incremental search).
 //
 // Loops are numbered 1..64 (ℓ = nesting depth in a PEG).
 #pragma once
@@ -46,6 +48,8 @@ class LoopInvariance : public Analysis {
   explicit LoopInvariance(Classify classify) : classify_(std::move(classify)) {}
 
   std::string_view name() const override { return "loop-invariance"; }
+  // The classes whose invariance the last rebuild changed.
+  std::span<const Id> changed() const override { return changed_; }
 
   // Bit ℓ-1 is set when the class may vary in loop ℓ.
   std::uint64_t variant_loops(Id cls) const { return variant_[index(graph().find(cls))]; }
@@ -100,6 +104,13 @@ class LoopInvariance : public Analysis {
     std::vector<bool> queued;
   };
   Flat flat_;
+  // By class index, what the last rebuild gave, to list what changed.
+  struct Published {
+    bool known = false;
+    std::uint64_t variant = 0;
+  };
+  std::vector<Published> published_;
+  std::vector<Id> changed_;
 };
 
 }  // namespace augur::eqsat

@@ -1,6 +1,7 @@
 #include "runtime/eqsat/query.h"
 
 #include <algorithm>
+#include <array>
 
 #include "jit/error.h"
 
@@ -117,11 +118,32 @@ void Query::compile() {
     if (multi_ && var_reg[b.var] < 0) var_reg[b.var] = reg;
     compile_pattern(b.pattern, b.pattern.root(), reg, var_reg, payload_bound);
   }
+  required_ops_.clear();
+  for (const Binding& b : bindings_)
+    for (const PatternNode& n : b.pattern.nodes)
+      if (n.kind == PatternNode::Kind::Node &&
+          std::find(required_ops_.begin(), required_ops_.end(), n.label.op) == required_ops_.end())
+        required_ops_.push_back(n.label.op);
+  // Nodes are stored children first, so a parent's depth is known before
+  // its children's.
+  const std::vector<PatternNode>& nodes = bindings_.front().pattern.nodes;
+  std::vector<std::uint32_t> depth(nodes.size(), 0);
+  depth_ = 0;
+  for (std::size_t i = nodes.size(); i-- > 0;) {
+    depth_ = std::max(depth_, depth[i]);
+    for (std::uint32_t c : nodes[i].children) depth[c] = std::max(depth[c], depth[i] + 1);
+  }
   var_register_.clear();
   for (std::int64_t r : var_reg) {
     if (r < 0) throw jit::error("pattern: a variable is never bound");
     var_register_.push_back(static_cast<std::uint32_t>(r));
   }
+}
+
+std::optional<Op> Query::root_op() const {
+  const PatternNode& root = bindings_.front().pattern.nodes.back();
+  if (root.kind == PatternNode::Kind::Var) return std::nullopt;
+  return root.label.op;
 }
 
 std::span<const Id> Query::candidates(const EGraph& egraph) const {
@@ -130,14 +152,45 @@ std::span<const Id> Query::candidates(const EGraph& egraph) const {
   return egraph.classes_with(root.label.op);
 }
 
+bool Query::may_match(const EGraph& egraph) const {
+  return std::all_of(required_ops_.begin(), required_ops_.end(),
+                     [&](Op op) { return !egraph.classes_with(op).empty(); });
+}
+
+namespace {
+
+// A machine's registers, bindings and match row: on the stack when the
+// query is small (every built-in rule is), so that a search task does not
+// allocate.
+template <class T, std::size_t N>
+class SmallBuffer {
+ public:
+  explicit SmallBuffer(std::size_t size) : size_(size) {
+    if (size > N) heap_.resize(size);
+  }
+  T* data() { return size_ > N ? heap_.data() : inline_.data(); }
+  T& operator[](std::size_t i) { return data()[i]; }
+  std::size_t size() const { return size_; }
+  std::span<const T> span() { return {data(), size_}; }
+
+ private:
+  std::array<T, N> inline_{};
+  std::vector<T> heap_;
+  std::size_t size_;
+};
+
+}  // namespace
+
 class Query::Machine {
  public:
-  Machine(const Query& q, const EGraph& g, Matches& out, std::size_t limit, const Filter& accept)
+  Machine(const Query& q, const EGraph& g, Matches& out, std::size_t limit, const Filter& accept,
+          const StampedSet* only_new)
       : q_(q),
         g_(g),
         out_(out),
         limit_(limit),
         accept_(accept),
+        only_new_(only_new),
         regs_(q.registers_),
         payloads_(q.vars_.payload_names().size()),
         row_(q.var_register_.size()) {}
@@ -174,8 +227,11 @@ class Query::Machine {
               else if (p != node.label.payload)
                 continue;
             }
-            std::copy(children.begin(), children.end(), regs_.begin() + in.out);
+            std::copy(children.begin(), children.end(), regs_.data() + in.out);
+            const bool fresh = only_new_ && g_.is_new(node.id);
+            new_on_path_ += fresh;
             step(pc + 1);
+            new_on_path_ -= fresh;
             if (stopped_) return;
           }
           return;
@@ -193,8 +249,14 @@ class Query::Machine {
       }
     }
     for (std::size_t v = 0; v < row_.size(); ++v) row_[v] = regs_[q_.var_register_[v]];
-    if (accept_ && !accept_(root_, Subst{row_, payloads_})) return;
-    out_.push(root_, row_, payloads_);
+    // Every class the match binds is in a register (the root's, each
+    // subpattern's, each variable's).
+    if (only_new_ && new_on_path_ == 0 &&
+        std::none_of(regs_.data(), regs_.data() + regs_.size(),
+                     [&](Id c) { return only_new_->contains(index(c)); }))
+      return;
+    if (accept_ && !accept_(root_, Subst{row_.span(), payloads_.span()})) return;
+    out_.push(root_, row_.span(), payloads_.span());
     if (out_.size() >= limit_) stopped_ = true;
   }
 
@@ -203,17 +265,20 @@ class Query::Machine {
   Matches& out_;
   std::size_t limit_;
   const Filter& accept_;
-  std::vector<Id> regs_;
-  std::vector<std::uint64_t> payloads_;
-  std::vector<Id> row_;
+  const StampedSet* only_new_;
+  std::uint32_t new_on_path_ = 0;  // new e-nodes among those bound
+  SmallBuffer<Id, 32> regs_;
+  SmallBuffer<std::uint64_t, 8> payloads_;
+  SmallBuffer<Id, 16> row_;
   Id root_{};
   bool stopped_ = false;
 };
 
 bool Query::search_classes(const EGraph& egraph, std::span<const Id> classes, Matches& out,
-                           std::size_t limit, const Filter& accept) const {
+                           std::size_t limit, const Filter& accept,
+                           const StampedSet* only_new) const {
   if (out.size() >= limit) return true;
-  Machine machine(*this, egraph, out, limit, accept);
+  Machine machine(*this, egraph, out, limit, accept, only_new);
   for (Id cls : classes)
     if (machine.run(cls)) return true;
   return false;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -26,6 +27,7 @@
 
 #include "runtime/eqsat/egraph.h"
 #include "runtime/eqsat/pattern.h"
+#include "runtime/eqsat/stamped_set.h"
 
 namespace augur::eqsat {
 
@@ -43,6 +45,14 @@ class Matches {
   }
 
   void push(Id root, std::span<const Id> classes, std::span<const std::uint64_t> payloads);
+  // Empties the buffer for matches of `query`'s shape, keeping its memory.
+  void reset(std::size_t class_vars, std::size_t payload_vars) {
+    class_vars_ = class_vars;
+    payload_vars_ = payload_vars;
+    roots_.clear();
+    classes_.clear();
+    payloads_.clear();
+  }
 
  private:
   std::size_t class_vars_;
@@ -77,18 +87,32 @@ class Query {
   Matches make_matches() const {
     return Matches(vars_.class_names().size(), vars_.payload_names().size());
   }
+  // The operator of the (first) pattern's root; none when it is a variable.
+  std::optional<Op> root_op() const;
   // The classes a match can be rooted at.
   std::span<const Id> candidates(const EGraph& egraph) const;
+  // The operators every match has an e-node of (each pattern node's but the
+  // variables'), without repeats: while one of them is in no class, the
+  // query has no match.
+  std::span<const Op> required_ops() const { return required_ops_; }
+  // Whether every required operator is in some class (clean e-graph).
+  bool may_match(const EGraph& egraph) const;
+  // The most child steps from the (first) pattern's root to one of its
+  // nodes, variables included: every class a match binds is at most this
+  // many steps below its root.
+  std::uint32_t depth() const { return depth_; }
   // Keeps a match only if it returns true (a rule's guards).
   using Filter = std::function<bool(Id root, const Subst&)>;
-
   // Appends the matches rooted at each of `classes` (canonical ids, as
-  // candidates() gives them) to `out`, class by class,
-  // keeping those `accept` (if set) accepts; stops once `out` holds `limit`
-  // matches. Returns whether it stopped early.
+  // candidates() gives them) to `out`, class by class, keeping those
+  // `accept` (if set) accepts; stops once `out` holds `limit` matches.
+  // Returns whether it stopped early. With `only_new` (incremental search),
+  // only the matches that use an e-node the last rebuild made new
+  // (EGraph::is_new) or bind a class in `only_new` (classes whose analysis
+  // data changed) are kept: the others were matches at the search before.
   bool search_classes(const EGraph& egraph, std::span<const Id> classes, Matches& out,
                       std::size_t limit = std::numeric_limits<std::size_t>::max(),
-                      const Filter& accept = {}) const;
+                      const Filter& accept = {}, const StampedSet* only_new = nullptr) const;
   bool matches_class(const EGraph& egraph, Id cls) const;
   // All matches, in candidate order.
   Matches search(const EGraph& egraph) const;
@@ -117,6 +141,8 @@ class Query {
   std::vector<Instruction> program_;
   std::vector<std::uint32_t> var_register_;  // class variable -> register
   std::uint32_t registers_ = 0;
+  std::vector<Op> required_ops_;
+  std::uint32_t depth_ = 0;
 };
 
 }  // namespace augur::eqsat

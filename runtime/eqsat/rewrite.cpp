@@ -41,8 +41,8 @@ Rewrite::Rewrite(std::string name, Query lhs, std::vector<Query::Binding> rhs, V
   }
 }
 
-Rewrite::Rewrite(std::string name, Query lhs, Builder rhs)
-    : name_(std::move(name)), lhs_(std::move(lhs)), rhs_(std::move(rhs)) {}
+Rewrite::Rewrite(std::string name, Query lhs, Builder rhs, Reads reads)
+    : name_(std::move(name)), lhs_(std::move(lhs)), rhs_(std::move(rhs)), reads_(reads) {}
 
 Rewrite Rewrite::parse(std::string name, Query lhs, TokenCursor& cursor, Language& language) {
   const bool multi = !cursor.done() && cursor.peek().kind == Token::Kind::Atom &&
@@ -93,6 +93,7 @@ Rewrite Rewrite::parse(std::string name, std::string_view lhs, std::string_view 
 }
 
 Rewrite& Rewrite::when(Guard guard) {
+  reads_ = std::max(reads_, guard.reads());
   guards_.push_back(std::move(guard));
   return *this;
 }

@@ -16,10 +16,13 @@
 #pragma once
 
 #include <array>
+#include <concepts>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -30,7 +33,41 @@
 
 namespace augur::eqsat {
 
-using Guard = std::function<bool(const EGraph&, Id root, const Subst&)>;
+// What a guard or a builder reads of the e-graph, narrowest first. The
+// runner searches a rule whose parts all read Match or Classes
+// incrementally (runner.h).
+enum class Reads : std::uint8_t {
+  // Of the classes the match binds (its root, its subpatterns' classes, its
+  // variables), only their analysis data and which of them are equal. A
+  // builder so marked adds nothing new when it builds a match it built
+  // before.
+  Match,
+  // Their e-nodes too: a match binding a class that got e-nodes is searched
+  // again. A builder so marked adds nothing new when it builds again a match
+  // none of whose classes changed.
+  Classes,
+  // Anything else too (a class's children, a walk of the graph).
+  Anything,
+};
+
+// A condition on a match, with what it reads (by default, anything).
+class Guard {
+ public:
+  using Test = std::function<bool(const EGraph&, Id root, const Subst&)>;
+  template <class F>
+  requires(!std::same_as<std::decay_t<F>, Guard> &&
+           std::is_invocable_r_v<bool, const F&, const EGraph&, Id, const Subst&>)
+      Guard(F test, Reads reads = Reads::Anything)  // NOLINT: a lambda is a guard
+      : test_(std::move(test)), reads_(reads) {}
+
+  bool operator()(const EGraph& g, Id root, const Subst& s) const { return test_(g, root, s); }
+  Reads reads() const { return reads_; }
+
+ private:
+  Test test_;
+  Reads reads_;
+};
+
 using Builder = std::function<std::optional<Id>(EGraph&, Id root, const Subst&)>;
 
 class Rewrite {
@@ -38,7 +75,7 @@ class Rewrite {
   // rhs's variables are numbered as in lhs.vars().
   Rewrite(std::string name, Query lhs, Pattern rhs);
   Rewrite(std::string name, Query lhs, std::vector<Query::Binding> rhs, VarTable rhs_vars);
-  Rewrite(std::string name, Query lhs, Builder rhs);
+  Rewrite(std::string name, Query lhs, Builder rhs, Reads reads = Reads::Anything);
 
   // `lhs => rhs` in egg's syntax: each side a pattern or a multi-pattern.
   // Throws jit::parse_error (an unbound variable on the right, bad syntax).
@@ -57,6 +94,14 @@ class Rewrite {
   // The class variable named `name` (e.g. "?a"), for writing guards.
   std::uint32_t var(std::string_view name) const;
 
+  // Whether its left-hand side is one pattern and its guards and right-hand
+  // side read only the match: then a match found and applied at one
+  // iteration is not worth finding again, and a new one needs a change in
+  // the classes it binds (runner.h).
+  bool incremental() const { return !lhs_.is_multi() && reads_ != Reads::Anything; }
+  // The widest of what its guards and right-hand side read.
+  Reads reads() const { return reads_; }
+
   bool guards_hold(const EGraph& egraph, Id root, const Subst& subst) const;
   // Applies one match; returns whether it merged two distinct classes.
   bool apply(EGraph& egraph, Id root, const Subst& subst, Reason why) const;
@@ -71,6 +116,7 @@ class Rewrite {
   Query lhs_;
   std::variant<Pattern, MultiRhs, Builder> rhs_;
   std::vector<Guard> guards_;
+  Reads reads_ = Reads::Match;
 };
 
 // `a <=> b`: the rule `name` (a => b) and `name-rev` (b => a). Both sides must

@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "runtime/eqsat/changed_neighbourhood.h"
 #include "runtime/eqsat/time_net.h"
 
 namespace augur::eqsat {
@@ -26,8 +27,9 @@ struct RuleState {
 };
 
 struct Task {
-  std::size_t rule;
+  std::uint32_t rule;
   std::span<const Id> classes;
+  bool only_new;  // searched incrementally: the matches the last rebuild made
 };
 
 // value × 2^doublings, saturating instead of overflowing.
@@ -89,6 +91,11 @@ Runner::Runner(RunOptions options) : options_(options) {
 Runner::~Runner() = default;
 
 Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
+  return run(egraph, RuleIndex(rules));
+}
+
+Report Runner::run(EGraph& egraph, const RuleIndex& index) {
+  const std::span<const Rewrite> rules = index.rules();
   const Clock::time_point start = Clock::now();
   const Limits& limits = options_.limits;
   const Backoff& backoff = options_.backoff;
@@ -102,14 +109,35 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
   std::vector<std::optional<Reason>> reasons(rules.size());
   report.rules.reserve(rules.size());
   for (const Rewrite& r : rules) report.rules.push_back(RuleReport{r.name()});
-  std::vector<Query::Filter> filters;
-  for (const Rewrite& r : rules) {
-    filters.push_back(
-        [&r, &egraph](Id root, const Subst& s) { return r.guards_hold(egraph, root, s); });
-  }
   egraph.rebuild();
 
   std::optional<StopReason> stop;
+  // Incremental search (runner.h): a rule whose every match at its last
+  // search was applied needs only the matches new since; `everything[r]`
+  // when it must look at every candidate (its first search, the first after
+  // a ban, or a rule that is not incremental).
+  std::vector<char> everything(rules.size(), 1);
+  const auto incremental = [&](std::uint32_t r) {
+    return options_.incremental && index.incremental(r) &&
+           index.depth(r) <= ChangedNeighbourhood::kMaxReach;
+  };
+  std::uint32_t reach = 0;
+  for (std::uint32_t r = 0; r < rules.size(); ++r)
+    if (incremental(r)) reach = std::max(reach, index.depth(r));
+  ChangedNeighbourhood near(reach);
+  // EGraph::data_changed and changed, for the matcher.
+  StampedSet data_changed, changed;
+  // Per-iteration buffers, kept so that their memory is reused.
+  std::vector<std::uint32_t> active;    // rules that may match, in order
+  std::vector<char> only_new;           // by position in `active`
+  std::vector<char> searched;           // by position in `active`: not banned
+  std::vector<Id> near_candidates;      // of the rules searched incrementally
+  std::vector<std::size_t> near_begin;  // by position in `active`, and one past the last
+  std::vector<std::size_t> threshold(rules.size(), 0);
+  std::vector<Task> tasks;
+  std::vector<std::size_t> first_task;  // by position in `active`, and one past the last
+  std::vector<Matches> found;
+  std::vector<char> apply;
   for (std::size_t iteration = 0;; ++iteration) {
     if (iteration >= limits.iterations)
       stop = StopReason::IterationLimit;
@@ -123,30 +151,73 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     it.nodes = egraph.node_count();
     it.classes = egraph.class_count();
 
-    // Search: read-only, chunked, possibly parallel.
+    // Search: read-only, chunked, possibly parallel. A rule one of whose
+    // operators no class holds has no match and no task.
     Clock::time_point t = Clock::now();
-    std::vector<std::size_t> threshold(rules.size(), 0);
-    std::vector<Task> tasks;
-    std::vector<std::size_t> first_task(rules.size() + 1, 0);
-    for (std::size_t r = 0; r < rules.size(); ++r) {
-      first_task[r] = tasks.size();
-      if (backoff.enabled && iteration < state[r].banned_until) continue;
+    // The rules rooted at an operator some class holds, in rule order.
+    active.assign(index.rooted_anywhere().begin(), index.rooted_anywhere().end());
+    for (const Op op : index.root_ops()) {
+      if (egraph.classes_with(op).empty()) continue;
+      const std::span<const std::uint32_t> rooted = index.rooted_at(op);
+      active.insert(active.end(), rooted.begin(), rooted.end());
+    }
+    std::sort(active.begin(), active.end());
+    searched.assign(active.size(), 0);
+    only_new.assign(active.size(), 0);
+    near_begin.assign(active.size() + 1, 0);
+    near_candidates.clear();
+    if (iteration > 0 && reach > 0) {
+      near.find(egraph);
+      data_changed.clear(egraph.id_count());
+      for (Id c : egraph.data_changed()) data_changed.insert(eqsat::index(c));
+      changed.clear(egraph.id_count());
+      for (Id c : egraph.changed()) changed.insert(eqsat::index(c));
+    }
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const std::uint32_t r = active[a];
+      near_begin[a] = near_candidates.size();
+      if (backoff.enabled && iteration < state[r].banned_until) {
+        everything[r] = 1;  // the matches of the iterations it skips are not applied
+        continue;
+      }
+      searched[a] = 1;
       threshold[r] = backoff.enabled ? doubled(backoff.match_limit, state[r].bans)
                                      : std::numeric_limits<std::size_t>::max() - 1;
-      const std::span<const Id> candidates = rules[r].query().candidates(egraph);
-      for (std::size_t i = 0; i < candidates.size(); i += kChunk)
-        tasks.push_back({r, candidates.subspan(i, std::min(kChunk, candidates.size() - i))});
+      if (everything[r] || !incremental(r) || !index.may_match(r, egraph)) continue;
+      only_new[a] = 1;
+      for (Id c : index.candidates(r, egraph))
+        if (near.within(c, index.depth(r))) near_candidates.push_back(c);
     }
-    first_task[rules.size()] = tasks.size();
-    std::vector<Matches> found;
-    found.reserve(tasks.size());
-    for (const Task& task : tasks) found.push_back(rules[task.rule].query().make_matches());
+    near_begin[active.size()] = near_candidates.size();
+    tasks.clear();
+    first_task.assign(active.size() + 1, 0);
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const std::uint32_t r = active[a];
+      first_task[a] = tasks.size();
+      if (!searched[a] || !index.may_match(r, egraph)) continue;
+      const std::span<const Id> candidates =
+          only_new[a] ? std::span<const Id>(near_candidates)
+                            .subspan(near_begin[a], near_begin[a + 1] - near_begin[a])
+                      : index.candidates(r, egraph);
+      for (std::size_t i = 0; i < candidates.size(); i += kChunk)
+        tasks.push_back(
+            {r, candidates.subspan(i, std::min(kChunk, candidates.size() - i)), only_new[a] != 0});
+    }
+    first_task[active.size()] = tasks.size();
+    while (found.size() < tasks.size()) found.emplace_back(0, 0);
+    for (std::size_t i = 0; i < tasks.size(); ++i) index.reset(tasks[i].rule, found[i]);
     const auto search = [&](std::size_t i) {
       const Task& task = tasks[i];
       const std::size_t t = threshold[task.rule];
-      rules[task.rule].query().search_classes(egraph, task.classes, found[i],
-                                              t + (t < std::numeric_limits<std::size_t>::max()),
-                                              filters[task.rule]);
+      const Rewrite& rule = rules[task.rule];
+      const Query::Filter guards = [&rule, &egraph](Id root, const Subst& s) {
+        return rule.guards_hold(egraph, root, s);
+      };
+      rule.query().search_classes(egraph, task.classes, found[i],
+                                  t + (t < std::numeric_limits<std::size_t>::max()), guards,
+                                  !task.only_new                   ? nullptr
+                                  : index.reads_classes(task.rule) ? &changed
+                                                                   : &data_changed);
     };
     if (pool_ && tasks.size() > 1) {
       pool_->for_each(tasks.size(), search);
@@ -158,21 +229,28 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
         if (i % 16 == 15 && out_of_time()) stop = StopReason::TimeLimit;
       }
     }
-    // A rule's matches are its tasks' buffers, in task order.
-    std::vector<bool> apply(rules.size(), false);
-    for (std::size_t r = 0; r < rules.size(); ++r) {
-      if (first_task[r] == first_task[r + 1]) continue;
+    // A rule's matches are its tasks' buffers, in task order. The backoff
+    // counts what the search found: for an incremental search, the new
+    // matches.
+    apply.assign(active.size(), 0);
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      const std::uint32_t r = active[a];
+      if (!searched[a]) continue;
       std::size_t total = 0;
-      for (std::size_t i = first_task[r]; i < first_task[r + 1]; ++i) total += found[i].size();
+      for (std::size_t i = first_task[a]; i < first_task[a + 1]; ++i) total += found[i].size();
       if (backoff.enabled && total > threshold[r]) {
         state[r].banned_until = iteration + doubled(backoff.ban_length, state[r].bans);
         ++state[r].bans;
         ++report.rules[r].bans;
+        everything[r] = 1;
         continue;
       }
+      // Every match is applied below (or the run stops): the next search
+      // needs only the new ones.
+      everything[r] = 0;
       it.matches += total;
       report.rules[r].matches += total;
-      apply[r] = true;
+      apply[a] = total > 0;
     }
     it.search = Clock::now() - t;
     if (!stop && out_of_time()) stop = StopReason::TimeLimit;
@@ -180,9 +258,10 @@ Report Runner::run(EGraph& egraph, std::span<const Rewrite> rules) {
     // Apply, rule by rule in order.
     t = Clock::now();
     std::size_t applied_since_check = 0;
-    for (std::size_t r = 0; r < rules.size() && !stop; ++r) {
-      if (!apply[r]) continue;
-      for (std::size_t task = first_task[r]; task < first_task[r + 1] && !stop; ++task) {
+    for (std::size_t a = 0; a < active.size() && !stop; ++a) {
+      if (!apply[a]) continue;
+      const std::uint32_t r = active[a];
+      for (std::size_t task = first_task[a]; task < first_task[a + 1] && !stop; ++task) {
         const Matches& m = found[task];
         for (std::size_t i = 0; i < m.size(); ++i) {
           if (!reasons[r]) reasons[r] = egraph.reason(rules[r].name());

@@ -2,7 +2,9 @@
 // repeat until nothing changes or a limit is hit (egg's Runner).
 //
 // Each iteration searches a clean e-graph, in parallel on TBB when threads >
-// 1: every rule's candidate classes are cut into fixed-size chunks, each chunk
+// 1, for the rules that can match it (every operator of their patterns is in
+// some class; the others would find nothing): every such rule's candidate
+// classes are cut into fixed-size chunks, each chunk
 // fills its own buffer, and the buffers are joined in chunk order. Matches are
 // then applied one rule at a time in rule order, and the e-graph is rebuilt.
 // So the e-graph after each iteration, and the report's counts, do not depend
@@ -14,6 +16,34 @@
 // When a limit stops a run mid-iteration the e-graph is still rebuilt, so it is
 // clean and every class still holds only equal terms: extraction gives a
 // correct program, just a less optimized one.
+//
+// Incremental (semi-naive) search. A rule whose left-hand side is one
+// pattern, and whose guards and right-hand side read only its match
+// (Rewrite::incremental), searched at iteration k with every match applied
+// at k (not banned, the run not stopped), needs at k + 1 only its new
+// matches: EGraph::is_new e-nodes are those added, moved to another class
+// or given other children at the last rebuild, and data_changed() the
+// classes whose analysis data changed. A match at k + 1 that uses no new
+// e-node and binds no such class was a match at k, the same classes
+// binding the same variables: each e-node it uses was in the same class
+// over the same children (so its root, subpatterns and variables are the
+// same classes, and a repeated variable the same class), and its guards
+// read the same data (a rule that reads the e-nodes of the classes it binds,
+// Reads::Classes, counts a match binding a class EGraph::changed lists as
+// new too). So it was found at k and applied, or (by induction)
+// existed at the first search and was applied at some iteration, and
+// applying it again adds nothing (a pattern instantiates the same e-nodes
+// over the same classes, merged already; an incremental builder adds
+// nothing new by contract). Every class such a match binds is at most the
+// pattern's depth below its root, and a new e-node is in a class the last
+// rebuild changed or has a child that merged (which changed), so only the
+// candidates that far above a changed class are searched
+// (changed_neighbourhood.h), and only the matches that use a new e-node or
+// a data_changed class are kept (the matcher counts the new e-nodes on its
+// path). A rule banned, or the first search of a run, looks at everything.
+// The backoff counts what a search found (for an incremental search, its
+// new matches), so the bans, and so the result, can differ from a
+// non-incremental run's where some rule nears its match limit.
 //
 // The backoff scheduler (egg's BackoffScheduler) keeps explosive rules
 // (associativity, commutativity) from starving the rest: a rule whose matches
@@ -32,6 +62,7 @@
 
 #include "runtime/eqsat/egraph.h"
 #include "runtime/eqsat/rewrite.h"
+#include "runtime/eqsat/rule_index.h"
 
 namespace augur::eqsat {
 
@@ -65,10 +96,18 @@ struct RunOptions {
   Limits limits = Limits::jit();
   Backoff backoff;
   unsigned threads = 1;  // search-phase threads; the results do not depend on it
+  // Incremental search (above). Off, every rule looks at every candidate at
+  // every iteration and applies every match again (egg's schedule): the
+  // classes and e-nodes after each iteration are the same unless a ban
+  // differs; e-node ids may differ (a match applied again before the
+  // rebuild can add an e-node the rebuild finds congruent).
+  bool incremental = true;
 };
 
 struct RuleReport {
-  std::string name;
+  // The rule's name, valid while the rules are (a copy per rule and run was
+  // an allocation each for ~1,500 rules per region of the PEG optimizer).
+  std::string_view name;
   std::size_t matches = 0;  // over all iterations, after guards
   std::size_t applied = 0;  // matches that merged two classes
   std::size_t bans = 0;
@@ -113,6 +152,9 @@ class Runner {
   // Saturates `egraph` with `rules` (names should be distinct: the report and
   // explanations go by name).
   Report run(EGraph& egraph, std::span<const Rewrite> rules);
+  // The same with a rule set indexed once (rule_index.h), for a client that
+  // runs one rule set on many e-graphs.
+  Report run(EGraph& egraph, const RuleIndex& rules);
 
  private:
   class Pool;

@@ -17,4 +17,9 @@ std::span<const eqsat::Rewrite> builtin_rules() {
   return *rules;
 }
 
+const eqsat::RuleIndex& builtin_rule_index() {
+  static const eqsat::RuleIndex* index = new eqsat::RuleIndex(builtin_rules());
+  return *index;
+}
+
 }  // namespace augur::peg

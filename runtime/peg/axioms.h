@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/eqsat/rewrite.h"
+#include "runtime/eqsat/rule_index.h"
 #include "runtime/peg/peg_language.h"
 
 namespace augur::peg {
@@ -15,6 +16,8 @@ namespace augur::peg {
 // All of them, built once per process. The rules find their analyses in the
 // e-graph they run on, so one set serves every compile.
 std::span<const eqsat::Rewrite> builtin_rules();
+// The same indexed for the runner, once per process.
+const eqsat::RuleIndex& builtin_rule_index();
 
 // The families, for tests and benchmarks.
 void add_loop_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& language);

@@ -12,8 +12,9 @@
 // offsets whose byte ranges do not overlap, are disjoint.
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
+#include <vector>
 
+#include "runtime/eqsat/stamped_set.h"
 #include "runtime/peg/axioms.h"
 #include "runtime/peg/axioms_util.h"
 #include "runtime/peg/peg_egraph.h"
@@ -106,21 +107,33 @@ bool disjoint(const EGraph& g, Id p, Id i, Id q, Id j) {
   return ((static_cast<std::uint64_t>(a.offset - b.offset)) & mask) != 0;
 }
 
+// What AvoidsState has decided in one call, by class index (the guard runs
+// at every store-store match, every iteration: no allocation per call). One
+// per thread: guards may search on several threads at once.
+struct AvoidsMemo {
+  eqsat::StampedSet decided;
+  std::vector<std::uint8_t> avoids;
+};
+
 // Whether the class `value` can be computed without the memory `state`:
 // some e-node of each class on the way reads neither it nor a σ after it.
 // Bounded (depth and classes visited); past the bounds it answers no.
 class AvoidsState {
  public:
-  AvoidsState(const EGraph& g, Id state) : g_(g), state_(g.find(state)) {}
+  AvoidsState(const EGraph& g, Id state) : g_(g), state_(g.find(state)), memo_(thread_memo()) {
+    memo_.decided.clear(g.id_count());
+    if (memo_.avoids.size() < g.id_count()) memo_.avoids.resize(g.id_count(), 0);
+  }
 
   bool operator()(Id cls, unsigned depth = 0) {
     const Id c = g_.find(cls);
     if (c == state_) return false;
     if (constants(g_).constant(c)) return true;
     const std::uint32_t key = eqsat::index(c);
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    if (memo_.decided.contains(key)) return memo_.avoids[key] != 0;
     if (depth > kMaxDepth || ++visits_ > kMaxVisits) return false;
-    memo_[key] = false;  // a cycle (through θ) is no way around it
+    memo_.decided.insert(key);
+    memo_.avoids[key] = 0;  // a cycle (through θ) is no way around it
     bool avoids = false;
     for (Id n : g_.nodes_of(c)) {
       bool all = true;
@@ -135,17 +148,22 @@ class AvoidsState {
         break;
       }
     }
-    memo_[key] = avoids;
+    memo_.avoids[key] = avoids ? 1 : 0;
     return avoids;
   }
 
  private:
+  static AvoidsMemo& thread_memo() {
+    thread_local AvoidsMemo memo;
+    return memo;
+  }
+
   static constexpr unsigned kMaxDepth = 24;
   static constexpr unsigned kMaxVisits = 256;
   const EGraph& g_;
   Id state_;
   unsigned visits_ = 0;
-  std::unordered_map<std::uint32_t, bool> memo_;
+  AvoidsMemo& memo_;
 };
 
 }  // namespace

@@ -44,10 +44,11 @@ eqsat::Rewrite& add(std::vector<eqsat::Rewrite>& rules, PegLanguage& language,
 
 eqsat::Rewrite& add(std::vector<eqsat::Rewrite>& rules, PegLanguage& language,
                     std::string_view name, std::string_view type, std::string_view lhs,
-                    eqsat::Builder build) {
+                    eqsat::Builder build, eqsat::Reads reads) {
   std::string full(name);
   if (!type.empty()) full += "." + std::string(type);
-  rules.emplace_back(full, eqsat::Query::parse(typed(lhs, type), language), std::move(build));
+  rules.emplace_back(full, eqsat::Query::parse(typed(lhs, type), language), std::move(build),
+                     reads);
   return rules.back();
 }
 
@@ -59,9 +60,10 @@ std::uint32_t payload_var(const eqsat::Rewrite& rule, std::string_view name) {
 }
 
 eqsat::Guard is_root(std::uint32_t var) {
-  return [var](const eqsat::EGraph& g, eqsat::Id root, const eqsat::Subst& s) {
-    return g.find(s[var]) == g.find(root);
-  };
+  return {[var](const eqsat::EGraph& g, eqsat::Id root, const eqsat::Subst& s) {
+            return g.find(s[var]) == g.find(root);
+          },
+          eqsat::Reads::Match};
 }
 
 eqsat::Guard invariant(const eqsat::Rewrite& rule, std::string_view var, std::string_view loop) {
@@ -85,11 +87,12 @@ eqsat::Guard power_of_two(const eqsat::Rewrite& rule, std::string_view var) {
 
 eqsat::Guard lacks(const eqsat::Rewrite& rule, std::string_view var, Kind kind) {
   const std::uint32_t v = rule.var(var);
-  return [v, kind](const eqsat::EGraph& g, eqsat::Id, const eqsat::Subst& s) {
-    for (eqsat::Id n : g.nodes_of(s[v]))
-      if (kind_of(g.node(n).label.op) == kind) return false;
-    return true;
-  };
+  return {[v, kind](const eqsat::EGraph& g, eqsat::Id, const eqsat::Subst& s) {
+            for (eqsat::Id n : g.nodes_of(s[v]))
+              if (kind_of(g.node(n).label.op) == kind) return false;
+            return true;
+          },
+          eqsat::Reads::Classes};
 }
 
 }  // namespace augur::peg::axioms

@@ -38,7 +38,7 @@ eqsat::Rewrite& add(std::vector<eqsat::Rewrite>& rules, PegLanguage& language,
 // to merge with (or nothing).
 eqsat::Rewrite& add(std::vector<eqsat::Rewrite>& rules, PegLanguage& language,
                     std::string_view name, std::string_view type, std::string_view lhs,
-                    eqsat::Builder build);
+                    eqsat::Builder build, eqsat::Reads reads = eqsat::Reads::Anything);
 
 // The payload variable `name` of a rule (e.g. "?l").
 std::uint32_t payload_var(const eqsat::Rewrite& rule, std::string_view name);

@@ -14,9 +14,14 @@ namespace {
 using eqsat::EGraph;
 using eqsat::Id;
 
+// The search's choices by class index (a hash lookup per node visit was most
+// of its time); kNone where a class has no finite-cost program.
+constexpr Id kNone = eqsat::make_id(~std::uint32_t{0});
+using FlatChoices = std::vector<Id>;
+
 class Search {
  public:
-  Search(const EGraph& g, Choices& choice, std::vector<Id> roots,
+  Search(const EGraph& g, FlatChoices& choice, std::vector<Id> roots,
          const std::unordered_set<std::uint32_t>* banned, std::size_t budget)
       : g_(g),
         choice_(choice),
@@ -39,7 +44,7 @@ class Search {
       for (Id c : candidates) {
         for (Id m : g_.nodes_of(c)) {
           if (visits_ > budget_) return false;
-          Id& chosen = choice_.at(eqsat::index(c));
+          Id& chosen = choice_[eqsat::index(c)];
           if (m == chosen || !usable(m)) continue;
           const Id before = chosen;
           chosen = m;
@@ -48,7 +53,7 @@ class Search {
             best = total;
             improved = true;
           } else {
-            choice_.at(eqsat::index(c)) = before;
+            choice_[eqsat::index(c)] = before;
           }
         }
       }
@@ -69,7 +74,7 @@ class Search {
   bool usable(Id n) {
     if (cost_of(n) == std::numeric_limits<double>::infinity()) return false;
     for (Id child : g_.node(n).children)
-      if (!choice_.contains(eqsat::index(g_.find(child)))) return false;
+      if (!has_choice(g_.find(child))) return false;
     return true;
   }
 
@@ -79,41 +84,54 @@ class Search {
     ++generation_;
     reached_.clear();
     double total = 0;
-    std::vector<Id> later = roots_;
-    while (!later.empty()) {
-      const Id start = g_.find(later.back());
-      later.pop_back();
+    later_.assign(roots_.begin(), roots_.end());
+    while (!later_.empty()) {
+      const Id start = g_.find(later_.back());
+      later_.pop_back();
       if (stamp_[eqsat::index(start)] == generation_) continue;
-      if (!choice_.contains(eqsat::index(start))) return std::nullopt;
-      std::vector<std::pair<Id, std::size_t>> stack{{start, 0}};
-      enter(start);
-      while (!stack.empty()) {
-        auto& [cls, next] = stack.back();
+      if (!has_choice(start)) return std::nullopt;
+      stack_.clear();
+      push(start);
+      while (!stack_.empty()) {
+        Frame& f = stack_.back();
         ++visits_;
-        const eqsat::ENodeView v = g_.node(choice_.at(eqsat::index(cls)));
-        if (next == v.children.size()) {
-          state_[eqsat::index(cls)] = 2;
-          total += cost_of(v.id);
-          stack.pop_back();
+        if (f.next == f.node.children.size()) {
+          state_[eqsat::index(f.cls)] = 2;
+          total += cost_of(f.node.id);
+          stack_.pop_back();
           continue;
         }
-        const std::size_t i = next++;
-        const Id child = g_.find(v.children[i]);
-        if (kind_of(v.label.op) == Kind::Theta && i == 1) {
-          later.push_back(child);
+        const std::size_t i = f.next++;
+        const Id child = g_.find(f.node.children[i]);
+        if (f.theta && i == 1) {
+          later_.push_back(child);
           continue;
         }
         if (stamp_[eqsat::index(child)] == generation_) {
           if (state_[eqsat::index(child)] == 1) return std::nullopt;  // a θ-free cycle
           continue;
         }
-        if (!choice_.contains(eqsat::index(child))) return std::nullopt;
-        enter(child);
-        stack.emplace_back(child, 0);
+        if (!has_choice(child)) return std::nullopt;
+        push(child);
       }
     }
     return total;
   }
+
+  // A class on the DFS stack with its chosen e-node, read once.
+  struct Frame {
+    Id cls;
+    eqsat::ENodeView node;
+    bool theta;
+    std::size_t next = 0;
+  };
+  void push(Id cls) {
+    enter(cls);
+    const eqsat::ENodeView v = g_.node(choice_[eqsat::index(cls)]);
+    stack_.push_back(Frame{cls, v, kind_of(v.label.op) == Kind::Theta});
+  }
+
+  bool has_choice(Id cls) const { return choice_[eqsat::index(cls)] != kNone; }
 
   void enter(Id cls) {
     stamp_[eqsat::index(cls)] = generation_;
@@ -122,7 +140,7 @@ class Search {
   }
 
   const EGraph& g_;
-  Choices& choice_;
+  FlatChoices& choice_;
   std::vector<Id> roots_;
   const std::unordered_set<std::uint32_t>* banned_;
   std::size_t budget_;
@@ -132,6 +150,8 @@ class Search {
   std::vector<char> state_;  // 1: on the DFS stack, 2: done
   std::vector<double> node_costs_;
   std::vector<Id> reached_;
+  std::vector<Id> later_;     // evaluate()'s classes reached through θ's second child
+  std::vector<Frame> stack_;  // evaluate()'s DFS
 };
 
 }  // namespace
@@ -141,16 +161,27 @@ ImprovedChoices improve_choices(const EGraph& egraph, const eqsat::Extractor& gr
                                 const std::unordered_set<std::uint32_t>* banned,
                                 std::size_t budget) {
   ImprovedChoices out;
+  FlatChoices flat(egraph.id_count(), kNone);
   for (Id c : egraph.classes())
-    if (greedy.cost(c)) out.choices.emplace(eqsat::index(c), greedy.choice(c));
+    if (greedy.cost(c)) flat[eqsat::index(c)] = greedy.choice(c);
+  const auto copy_out = [&] {
+    out.choices.reserve(egraph.class_count());
+    for (Id c : egraph.classes())
+      if (flat[eqsat::index(c)] != kNone)
+        out.choices.emplace(eqsat::index(c), flat[eqsat::index(c)]);
+  };
   std::vector<Id> roots{peg_roots.state};
   if (peg_roots.result) roots.push_back(*peg_roots.result);
   roots.insert(roots.end(), peg_roots.outputs.begin(), peg_roots.outputs.end());
   for (Id r : roots)
-    if (!out.choices.contains(eqsat::index(egraph.find(r)))) return out;
-  Search search(egraph, out.choices, std::move(roots), banned, budget);
+    if (flat[eqsat::index(egraph.find(r))] == kNone) {
+      copy_out();
+      return out;
+    }
+  Search search(egraph, flat, std::move(roots), banned, budget);
   out.out_of_budget = !search.run();
   out.work = search.visits();
+  copy_out();
   return out;
 }
 

@@ -1,11 +1,12 @@
 #include "runtime/peg/loop_eval.h"
 
+#include <array>
 #include <map>
+#include <span>
 #include <tuple>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
+#include "runtime/eqsat/stamped_set.h"
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_fold.h"
 #include "runtime/peg/peg_ops.h"
@@ -24,14 +25,48 @@ constexpr unsigned kMaxIterations = 1024;
 constexpr unsigned kMaxWork = 4'000;   // class evaluations per loop
 constexpr unsigned kMaxClasses = 512;  // classes a loop may involve
 
-using Values = std::unordered_map<std::uint32_t, Label>;  // class -> constant
-using Thetas = std::vector<std::pair<Id, Id>>;            // class, θ e-node
+constexpr unsigned kMaxDepth = 8;  // loops nested in the one evaluated
+
+using Thetas = std::vector<std::pair<Id, Id>>;  // class, θ e-node
+
+// Constants by class index, emptied in O(1) (the rule runs on every eval
+// at every iteration, and hash maps built and copied per loop run were most
+// of its time).
+class ClassValues {
+ public:
+  void clear(std::size_t classes) {
+    set_.clear(classes);
+    if (values_.size() < classes) values_.resize(classes);
+  }
+  const Label* find(std::uint32_t c) const { return set_.contains(c) ? &values_[c] : nullptr; }
+  void put(std::uint32_t c, Label v) {
+    set_.insert(c);
+    values_[c] = v;
+  }
+
+ private:
+  eqsat::StampedSet set_;
+  std::vector<Label> values_;
+};
+
+// What a simulation keeps per loop run, by nesting level (0: the loop
+// evaluated): the loop's θ values (a nested run sees its enclosing runs'
+// too) and the classes computed in the current iteration. One per thread,
+// reused: evaluate_loop does not reenter itself.
+struct Levels {
+  std::array<ClassValues, kMaxDepth + 1> env, memo;
+  std::vector<bool> active;  // by class index: being evaluated (cycles fail)
+};
+
+Levels& thread_levels() {
+  thread_local Levels levels;
+  return levels;
+}
 
 // Limits shared by a loop and the loops nested in it.
 struct Budget {
   unsigned work = 0;
   unsigned depth = 0;
-  std::vector<bool> active;  // by class index: being evaluated (cycles fail)
   // Each loop's θs by (value, condition, loop), found once: an inner loop
   // runs again at every outer iteration (nullopt: not a constant loop).
   std::map<std::tuple<std::uint32_t, std::uint32_t, unsigned>, std::optional<Thetas>> thetas;
@@ -39,9 +74,13 @@ struct Budget {
 
 class Simulator {
  public:
-  Simulator(const EGraph& g, Budget& budget) : g_(g), budget_(budget) {}
+  Simulator(const EGraph& g, Budget& budget) : g_(g), budget_(budget), levels_(thread_levels()) {
+    if (levels_.active.size() < g.id_count()) levels_.active.resize(g.id_count(), false);
+  }
 
-  std::optional<Label> run(Id x, Id pass, unsigned loop, const Values& outer) {
+  // Runs the loop at nesting level budget_.depth; the enclosing levels hold
+  // the enclosing runs' θ values.
+  std::optional<Label> run(Id x, Id pass, unsigned loop) {
     std::optional<Id> cond;
     for (Id n : g_.nodes_of(pass)) {
       const eqsat::ENodeView v = g_.node(n);
@@ -60,26 +99,38 @@ class Simulator {
     }
     if (!found->second) return std::nullopt;
     const Thetas& thetas = *found->second;
+    // The loop evaluated (not one nested in it, whose θs may start from the
+    // enclosing run's values) runs only when its θs start from constants the
+    // e-graph knows: one that starts from another loop's value waits until
+    // the rule, which runs on every eval, has folded that loop, instead of
+    // this rule simulating that loop again for every eval of this one, at
+    // every iteration, to find most of them not constant.
+    if (budget_.depth == 0)
+      for (const auto& [cls, theta] : thetas)
+        if (!constants(g_).constant(g_.node(theta).children[0])) return std::nullopt;
 
-    Values env = outer;
-    Values memo;
+    ClassValues& env = levels_.env[budget_.depth];
+    ClassValues& memo = levels_.memo[budget_.depth];
+    env.clear(g_.id_count());
+    memo.clear(g_.id_count());
     for (const auto& [cls, theta] : thetas) {
-      const std::optional<Label> init = value(g_.node(theta).children[0], env, memo);
+      const std::optional<Label> init = value(g_.node(theta).children[0]);
       if (!init) return std::nullopt;
-      env[eqsat::index(cls)] = *init;
+      env.put(eqsat::index(cls), *init);
     }
+    std::vector<Label> next(thetas.size());
     for (unsigned i = 0; i < kMaxIterations; ++i) {
-      memo.clear();
-      const std::optional<Label> c = value(*cond, env, memo);
+      memo.clear(g_.id_count());
+      const std::optional<Label> c = value(*cond);
       if (!c) return std::nullopt;
-      if (c->payload != 0) return value(x, env, memo);
-      std::vector<Label> next;
-      for (const auto& [cls, theta] : thetas) {
-        const std::optional<Label> v = value(g_.node(theta).children[1], env, memo);
+      if (c->payload != 0) return value(x);
+      for (std::size_t k = 0; k < thetas.size(); ++k) {
+        const std::optional<Label> v = value(g_.node(thetas[k].second).children[1]);
         if (!v) return std::nullopt;
-        next.push_back(*v);
+        next[k] = *v;
       }
-      for (std::size_t k = 0; k < thetas.size(); ++k) env[eqsat::index(thetas[k].first)] = next[k];
+      for (std::size_t k = 0; k < thetas.size(); ++k)
+        env.put(eqsat::index(thetas[k].first), next[k]);
     }
     return std::nullopt;
   }
@@ -88,12 +139,15 @@ class Simulator {
   // The classes with a θ_loop the loop's values reach.
   bool discover(Id x, Id cond, unsigned loop, Thetas& thetas) const {
     const eqsat::LoopInvariance& inv = invariance(g_);
-    std::unordered_set<std::uint32_t> seen;
+    // One per thread, reused (the walk is not reentrant): the rule walks a
+    // loop for every eval, every iteration.
+    thread_local eqsat::StampedSet seen;
+    seen.clear(g_.id_count());
     std::vector<Id> todo{g_.find(x), g_.find(cond)};
     while (!todo.empty()) {
       const Id c = g_.find(todo.back());
       todo.pop_back();
-      if (!seen.insert(eqsat::index(c)).second || inv.invariant(c, loop)) continue;
+      if (!seen.insert(eqsat::index(c)) || inv.invariant(c, loop)) continue;
       if (seen.size() > kMaxClasses || opaque(c)) return false;
       for (Id n : g_.nodes_of(c)) {
         const eqsat::ENodeView v = g_.node(n);
@@ -120,59 +174,71 @@ class Simulator {
     return true;
   }
 
-  std::optional<Label> value(Id cls, Values& env, Values& memo) {
+  // The class's constant in the current run: folded, a θ value of this run
+  // or an enclosing one (the innermost first), or computed this iteration.
+  std::optional<Label> value(Id cls) {
     const Id c = g_.find(cls);
     if (std::optional<Label> k = constants(g_).constant(c)) return k;
-    if (auto it = env.find(eqsat::index(c)); it != env.end()) return it->second;
-    if (auto it = memo.find(eqsat::index(c)); it != memo.end()) return it->second;
     const std::uint32_t i = eqsat::index(c);
-    if (i >= budget_.active.size()) budget_.active.resize(i + 1);
-    if (++budget_.work > kMaxWork || budget_.active[i]) return std::nullopt;
-    budget_.active[i] = true;
+    for (unsigned level = budget_.depth + 1; level-- > 0;)
+      if (const Label* v = levels_.env[level].find(i)) return *v;
+    ClassValues& memo = levels_.memo[budget_.depth];
+    if (const Label* v = memo.find(i)) return *v;
+    if (++budget_.work > kMaxWork || levels_.active[i]) return std::nullopt;
+    levels_.active[i] = true;
     std::optional<Label> out;
     for (Id n : g_.nodes_of(c)) {
-      out = node_value(g_.node(n), env, memo);
+      out = node_value(g_.node(n));
       if (out) break;
     }
-    budget_.active[i] = false;
-    if (out) memo[eqsat::index(c)] = *out;
+    levels_.active[i] = false;
+    if (out) memo.put(i, *out);
     return out;
   }
 
-  std::optional<Label> node_value(const eqsat::ENodeView& v, Values& env, Values& memo) {
+  std::optional<Label> node_value(const eqsat::ENodeView& v) {
     const Kind k = kind_of(v.label.op);
     if (k == Kind::Phi) {
-      const std::optional<Label> c = value(v.children[0], env, memo);
+      const std::optional<Label> c = value(v.children[0]);
       if (!c) return std::nullopt;
-      return value(v.children[c->payload != 0 ? 1 : 2], env, memo);
+      return value(v.children[c->payload != 0 ? 1 : 2]);
     }
     if (k == Kind::Eval) {
-      if (budget_.depth >= 8) return std::nullopt;
+      if (budget_.depth >= kMaxDepth) return std::nullopt;
       ++budget_.depth;
       const std::optional<Label> r =
-          run(v.children[0], v.children[1], static_cast<unsigned>(v.label.payload), env);
+          run(v.children[0], v.children[1], static_cast<unsigned>(v.label.payload));
       --budget_.depth;
       return r;
     }
     if (!is_pure_value_op(k) || k == Kind::CallPure) return std::nullopt;
-    std::vector<Label> children;
-    for (Id child : v.children) {
-      const std::optional<Label> c = value(child, env, memo);
+    // Operands on the stack when they fit (an allocation per e-node tried
+    // was a fifth of the rule's time).
+    std::array<Label, 4> small;
+    std::vector<Label> large;
+    std::span<Label> children(small.data(), v.children.size());
+    if (v.children.size() > small.size()) {
+      large.resize(v.children.size());
+      children = large;
+    }
+    for (std::size_t i = 0; i < v.children.size(); ++i) {
+      const std::optional<Label> c = value(v.children[i]);
       if (!c) return std::nullopt;
-      children.push_back(*c);
+      children[i] = *c;
     }
     return fold(v.label, children);
   }
 
   const EGraph& g_;
   Budget& budget_;
+  Levels& levels_;
 };
 
 }  // namespace
 
 std::optional<eqsat::Label> evaluate_loop(const EGraph& egraph, Id x, Id pass, unsigned loop) {
   Budget budget;
-  return Simulator(egraph, budget).run(x, pass, loop, {});
+  return Simulator(egraph, budget).run(x, pass, loop);
 }
 
 }  // namespace augur::peg

@@ -54,7 +54,7 @@ std::string PegReport::summary() const {
 }
 
 void warm_up() {
-  static_cast<void>(builtin_rules());
+  static_cast<void>(builtin_rule_index());
 }
 
 PegResult optimize(const ir::Module& module, const PegOptions& options) {

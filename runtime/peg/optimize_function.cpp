@@ -230,8 +230,9 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       with_user.insert(with_user.end(), std::make_move_iterator(user.rules.begin()),
                        std::make_move_iterator(user.rules.end()));
     }
-    const std::span<const eqsat::Rewrite> rules =
-        user.rules.empty() ? builtin_rules() : std::span<const eqsat::Rewrite>(with_user);
+    std::optional<eqsat::RuleIndex> with_user_index;
+    if (!user.rules.empty()) with_user_index.emplace(with_user);
+    const eqsat::RuleIndex& rules = user.rules.empty() ? builtin_rule_index() : *with_user_index;
     for (const auto& [id, decl] : user.externs) peg.externs.emplace(id, decl);
     eqsat::Limits limits = options.limits;
     limits.nodes =

@@ -41,28 +41,6 @@ std::string PegType::name() const {
   }
 }
 
-PegType result_type(eqsat::Op op) {
-  const Kind k = kind_of(op);
-  if (is_comparison(k)) return PegType(ir::Type::bool_());
-  switch (k) {
-    case Kind::Store:
-    case Kind::Demand:
-    case Kind::Barrier:
-    case Kind::StateIn:
-    case Kind::ProjState:
-      return PegType::state();
-    case Kind::CallEffect:
-    case Kind::Atomic:
-      return PegType::tuple();
-    case Kind::Pass:
-    case Kind::Zero:
-    case Kind::Succ:
-      return PegType::index();
-    default:
-      return type_slot(op);
-  }
-}
-
 int arity(Kind kind) {
   switch (kind) {
     case Kind::Const:

@@ -27,6 +27,7 @@
 // ProjValue (ρ_v) and ProjState (ρ_σ).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -118,17 +119,40 @@ constexpr eqsat::Label label(Kind kind, PegType type, std::uint64_t payload = 0)
 }
 constexpr eqsat::Op kOpCount = kKindCount * PegType::kCount;
 
-// The type of the value an e-node with this operator denotes.
-PegType result_type(eqsat::Op op);
+constexpr bool is_comparison(Kind k) {
+  return k >= Kind::Eq && k <= Kind::Ge;
+}
+
+// The type of the value an e-node with this operator denotes. Inline, and
+// from a table made at compile time: reversion asks for every node it
+// visits.
+namespace detail {
+struct ResultTypes {
+  std::array<PegType, kOpCount> of;
+  constexpr ResultTypes() : of() {
+    for (eqsat::Op op = 0; op < kOpCount; ++op) {
+      const Kind k = kind_of(op);
+      PegType t = type_slot(op);
+      if (is_comparison(k)) t = PegType(ir::Type::bool_());
+      if (k == Kind::Store || k == Kind::Demand || k == Kind::Barrier || k == Kind::StateIn ||
+          k == Kind::ProjState)
+        t = PegType::state();
+      if (k == Kind::CallEffect || k == Kind::Atomic) t = PegType::tuple();
+      if (k == Kind::Pass || k == Kind::Zero || k == Kind::Succ) t = PegType::index();
+      of[op] = t;
+    }
+  }
+};
+inline constexpr ResultTypes kResultTypes{};
+}  // namespace detail
+inline PegType result_type(eqsat::Op op) {
+  return op < kOpCount ? detail::kResultTypes.of[op] : type_slot(op);
+}
 // Children the kind takes; -1 for calls and atomics (variable).
 int arity(Kind kind);
 
 std::string_view name_of(Kind kind);
 std::optional<Kind> kind_named(std::string_view name);
-
-constexpr bool is_comparison(Kind k) {
-  return k >= Kind::Eq && k <= Kind::Ge;
-}
 constexpr bool is_loop_op(Kind k) {
   return k == Kind::Theta || k == Kind::Eval || k == Kind::Pass || k == Kind::Peel;
 }

@@ -28,44 +28,58 @@ class ExprRenamer {
 
   ir::ExprPtr operator()(const ir::ExprPtr& root) {
     if (!root) return root;
-    std::vector<std::pair<ir::ExprPtr, bool>> stack{{root, false}};
+    // Post-order: a frame's arguments leave their copies on `done`. Only an
+    // expression with more than one owner can be met again, so only those
+    // are memoized (a map entry per expression was most of the cost).
+    struct Frame {
+      const ir::ExprPtr* expr;
+      std::size_t next = 0;  // arguments visited
+    };
+    std::vector<Frame> stack{{&root}};
+    std::vector<ir::ExprPtr> done;
     while (!stack.empty()) {
-      auto& [e, expanded] = stack.back();
-      if (done_.contains(e.get())) {
-        stack.pop_back();
+      Frame& f = stack.back();
+      const ir::ExprPtr& e = *f.expr;
+      const bool shared = e.use_count() > 1;
+      if (f.next == 0 && shared) {
+        if (auto it = shared_.find(e.get()); it != shared_.end()) {
+          done.push_back(it->second);
+          stack.pop_back();
+          continue;
+        }
+      }
+      if (f.next < e->args.size()) {
+        const ir::ExprPtr* arg = &e->args[f.next++];
+        stack.push_back(Frame{arg});  // may move `f`
         continue;
       }
-      if (!expanded) {
-        expanded = true;
-        const ir::ExprPtr parent = e;  // push_back may move the top entry
-        for (const ir::ExprPtr& a : parent->args)
-          if (!done_.contains(a.get())) stack.emplace_back(a, false);
-        continue;
+      const std::span<ir::ExprPtr> args(done.end() - static_cast<std::ptrdiff_t>(e->args.size()),
+                                        done.end());
+      const bool var = e->kind == ir::ExprKind::Var;
+      const ir::VarId renamed = var ? rename_(e->var) : ir::VarId{};
+      bool changed = var && renamed != e->var;
+      for (std::size_t i = 0; i < args.size(); ++i) changed = changed || args[i] != e->args[i];
+      ir::ExprPtr out = e;
+      if (changed) {
+        ir::Expr copy = *e;
+        if (var) copy.var = renamed;
+        for (std::size_t i = 0; i < args.size(); ++i) copy.args[i] = std::move(args[i]);
+        out = std::make_shared<const ir::Expr>(std::move(copy));
       }
-      const ir::ExprPtr original = std::move(e);
+      done.erase(done.end() - static_cast<std::ptrdiff_t>(args.size()), done.end());
+      if (shared) shared_.emplace(e.get(), out);
+      done.push_back(std::move(out));
       stack.pop_back();
-      const bool var = original->kind == ir::ExprKind::Var;
-      const ir::VarId renamed = var ? rename_(original->var) : ir::VarId{};
-      bool changed = var && renamed != original->var;
-      for (const ir::ExprPtr& a : original->args) changed = changed || done_.at(a.get()) != a;
-      if (!changed) {
-        done_.emplace(original.get(), original);
-        continue;
-      }
-      ir::Expr copy = *original;
-      if (var) copy.var = renamed;
-      for (ir::ExprPtr& a : copy.args) a = done_.at(a.get());
-      done_.emplace(original.get(), std::make_shared<const ir::Expr>(std::move(copy)));
     }
-    return done_.at(root.get());
+    return std::move(done.back());
   }
 
  private:
   std::function<ir::VarId(ir::VarId)> rename_;
-  std::unordered_map<const ir::Expr*, ir::ExprPtr> done_;
+  // By original, the copies of expressions with several owners.
+  std::unordered_map<const ir::Expr*, ir::ExprPtr> shared_;
 };
 
-// Renames the variables of `block` in place, nested statements included.
 void rename_vars(ir::Block& block, const std::function<ir::VarId(ir::VarId)>& rename) {
   ExprRenamer exprs(rename);
   std::vector<ir::Block*> todo{&block};

@@ -37,7 +37,11 @@ bool is_simple(const ir::ExprPtr& e) {
 
 }  // namespace
 
-Emitter::Emitter(const RevertInput& input) : in_(input), g_(*input.graph) {
+Emitter::Emitter(const RevertInput& input)
+    : in_(input),
+      g_(*input.graph),
+      cached_in_(input.graph->nodes.size(), 0),
+      reached_in_(input.graph->nodes.size(), 0) {
   compute_facts();
 }
 
@@ -47,7 +51,29 @@ void Emitter::fail(std::uint32_t n, std::string why) const {
 
 // ------------------------------------------------------------ scopes
 
-ir::ExprPtr Emitter::lookup(std::uint32_t n) const {
+Emitter::Marks::Marks(std::vector<std::unique_ptr<eqsat::StampedSet>>& pool, std::size_t nodes)
+    : pool_(pool) {
+  if (pool.empty()) {
+    set_ = std::make_unique<eqsat::StampedSet>();
+  } else {
+    set_ = std::move(pool.back());
+    pool.pop_back();
+  }
+  set_->clear(nodes);
+}
+
+void Emitter::push_scope(ir::Block* out) {
+  scopes_.push_back(Scope{});
+  scopes_.back().out = out;
+}
+
+void Emitter::pop_scope() {
+  for (const auto& [n, value] : scopes_.back().values) --cached_in_[n];
+  for (std::uint32_t state : scopes_.back().states) --reached_in_[state];
+  scopes_.pop_back();
+}
+
+ir::ExprPtr Emitter::lookup_in_scopes(std::uint32_t n) const {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (auto it = s->values.find(n); it != s->values.end()) return it->second;
     if ((g_.variant[n] & s->barrier) != 0) break;
@@ -81,6 +107,7 @@ std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
 }
 
 bool Emitter::reached(std::uint32_t state) const {
+  if (reached_in_[state] == 0) return false;
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (s->states.contains(state)) return true;
     if ((g_.variant[state] & s->barrier) != 0) break;
@@ -223,13 +250,11 @@ ir::ExprPtr Emitter::zero_trip(std::uint32_t n) {
   for (std::uint32_t t : thetas) inits.push_back(value(node(t).children[0]));
   // The θs are their initial values; what varies in the loop is computed
   // anew in this scope (its statements go where the current scope's go).
-  ir::Block* out = scopes_.back().out;
-  scopes_.push_back(Scope{});
-  scopes_.back().out = out;
+  push_scope(scopes_.back().out);
   scopes_.back().barrier = std::uint64_t{1} << (l - 1);
   for (std::size_t i = 0; i < thetas.size(); ++i) cache(thetas[i], inits[i]);
   ir::ExprPtr v = value(p.children[0]);
-  scopes_.pop_back();
+  pop_scope();
   v = temp(std::move(v));
   cache(n, v);
   return v;
@@ -262,8 +287,8 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
 bool Emitter::splits(std::uint32_t cond) const {
   const PegNode& c = node(cond);
   if (c.kind() != Kind::Phi || known(cond)) return false;
-  std::unordered_map<std::uint32_t, NodeSet> memo;
-  const NodeSet& r = lazy_reads(cond, memo);
+  NodeSetMemoHandle memo = node_set_memo();
+  const NodeSet& r = lazy_reads(cond, *memo);
   return std::any_of(r.begin(), r.end(), [&](std::uint32_t s) { return s != cur_; });
 }
 
@@ -279,7 +304,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
     for (std::size_t i = 0; i < members.size(); ++i) cache(members[i], read(vars[i]));
     if (state) {
       cur_ = *state;
-      scopes_.back().states.insert(*state);
+      mark_reached(*state);
     }
     return;
   }
@@ -288,11 +313,11 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
   const ir::ExprPtr c = value(cond);
   compute_common(members);
   if (!bundles_.empty()) {
-    std::unordered_map<std::uint32_t, NodeSet> memo;
+    NodeSetMemoHandle memo = node_set_memo();
     NodeSet needs;
     for (std::uint32_t m : members)
       for (int side = 1; side <= 2; ++side)
-        needs = unite(needs, lazy_reads(node(m).children[side], memo));
+        needs = unite(needs, lazy_reads(node(m).children[side], *memo));
     const NodeSet& must_now = bundles_.back().must;
     for (std::uint32_t s : needs)
       if (s != kNoBlame && s != cur_ && !reached(s) &&
@@ -394,12 +419,12 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
     return out;
   };
   const NodeSet common = intersect(evaluated(0), evaluated(1));
-  std::unordered_map<std::uint32_t, NodeSet> memo;
+  NodeSetMemoHandle memo = node_set_memo();
   for (std::uint32_t n : common) {
     const PegNode& q = node(n);
     if (uses_[n] < 2 || !q.type().is_ir() || lookup(n) || in_progress_.contains(n)) continue;
     if (!is_pure_value_op(q.kind()) && q.kind() != Kind::Phi) continue;
-    if (!lazy_reads(n, memo).empty()) continue;
+    if (!lazy_reads(n, *memo).empty()) continue;
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
@@ -416,18 +441,25 @@ std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
   return out;
 }
 
-const NodeSet& Emitter::lazy_reads(std::uint32_t n,
-                                   std::unordered_map<std::uint32_t, NodeSet>& memo) const {
+Emitter::NodeSetMemoHandle::NodeSetMemoHandle(const Emitter& e) : pool_(e.node_set_memos_) {
+  if (pool_.empty()) {
+    memo_ = std::make_unique<NodeSetMemo>(e.g_.nodes.size());
+  } else {
+    memo_ = std::move(pool_.back());
+    pool_.pop_back();
+    memo_->clear();
+  }
+}
+
+const NodeSet& Emitter::lazy_reads(std::uint32_t n, NodeSetMemo& memo) const {
   static const NodeSet kNothing;
   static const NodeSet kBlocked = {kNoBlame};
   if (lookup(n)) return kNothing;
   if (in_progress_.contains(n)) return kBlocked;  // cannot be computed yet
-  // A reference into an unordered_map stays valid while the recursion below
-  // inserts. The slot stays empty until the end: a cycle (through θ) adds
-  // nothing.
-  const auto [it, inserted] = memo.try_emplace(n);
-  NodeSet& slot = it->second;
-  if (!inserted) return slot;
+  // A slot stays where it is while the recursion below fills others. It
+  // stays empty until the end: a cycle (through θ) adds nothing.
+  const auto [slot, known] = memo.slot(n);
+  if (known) return slot;
   spend(1);
   const PegNode& p = node(n);
   NodeSet out;
@@ -482,13 +514,13 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
                                                  const NodeSet& inside) const {
   std::vector<std::uint32_t> out;
   if (bundles_.empty()) return out;
-  std::unordered_map<std::uint32_t, NodeSet> memo;
+  NodeSetMemoHandle memo = node_set_memo();
   for (std::uint32_t m : bundles_.back().must) {
     const PegNode& q = node(m);
     if (m == except || q.kind() != Kind::Phi || q.children[0] != cond || !q.type().is_ir() ||
         lookup(m))
       continue;
-    const NodeSet& r = lazy_reads(m, memo);
+    const NodeSet& r = lazy_reads(m, *memo);
     const bool fits = std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
       return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
     });
@@ -499,31 +531,33 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
 
 void Emitter::flush_readers() {
   if (bundles_.empty()) return;
-  std::unordered_map<std::uint32_t, NodeSet> memo;
+  NodeSetMemoHandle memo = node_set_memo();
   std::vector<std::uint32_t> candidates = bundles_.back().must;
   // Nodes the bundle may need that are defined on every call, through φs
   // and into loops (a value read before a loop and used only in it).
-  std::unordered_set<std::uint32_t> seen;
-  std::vector<std::uint32_t> todo = bundles_.back().roots;
-  while (!todo.empty()) {
-    const std::uint32_t n = todo.back();
-    todo.pop_back();
-    const PegNode& p = node(n);
-    if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
-    if (p.type().is_ir() && g_.depth(n) <= depth_ &&
-        !std::binary_search(bundles_.back().must.begin(), bundles_.back().must.end(), n) &&
-        !speculatable_[n] && defined(n))
-      candidates.push_back(n);
-    for (std::uint32_t c : p.children) todo.push_back(c);
+  {
+    Marks seen = marks();
+    std::vector<std::uint32_t> todo = bundles_.back().roots;
+    while (!todo.empty()) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      const PegNode& p = node(n);
+      if (!seen.insert(n) || lookup(n) || reached(n)) continue;
+      if (p.type().is_ir() && g_.depth(n) <= depth_ &&
+          !std::binary_search(bundles_.back().must.begin(), bundles_.back().must.end(), n) &&
+          !speculatable_[n] && defined(n))
+        candidates.push_back(n);
+      for (std::uint32_t c : p.children) todo.push_back(c);
+    }
   }
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
-    const NodeSet& r = lazy_reads(m, memo);
+    const NodeSet& r = lazy_reads(m, *memo);
     if (r.size() != 1 || r.front() != cur_) continue;
     ir::ExprPtr v = value(m);
     if (!lookup(m)) cache(m, temp(std::move(v)));
-    memo.clear();
+    memo->clear();
   }
 }
 
@@ -545,9 +579,8 @@ ir::Function Emitter::run() {
   for (std::uint32_t i = 0; i < g_.nodes.size(); ++i)
     if (node(i).kind() == Kind::StateIn) state_in = i;
   if (!state_in) fail(g_.state, "no initial σ");
-  scopes_.push_back(Scope{});
-  scopes_.back().out = &fn_.body;
-  scopes_.back().states.insert(*state_in);
+  push_scope(&fn_.body);
+  mark_reached(*state_in);
   cur_ = *state_in;
 
   if (g_.outputs.size() != in_.outputs.size()) fail(g_.state, "outputs without variables");
@@ -578,7 +611,7 @@ ir::Function Emitter::run() {
     assignments.emplace_back(out, std::move(v));
   }
   for (auto& [var, v] : assignments) emit(ir::Stmt::assign(var, std::move(v)));
-  scopes_.pop_back();
+  pop_scope();
 
   ir::Block shared;
   for (const auto& [original_index, v] : shared_) shared.push_back(ir::Stmt::decl(v));

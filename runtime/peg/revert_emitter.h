@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +22,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "runtime/eqsat/stamped_set.h"
 #include "runtime/eqsat/time_net.h"
 #include "runtime/ir/builder.h"
 #include "runtime/peg/revert.h"
@@ -76,13 +78,27 @@ class Emitter {
   [[noreturn]] void fail(std::uint32_t n, std::string why) const;
 
   // ---------------------------------------------------------- scopes (revert_emitter.cpp)
-  ir::ExprPtr lookup(std::uint32_t n) const;
+  ir::ExprPtr lookup(std::uint32_t n) const {
+    // Most nodes looked up are in no scope: a count per node answers at once.
+    return cached_in_[n] == 0 ? nullptr : lookup_in_scopes(n);
+  }
+  ir::ExprPtr lookup_in_scopes(std::uint32_t n) const;
   // Whether `cond` is known true or false here (from enclosing branches and
   // guards, and what they imply).
   std::optional<bool> known(std::uint32_t cond) const;
   std::optional<bool> known(std::uint32_t cond, unsigned depth) const;
   bool reached(std::uint32_t state) const;
-  void cache(std::uint32_t n, ir::ExprPtr value) { scopes_.back().values[n] = std::move(value); }
+  void cache(std::uint32_t n, ir::ExprPtr value) {
+    ir::ExprPtr& slot = scopes_.back().values[n];
+    if (!slot) ++cached_in_[n];
+    slot = std::move(value);
+  }
+  void mark_reached(std::uint32_t state) {
+    if (scopes_.back().states.insert(state).second) ++reached_in_[state];
+  }
+  // A new innermost scope writing into `out`; pop_scope() leaves it.
+  void push_scope(ir::Block* out);
+  void pop_scope();
   void emit(ir::Stmt s) {
     spend(1);
     scopes_.back().out->push_back(std::move(s));
@@ -132,10 +148,44 @@ class Emitter {
   bool defined(std::uint32_t n) const {
     return speculatable_[n] || (in_.defined && in_.defined(node(n).eclass));
   }
+  // A memo of a node set per node (lazy_reads', MustEval's): valid while
+  // stamped, so cleared in O(1), the sets keeping their memory from one use
+  // to the next (a hash map built per use was a third of reversion's time).
+  // Uses nest, each holding a memo from the pool while it lasts.
+  class NodeSetMemo {
+   public:
+    explicit NodeSetMemo(std::size_t nodes) : slots_(nodes) { known_.clear(nodes); }
+    // The slot of `n`, and whether it was there already.
+    std::pair<NodeSet&, bool> slot(std::uint32_t n) {
+      const bool fresh = known_.insert(n);
+      if (fresh) slots_[n].clear();
+      return {slots_[n], !fresh};
+    }
+    void clear() { known_.clear(slots_.size()); }
+
+   private:
+    eqsat::StampedSet known_;
+    std::vector<NodeSet> slots_;
+  };
+  // A memo from the pool, given back when the handle goes.
+  class NodeSetMemoHandle {
+   public:
+    explicit NodeSetMemoHandle(const Emitter& e);
+    NodeSetMemoHandle(const NodeSetMemoHandle&) = delete;
+    NodeSetMemoHandle& operator=(const NodeSetMemoHandle&) = delete;
+    ~NodeSetMemoHandle() { pool_.push_back(std::move(memo_)); }
+    NodeSetMemo& operator*() { return *memo_; }
+    NodeSetMemo* operator->() { return memo_.get(); }
+
+   private:
+    std::vector<std::unique_ptr<NodeSetMemo>>& pool_;
+    std::unique_ptr<NodeSetMemo> memo_;
+  };
+  NodeSetMemoHandle node_set_memo() const { return NodeSetMemoHandle(*this); }
+  mutable std::vector<std::unique_ptr<NodeSetMemo>> node_set_memos_;
   // The σ nodes (of the current loop depth) n's lazy evaluation would read.
   // The result lives in `memo` (or is a constant) until memo is cleared.
-  const NodeSet& lazy_reads(std::uint32_t n,
-                            std::unordered_map<std::uint32_t, NodeSet>& memo) const;
+  const NodeSet& lazy_reads(std::uint32_t n, NodeSetMemo& memo) const;
   // The value φs of the innermost bundle on `cond` that can join an `if` on
   // it now: they read no σ but cur_ and `inside` (states within the branches).
   std::vector<std::uint32_t> fusable_phis(std::uint32_t cond, std::uint32_t except,
@@ -203,6 +253,27 @@ class Emitter {
   std::unordered_map<std::uint64_t, ir::VarId> shared_;  // original shared index -> new var
 
   std::vector<Scope> scopes_;
+  // By node: in how many scopes it is cached, or reached (a σ).
+  std::vector<std::uint32_t> cached_in_, reached_in_;
+  // Sets of nodes for walks, reused: a walk took a hash set (or a bit per
+  // node) of its own. Walks nest (one that emits a value may start
+  // another), each holding its own set while it lasts.
+  class Marks {
+   public:
+    Marks(std::vector<std::unique_ptr<eqsat::StampedSet>>& pool, std::size_t nodes);
+    Marks(const Marks&) = delete;
+    Marks& operator=(const Marks&) = delete;
+    ~Marks() { pool_.push_back(std::move(set_)); }
+    // Adds `n`; returns whether it was not marked.
+    bool insert(std::uint32_t n) { return set_->insert(n); }
+    bool contains(std::uint32_t n) const { return set_->contains(n); }
+
+   private:
+    std::vector<std::unique_ptr<eqsat::StampedSet>>& pool_;
+    std::unique_ptr<eqsat::StampedSet> set_;
+  };
+  Marks marks() const { return Marks(marks_pool_, g_.nodes.size()); }
+  mutable std::vector<std::unique_ptr<eqsat::StampedSet>> marks_pool_;
   std::vector<Bundle> bundles_;
   std::unordered_set<std::uint32_t> in_progress_;   // values being computed (not to flush)
   std::vector<std::uint32_t> wanted_;               // loop values whose loop σ's chain must reach
@@ -223,10 +294,9 @@ class Emitter {
 
 template <class F>
 void Emitter::in_scope(ir::Block& block, F&& body) {
-  scopes_.push_back(Scope{});
-  scopes_.back().out = &block;
+  push_scope(&block);
   body();
-  scopes_.pop_back();
+  pop_scope();
 }
 
 }  // namespace augur::peg::revert_detail

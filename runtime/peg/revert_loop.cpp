@@ -21,13 +21,13 @@ std::vector<std::uint32_t> Emitter::loop_thetas(unsigned loop,
                                                 std::span<const std::uint32_t> roots) const {
   const std::uint64_t bit = std::uint64_t{1} << (loop - 1);
   std::vector<std::uint32_t> thetas;
-  std::vector<bool> seen(g_.nodes.size(), false);
+  Marks seen = marks();
   std::vector<std::uint32_t> stack(roots.rbegin(), roots.rend());
   while (!stack.empty()) {
     const std::uint32_t n = stack.back();
     stack.pop_back();
-    if (seen[n] || (g_.variant[n] & bit) == 0) continue;
-    seen[n] = true;
+    if (seen.contains(n) || (g_.variant[n] & bit) == 0) continue;
+    seen.insert(n);
     const PegNode& p = node(n);
     if (p.kind() == Kind::Theta && p.loop() == loop) thetas.push_back(n);
     for (auto c = p.children.rbegin(); c != p.children.rend(); ++c) stack.push_back(*c);
@@ -118,21 +118,21 @@ void Emitter::read_invariants_before(unsigned loop, std::span<const std::uint32_
   const std::uint64_t bit = std::uint64_t{1} << (loop - 1);
   std::vector<std::uint32_t> todo(roots.begin(), roots.end());
   for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
-  std::unordered_set<std::uint32_t> seen;
-  std::unordered_map<std::uint32_t, NodeSet> memo;
+  Marks seen = marks();
+  NodeSetMemoHandle memo = node_set_memo();
   while (!todo.empty()) {
     const std::uint32_t n = todo.back();
     todo.pop_back();
-    if (!seen.insert(n).second || lookup(n) || reached(n)) continue;
+    if (!seen.insert(n) || lookup(n) || reached(n)) continue;
     spend(1);
     const PegNode& q = node(n);
     if ((g_.variant[n] & bit) == 0 && g_.depth(n) < loop && q.type().is_ir() && defined(n) &&
         !in_progress_.contains(n)) {
-      const NodeSet r = lazy_reads(n, memo);
+      const NodeSet r = lazy_reads(n, *memo);
       if (r.size() == 1 && r.front() == cur_) {
         ir::ExprPtr v = value(n);
         if (!lookup(n)) cache(n, temp(std::move(v)));
-        memo.clear();
+        memo->clear();
         continue;
       }
     }
@@ -146,11 +146,11 @@ std::vector<std::uint32_t> Emitter::evals_needed_first(
   std::vector<std::uint32_t> out, todo;
   for (std::uint32_t t : thetas)
     todo.insert(todo.end(), {node(t).children[0], node(t).children[1]});
-  std::unordered_set<std::uint32_t> seen;
+  Marks seen = marks();
   while (!todo.empty()) {
     const std::uint32_t n = todo.back();
     todo.pop_back();
-    if (!seen.insert(n).second || lookup(n)) continue;
+    if (!seen.insert(n) || lookup(n)) continue;
     const PegNode& p = node(n);
     if (p.kind() == Kind::Eval && p.children[1] == pass && p.type().is_ir() && !invariant_eval(n))
       out.push_back(n);
@@ -261,10 +261,10 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
 
   // A loop that leaves memory alone reads one σ: memory must be there first.
   if (!state_theta) {
-    std::unordered_map<std::uint32_t, NodeSet> memo;
+    NodeSetMemoHandle memo = node_set_memo();
     NodeSet reads;
-    for (std::uint32_t r : roots) reads = unite(reads, lazy_reads(r, memo));
-    for (std::uint32_t t : thetas) reads = unite(reads, lazy_reads(node(t).children[1], memo));
+    for (std::uint32_t r : roots) reads = unite(reads, lazy_reads(r, *memo));
+    for (std::uint32_t t : thetas) reads = unite(reads, lazy_reads(node(t).children[1], *memo));
     std::erase_if(reads,
                   [&](std::uint32_t st) { return st == kNoBlame || st == cur_ || reached(st); });
     if (reads.size() > 1) fail(trigger, "a loop that reads memory at two different times");
@@ -292,11 +292,11 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     const std::uint64_t bit = std::uint64_t{1} << (l - 1);
     std::vector<std::uint32_t> todo = roots;
     for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
-    std::unordered_set<std::uint32_t> seen;
+    Marks seen = marks();
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
       todo.pop_back();
-      if (!seen.insert(n).second || lookup(n)) continue;
+      if (!seen.insert(n) || lookup(n)) continue;
       const PegNode& q = node(n);
       if ((g_.variant[n] & bit) != 0) {
         for (std::uint32_t c : q.children) todo.push_back(c);
@@ -374,7 +374,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     for (std::size_t i = 0; i < value_thetas.size(); ++i) cache(value_thetas[i], read(vars[i]));
     if (state_theta) {
       cur_ = *state_theta;
-      scopes_.back().states.insert(*state_theta);
+      mark_reached(*state_theta);
     }
   };
   // One iteration: the exit test with its exits, then the next values.
@@ -475,7 +475,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   cur_ = entry;
   if (state_out) {
     cur_ = *state_out;
-    scopes_.back().states.insert(*state_out);
+    mark_reached(*state_out);
   }
   for (std::size_t i = 0; i < outputs.size(); ++i) cache(outputs[i], read(results[i]));
 }

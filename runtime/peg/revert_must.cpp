@@ -4,6 +4,7 @@
 // already reached, contribute nothing.
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 #include "runtime/peg/revert_emitter.h"
 
@@ -23,10 +24,12 @@ NodeSet intersect(const NodeSet& a, const NodeSet& b) {
 }
 
 NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) {
-  std::unordered_map<std::uint32_t, NodeSet> memo;
-  const auto rec = [&](const auto& self, std::uint32_t n) -> NodeSet {
-    if (auto it = memo.find(n); it != memo.end()) return it->second;
-    memo[n] = {};  // a cycle adds nothing
+  NodeSetMemoHandle memo = node_set_memo();
+  const auto rec = [&](const auto& self, std::uint32_t n) -> const NodeSet& {
+    // The slot stays where it is while the recursion fills others, and
+    // empty until the end: a cycle adds nothing.
+    const auto [slot, seen] = memo->slot(n);
+    if (seen) return slot;
     const PegNode& p = node(n);
     NodeSet out;
     const auto add_children = [&](std::size_t first) {
@@ -68,8 +71,8 @@ NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) 
         break;
     }
     spend(1 + out.size());
-    memo[n] = out;
-    return out;
+    slot = std::move(out);
+    return slot;
   };
   NodeSet out;
   for (std::uint32_t r : roots) out = unite(out, rec(rec, r));

@@ -212,7 +212,7 @@ void Emitter::produce(std::uint32_t p) {
       fail(p, "not an effect");
   }
   cur_ = p;
-  scopes_.back().states.insert(p);
+  mark_reached(p);
 }
 
 }  // namespace augur::peg::revert_detail

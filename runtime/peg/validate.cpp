@@ -51,7 +51,7 @@ bool validate(eqsat::EGraph& g, const PegFunction& original, const ir::Function&
   if (proved(g, original, other)) return true;
   eqsat::Runner runner(eqsat::RunOptions{limits, {}, 1});
   try {
-    runner.run(g, builtin_rules());
+    runner.run(g, builtin_rule_index());
   } catch (const jit::error&) {
     return false;
   }

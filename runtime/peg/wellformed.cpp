@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "runtime/eqsat/stamped_set.h"
+
 namespace augur::peg {
 
 namespace {
@@ -56,11 +58,22 @@ std::optional<Violation> check_cycles(const PegGraph& g) {
 // 2: inner θs only through the first child of their eval or pass. Blames the
 // node whose edge reaches the inner θ.
 std::optional<Violation> check_nesting(const PegGraph& g) {
+  // A walk per loop node; what one walk at level l explored without finding
+  // a deeper θ, no later walk at level l needs to explore again (what it
+  // reaches is as clean), so each node is explored once per level. Walks
+  // keep their order, so the violation reported is the one a walk per loop
+  // node exploring everything finds first.
+  std::vector<std::uint64_t> clean(g.nodes.size(), 0);  // bit l-1: clean at level l
+  eqsat::StampedSet seen;
+  std::vector<std::uint32_t> explored;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> todo;  // node, parent
   for (std::uint32_t x = 0; x < g.nodes.size(); ++x) {
     if (!loop_node(g.nodes[x].kind())) continue;
     const unsigned l = g.nodes[x].loop();
-    std::vector<bool> seen(g.nodes.size(), false);
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> todo;  // node, parent
+    const std::uint64_t bit = l >= 1 && l <= 64 ? std::uint64_t{1} << (l - 1) : 0;
+    seen.clear(g.nodes.size());
+    explored.clear();
+    todo.clear();
     for (std::uint32_t c : g.nodes[x].children) todo.emplace_back(c, x);
     while (!todo.empty()) {
       const auto [n, parent] = todo.back();
@@ -69,13 +82,14 @@ std::optional<Violation> check_nesting(const PegGraph& g) {
       if (p.kind() == Kind::Theta && p.loop() > l)
         return Violation{
             "the loop node " + node_name(g, x) + " reaches the inner θ " + node_name(g, n), parent};
-      if (seen[n]) continue;
-      seen[n] = true;
+      if ((clean[n] & bit) != 0 || !seen.insert(n)) continue;
+      explored.push_back(n);
       for (std::size_t i = 0; i < p.children.size(); ++i) {
         if ((p.kind() == Kind::Eval || p.kind() == Kind::Pass) && p.loop() > l && i == 0) continue;
         todo.emplace_back(p.children[i], n);
       }
     }
+    for (std::uint32_t n : explored) clean[n] |= bit;
   }
   return std::nullopt;
 }

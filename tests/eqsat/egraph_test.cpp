@@ -50,6 +50,43 @@ class EGraphTest : public ::testing::Test {
   EGraph g;
 };
 
+// What a rebuild reports as changed since the one before: the e-nodes
+// added, moved to another class or given other children, and the classes
+// they are in (the runner's incremental search rests on it).
+TEST_F(EGraphTest, ReportsWhatChangedSinceTheRebuildBefore) {
+  const Id a = add("a"), b = add("b"), fa = add("(f a)"), fb = add("(f b)"), h = add("(h c)");
+  const std::uint32_t rebuilds = g.rebuilds();
+  g.rebuild();
+  EXPECT_EQ(g.rebuilds(), rebuilds + 1);
+  EXPECT_NE(g.serial(), EGraph().serial());  // what a rule's memo is keyed on
+  for (Id n : {a, b, fa, fb, h}) EXPECT_TRUE(g.is_new(n));
+  EXPECT_EQ(g.changed().size(), 6u);  // every class: a b c (f a) (f b) (h c)
+  g.rebuild();                        // nothing since
+  for (Id n : {a, b, fa, fb, h}) EXPECT_FALSE(g.is_new(n));
+  EXPECT_TRUE(g.changed().empty());
+
+  g.merge(a, b);
+  g.rebuild();
+  // One of a, b moved into the other's class; (f a) and (f b) are one class
+  // now.
+  EXPECT_NE(g.is_new(a), g.is_new(b));
+  EXPECT_FALSE(g.is_new(h));
+  const std::vector<Id> changed(g.changed().begin(), g.changed().end());
+  EXPECT_TRUE(std::find(changed.begin(), changed.end(), g.find(a)) != changed.end());
+  EXPECT_TRUE(std::find(changed.begin(), changed.end(), g.find(fa)) != changed.end());
+  EXPECT_TRUE(std::find(changed.begin(), changed.end(), g.find(h)) == changed.end());
+  EXPECT_TRUE(g.data_changed().empty());  // no analysis
+  // Every live e-node that is new is in a changed class or has a changed child.
+  for (Id cls : g.classes())
+    for (Id n : g.nodes_of(cls)) {
+      if (!g.is_new(n)) continue;
+      bool near = std::find(changed.begin(), changed.end(), cls) != changed.end();
+      for (Id c : g.node(n).children)
+        near = near || std::find(changed.begin(), changed.end(), c) != changed.end();
+      EXPECT_TRUE(near);
+    }
+}
+
 TEST_F(EGraphTest, HashConsesEqualNodes) {
   const Id a = add("(f x y)");
   const Id b = add("(f x y)");

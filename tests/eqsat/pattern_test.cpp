@@ -89,6 +89,27 @@ TEST_F(PatternTest, SearchesOnlyClassesWithTheRootOperator) {
   EXPECT_FALSE(q.matches_class(g, add("(h c1)")));
 }
 
+TEST_F(PatternTest, KnowsTheOperatorsEveryMatchNeeds) {
+  add("(f a (g b))");
+  g.rebuild();
+  const Query nested = Query::parse("(f ?x (g ?x))", lang);
+  ASSERT_EQ(nested.root_op(), lang.op("f"));
+  const std::vector<Op> ops(nested.required_ops().begin(), nested.required_ops().end());
+  EXPECT_EQ(ops, (std::vector<Op>{lang.op("g"), lang.op("f")}));  // children first, once each
+  EXPECT_TRUE(nested.may_match(g));
+  // An operator no class holds: the runner skips the query, and indeed it
+  // has no match, though its root operator is there.
+  const Query absent = Query::parse("(f ?x (k ?y))", lang);
+  EXPECT_FALSE(absent.may_match(g));
+  EXPECT_EQ(absent.search(g).size(), 0u);
+  EXPECT_EQ(Query::parse("(f ?x (g ?y))", lang).search(g).size(), 1u);
+  // A variable at the root needs no operator of its own.
+  const Query any = Query::parse("?z", lang);
+  EXPECT_FALSE(any.root_op());
+  EXPECT_TRUE(any.required_ops().empty());
+  EXPECT_TRUE(any.may_match(g));
+}
+
 TEST_F(PatternTest, BindsPayloadVariables) {
   // Loop nodes with their index as payload: theta_1, theta_2, eval_1.
   const Op theta = lang.op("theta"), eval = lang.op("eval");

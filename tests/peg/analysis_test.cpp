@@ -274,5 +274,36 @@ TEST(PegConstantFolding, EveryNaNIsOneValue) {
       peg::same_constant(*constants.constant(add("nan_f32")), *constants.constant(add("nan_f64"))));
 }
 
+// Constants are reassociated through chains of them, in one iteration and
+// without making every grouping: a pointer moved one step at a time 40
+// times is its start plus 40, a step back and three forward two ahead, and
+// x * 2 * 3 is x * 6; products of non-constants are not regrouped.
+TEST(PegArithmetic, FoldsChainsOfConstantsInOneIteration) {
+  peg::PegLanguage lang;
+  std::unique_ptr<EGraph> g = peg::make_peg_egraph();
+  const auto add = [&](std::string_view text) { return add_term(*g, parse_term(text, lang)); };
+  std::string walk = "param.i32@0";
+  for (int i = 0; i < 40; ++i) walk = "(add.i32 " + walk + " 1i32)";
+  const Id far = add(walk);
+  const Id back_and_forth = add("(add.i32 (sub.i32 param.i32@0 1i32) 3i32)");
+  const Id scaled = add("(mul.i64 (mul.i64 param.i64@1 2i64) 3i64)");
+  const Id grouped = add("(add.i32 (add.i32 param.i32@0 param.i32@2) param.i32@3)");
+  std::vector<Rewrite> rules;
+  peg::add_arith_axioms(rules, lang);
+  RunOptions one;
+  one.limits.iterations = 1;
+  const Report r = Runner(one).run(*g, rules);
+  EXPECT_EQ(r.iterations, 1u);
+  EXPECT_TRUE(g->equivalent(far, add("(add.i32 param.i32@0 40i32)")));
+  EXPECT_TRUE(g->equivalent(back_and_forth, add("(add.i32 param.i32@0 2i32)")));
+  EXPECT_TRUE(g->equivalent(scaled, add("(mul.i64 param.i64@1 6i64)")));
+  Runner().run(*g, rules);
+  EXPECT_FALSE(
+      g->equivalent(grouped, add("(add.i32 param.i32@0 (add.i32 param.i32@2 param.i32@3))")));
+  // Each step of the walk has one form over the start, not one over every
+  // step before it: the e-graph stays linear in the walk.
+  EXPECT_LT(g->node_count(), 12u * 40u);
+}
+
 }  // namespace
 }  // namespace augur::eqsat

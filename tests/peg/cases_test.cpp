@@ -140,6 +140,28 @@ TEST(PegCases, C03_LoopSemantics) {
   EXPECT_EQ(run_i32(o.original, "g"), 100);
 }
 
+// A loop that starts from another constant loop's value runs once that loop
+// is folded (the constant-loop rule tries a loop only from constant
+// starts): both fold, and no loop is left.
+TEST(PegCases, C03_LoopStartingFromAConstantLoopFolds) {
+  const Optimized o = optimize_case(R"(
+fn h() -> i32 {
+  var i: i32 = 0i32;
+  while (i < 29i32) {
+    i = i + 2i32;
+  }
+  var n: i32 = i;
+  while (n < 100i32) {
+    n = n * 2i32 + 1i32;
+  }
+  return n;
+}
+)");
+  EXPECT_EQ(count_loops(o.fn()), 0) << o.text();
+  EXPECT_EQ(run_i32(o.module, "h"), 123);
+  EXPECT_EQ(run_i32(o.original, "h"), 123);
+}
+
 // 4. Inter-loop strength reduction: i*10+j without a multiplication.
 TEST(PegCases, C04_InterLoopStrengthReduction) {
   const Optimized o = optimize_case(case_program("c04_inter_loop_sr"));
