@@ -147,7 +147,7 @@ ir::ExprPtr ExprPool::insert(std::uint32_t hash, ir::ExprPtr made) {
 }
 
 void ExprPool::grow() {
-  std::vector<Slot> old = std::move(slots_);
+  BigVector<Slot> old = std::move(slots_);
   slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
   shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots_.size()));
   const std::size_t mask = slots_.size() - 1;

@@ -21,6 +21,7 @@
 
 #include "runtime/ir/const_fold.h"
 #include "runtime/ir/ir.h"
+#include "runtime/stage/huge_pages.h"
 
 namespace augur::stage {
 
@@ -109,9 +110,9 @@ class ExprPool {
   std::size_t home(std::uint32_t hash) const { return hash >> shift_; }
   void grow();
 
-  std::vector<ir::ExprPtr> nodes_;  // every pooled node, in the order made
+  BigVector<ir::ExprPtr> nodes_;  // every pooled node, in the order made
   // Open addressing, linear probing; a power of two, at most three quarters full.
-  std::vector<Slot> slots_;
+  BigVector<Slot> slots_;
   unsigned shift_ = 32;  // 32 - log2(slots_.size())
   bool simplify_;
   std::unordered_map<Key, Simplified, KeyHash> simplified_;

@@ -35,7 +35,7 @@ std::uint32_t TagIndex::insert(Tag tag, std::uint32_t node, const Graph& graph) 
 }
 
 void TagIndex::grow() {
-  std::vector<Slot> old = std::move(slots_);
+  BigVector<Slot> old = std::move(slots_);
   slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
   shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots_.size()));
   // Homes are the hash's top bits: the old slots, in order, fill the new
@@ -49,7 +49,7 @@ void TagIndex::grow() {
 }
 
 void TagIndex::clear() {
-  std::vector<Slot>().swap(slots_);
+  BigVector<Slot>().swap(slots_);
   count_ = 0;
   shift_ = 32;
 }
@@ -63,7 +63,9 @@ std::uint32_t Graph::add(Event event) {
     while ((*this)[last].next_variant != kNoNode) last = (*this)[last].next_variant;
     (*this)[last].next_variant = n;
   }
-  if (n % kChunk == 0) chunks_.emplace_back().reserve(kChunk);
+  if (offset_in_chunk(n) == 0) {
+    chunks_.emplace_back().reserve(n < kInSmallChunks ? kSmallChunk : kBigChunk);
+  }
   chunks_.back().push_back(Node{std::move(event)});
   ++size_;
   return n;

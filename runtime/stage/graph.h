@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/ir/ir.h"
+#include "runtime/stage/huge_pages.h"
 #include "runtime/stage/tag.h"
 
 namespace augur::stage {
@@ -82,7 +83,7 @@ class TagIndex {
   std::size_t home(std::uint32_t hash) const { return hash >> shift_; }
   void grow();
 
-  std::vector<Slot> slots_;  // a power of two, at most three quarters full
+  BigVector<Slot> slots_;  // a power of two, at most three quarters full
   std::size_t count_ = 0;
   unsigned shift_ = 32;  // 32 - log2(slots_.size())
 };
@@ -93,8 +94,8 @@ class Graph {
   // The node with the same tag and content as `event`, if any.
   std::uint32_t find(const Event& event) const;
 
-  Node& operator[](std::uint32_t n) { return chunks_[n / kChunk][n % kChunk]; }
-  const Node& operator[](std::uint32_t n) const { return chunks_[n / kChunk][n % kChunk]; }
+  Node& operator[](std::uint32_t n) { return chunks_[chunk_of(n)][offset_in_chunk(n)]; }
+  const Node& operator[](std::uint32_t n) const { return chunks_[chunk_of(n)][offset_in_chunk(n)]; }
   std::uint32_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   void clear();
@@ -105,10 +106,21 @@ class Graph {
   std::vector<GraphVar> vars;
 
  private:
-  // Nodes in chunks of a fixed size: a graph of a million nodes grows without
-  // copying its nodes and touches each page of them once.
-  static constexpr std::uint32_t kChunk = 1024;
-  std::vector<std::vector<Node>> chunks_;
+  // Nodes in chunks that are never reallocated: a graph of a million nodes
+  // grows without copying its nodes and touches each page of them once. The
+  // first kSmallChunks chunks hold kSmallChunk nodes (a small graph allocates
+  // little), the later ones a huge page (and a 4 KiB page for the rest).
+  static constexpr std::uint32_t kSmallChunk = 1024;
+  static constexpr std::uint32_t kSmallChunks = 32;
+  static constexpr std::uint32_t kInSmallChunks = kSmallChunk * kSmallChunks;
+  static constexpr std::uint32_t kBigChunk = (kHugePage + sizeof(Node) - 1) / sizeof(Node);
+  static std::uint32_t chunk_of(std::uint32_t n) {
+    return n < kInSmallChunks ? n / kSmallChunk : kSmallChunks + (n - kInSmallChunks) / kBigChunk;
+  }
+  static std::uint32_t offset_in_chunk(std::uint32_t n) {
+    return n < kInSmallChunks ? n % kSmallChunk : (n - kInSmallChunks) % kBigChunk;
+  }
+  std::vector<BigVector<Node>> chunks_;
   std::uint32_t size_ = 0;
   TagIndex by_tag_;  // the first variant
 };
