@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -161,16 +162,21 @@ void ExprPool::grow() {
 
 ExprPool::ExprPool() : simplify_(simplify_at_construction.load(std::memory_order_relaxed)) {}
 
+ir::ExprPtr ExprPool::share(ir::Expr node) {
+  const ExprArena::Scope scope(arena_);
+  return std::allocate_shared<const ir::Expr>(ArenaAllocator<ir::Expr>(), std::move(node));
+}
+
 ir::ExprPtr ExprPool::constant(ir::Type type, std::uint64_t bits) {
   Key key(ir::ExprKind::Const, 0, type);
   key.bits = ir::canonical_bits(type, bits);
-  return find_or_make(key, [&] { return ir::constant(type, bits); });
+  return find_or_make(key, [&] { return share(ir::constant_node(type, bits)); });
 }
 
 ir::ExprPtr ExprPool::read(ir::VarId var, ir::Type type) {
   Key key(ir::ExprKind::Var, 0, type);
   key.var = var.index;
-  return find_or_make(key, [&] { return ir::read(var, type); });
+  return find_or_make(key, [&] { return share(ir::read_node(var, type)); });
 }
 
 ir::ExprPtr ExprPool::simplify_unary(ir::UnaryOp op, const ir::ExprPtr& x) {
@@ -189,7 +195,7 @@ ir::ExprPtr ExprPool::unary(ir::UnaryOp op, const ir::ExprPtr& operand) {
   key.args[0] = operand.get();
   return find_or_simplify(
       key, std::span(&operand, 1), [&] { return simplify_unary(op, operand); },
-      [&] { return ir::unary(op, operand); });
+      [&] { return share(ir::unary_node(op, operand)); });
 }
 
 ir::ExprPtr ExprPool::simplify_binary(ir::BinaryOp op, const ir::ExprPtr& a, const ir::ExprPtr& b) {
@@ -237,7 +243,7 @@ ir::ExprPtr ExprPool::binary(ir::BinaryOp op, const ir::ExprPtr& lhs, const ir::
   const ir::ExprPtr operands[] = {lhs, rhs};
   return find_or_simplify(
       key, operands, [&] { return simplify_binary(op, lhs, rhs); },
-      [&] { return ir::binary(op, lhs, rhs); });
+      [&] { return share(ir::binary_node(op, lhs, rhs)); });
 }
 
 ir::ExprPtr ExprPool::cast(ir::Type to, const ir::ExprPtr& operand) {
@@ -252,7 +258,7 @@ ir::ExprPtr ExprPool::cast(ir::Type to, const ir::ExprPtr& operand) {
     return nullptr;
   };
   return find_or_simplify(key, std::span(&operand, 1), simplify,
-                          [&] { return ir::cast(to, operand); });
+                          [&] { return share(ir::cast_node(to, operand)); });
 }
 
 ir::ExprPtr ExprPool::select(const ir::ExprPtr& cond, const ir::ExprPtr& a, const ir::ExprPtr& b) {
@@ -265,18 +271,19 @@ ir::ExprPtr ExprPool::select(const ir::ExprPtr& cond, const ir::ExprPtr& a, cons
     if (is_constant(cond)) return cond->bits != 0 ? a : b;
     return nullptr;
   };
-  return find_or_simplify(key, operands, simplify, [&] { return ir::select(cond, a, b); });
+  return find_or_simplify(key, operands, simplify,
+                          [&] { return share(ir::select_node(cond, a, b)); });
 }
 
 ir::ExprPtr ExprPool::load(const ir::ExprPtr& pointer, const ir::ExprPtr& index) {
   Key key(ir::ExprKind::Load);
   key.args = {pointer.get(), index.get()};
-  return find_or_make(key, [&] { return ir::load(pointer, index); });
+  return find_or_make(key, [&] { return share(ir::load_node(pointer, index)); });
 }
 
 ir::ExprPtr ExprPool::math(ir::MathOp op, std::span<const ir::ExprPtr> args) {
   const auto make = [&] {
-    return ir::math(op, std::vector<ir::ExprPtr>(args.begin(), args.end()));
+    return share(ir::math_node(op, std::vector<ir::ExprPtr>(args.begin(), args.end())));
   };
   if (args.size() > kMaxArgs) return make();  // ill-typed: make() says why
   Key key(ir::ExprKind::Math, static_cast<std::uint8_t>(op));
@@ -300,7 +307,7 @@ ir::ExprPtr ExprPool::math(ir::MathOp op, std::span<const ir::ExprPtr> args) {
 
 ir::ExprPtr ExprPool::call(const ir::ExternRef& callee, std::span<const ir::ExprPtr> args) {
   const auto make = [&] {
-    return ir::call(callee, std::vector<ir::ExprPtr>(args.begin(), args.end()));
+    return share(ir::call_node(callee, std::vector<ir::ExprPtr>(args.begin(), args.end())));
   };
   // A call that is not pure happens once per node: two calls are two nodes.
   if (args.size() > kMaxArgs || callee->effect != ir::Effect::Pure) return make();
@@ -313,7 +320,7 @@ ir::ExprPtr ExprPool::call(const ir::ExternRef& callee, std::span<const ir::Expr
 ir::ExprPtr ExprPool::gpu_index(ir::GpuIndex which, unsigned axis) {
   Key key(ir::ExprKind::GpuIndex, static_cast<std::uint8_t>(which));
   key.axis = static_cast<std::uint8_t>(axis);
-  return find_or_make(key, [&] { return ir::gpu_index(which, axis); });
+  return find_or_make(key, [&] { return share(ir::gpu_index_node(which, axis)); });
 }
 
 ir::ExprPtr ExprPool::table(ir::Type element, std::vector<std::byte> bytes) {

@@ -21,6 +21,7 @@
 
 #include "runtime/ir/const_fold.h"
 #include "runtime/ir/ir.h"
+#include "runtime/stage/expr_arena.h"
 #include "runtime/stage/huge_pages.h"
 
 namespace augur::stage {
@@ -103,6 +104,8 @@ class ExprPool {
   ir::ExprPtr find_or_simplify(const Key& key, std::span<const ir::ExprPtr> operands,
                                Simplify&& simplify, Make&& make);
   ir::ExprPtr from_constant(const ir::Constant& c) { return constant(c.type, c.bits); }
+  // A new pooled node, in the arena.
+  ir::ExprPtr share(ir::Expr node);
   ir::ExprPtr simplify_unary(ir::UnaryOp op, const ir::ExprPtr& x);
   ir::ExprPtr simplify_binary(ir::BinaryOp op, const ir::ExprPtr& a, const ir::ExprPtr& b);
   ir::ExprPtr find(const Key& key, std::uint32_t hash) const;  // null: absent
@@ -110,6 +113,7 @@ class ExprPool {
   std::size_t home(std::uint32_t hash) const { return hash >> shift_; }
   void grow();
 
+  ExprArena arena_;
   BigVector<ir::ExprPtr> nodes_;  // every pooled node, in the order made
   // Open addressing, linear probing; a power of two, at most three quarters full.
   BigVector<Slot> slots_;
