@@ -22,6 +22,7 @@
 // predictions are joined and the exploration starts again, until one has none.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -139,6 +140,8 @@ class Explorer {
   bool ignoring() const noexcept;
   void require_run(const char* what) const;
   bool on_event(Event event);
+  std::uint32_t find_recorded(const Event& event);
+  void expect_join(std::uint32_t other_arm);
   bool replay(Event& event);
   bool record(Event& event);
   bool verify(Event& event);
@@ -186,6 +189,12 @@ class Explorer {
   BigVector<std::uint32_t> node_check_;  // per node: the run that last verified it
   std::uint32_t run_serial_ = 0;
   std::uint32_t last_branch_pos_ = kNoNode;
+  // Where a run that took a new outcome is likely to meet recorded code
+  // again (find_recorded()): the first nodes of the branch's other arm.
+  static constexpr std::uint32_t kJoinCandidates = 8;
+  std::array<std::uint32_t, kJoinCandidates> join_nodes_{};
+  std::array<Tag, kJoinCandidates> join_tags_{};
+  std::uint32_t join_count_ = 0;
   StaticState state_;
   std::vector<Tag> live_tags_;  // per live dyn object of the run: its declaration tag
   std::vector<std::uint32_t> free_live_;
