@@ -101,7 +101,7 @@ bool ExprPool::Key::matches(const ir::Expr& e) const {
 
 template <class Make>
 ir::ExprPtr ExprPool::find_or_make(const Key& key, Make&& make) {
-  const std::uint32_t h = key.hash();
+  const Hashes h = hashes(key);
   if (ir::ExprPtr found = find(key, h)) return found;
   return insert(h, make());
 }
@@ -109,7 +109,7 @@ ir::ExprPtr ExprPool::find_or_make(const Key& key, Make&& make) {
 template <class Simplify, class Make>
 ir::ExprPtr ExprPool::find_or_simplify(const Key& key, std::span<const ir::ExprPtr> operands,
                                        Simplify&& simplify, Make&& make) {
-  const std::uint32_t h = key.hash();
+  const Hashes h = hashes(key);
   if (ir::ExprPtr found = find(key, h)) return found;
   if (simplify_) {
     if (auto it = simplified_.find(key); it != simplified_.end()) return it->second.result;
@@ -123,46 +123,55 @@ ir::ExprPtr ExprPool::find_or_simplify(const Key& key, std::span<const ir::ExprP
   return insert(h, make());
 }
 
-ir::ExprPtr ExprPool::find(const Key& key, std::uint32_t hash) const {
-  if (slots_.empty()) return nullptr;
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = home(hash);; i = (i + 1) & mask) {
-    const Slot& slot = slots_[i];
-    if (slot.node == kEmpty) return nullptr;
-    if (slot.hash == hash && key.matches(*nodes_[slot.node])) return nodes_[slot.node];
+ExprPool::Hashes ExprPool::hashes(const Key& key) const {
+  // The youngest operand, if it is this pool's own node.
+  const ir::Expr* youngest = nullptr;
+  std::size_t youngest_at = kMaxArgs;
+  for (std::size_t i = 0; i < kMaxArgs; ++i) {
+    const ir::Expr* a = key.args[i];
+    if (a && (!youngest || a->serial > youngest->serial)) {
+      youngest = a;
+      youngest_at = i;
+    }
   }
+  const bool pooled =
+      youngest && youngest->serial < nodes_.size() && nodes_[youngest->serial].get() == youngest;
+  std::uint32_t anchor;
+  Key rest = key;
+  if (pooled) {
+    anchor = youngest->serial;
+    rest.args[youngest_at] = nullptr;
+  } else if (!youngest) {
+    anchor = static_cast<std::uint32_t>(key.bits) ^ key.var;
+    rest.bits = key.bits >> 32;
+    rest.var = 0;
+  } else {
+    anchor = 0;
+  }
+  rest.bits ^= std::uint64_t{anchor >> 6} << 32;
+  return {key.hash(), (rest.hash() & ~std::uint32_t{63}) | (anchor & 63)};
 }
 
-ir::ExprPtr ExprPool::insert(std::uint32_t hash, ir::ExprPtr made) {
-  if (nodes_.size() == kEmpty) {
-    throw jit::staging_error("the first stage built more than " + std::to_string(kEmpty - 1) +
-                             " distinct expressions");
+ir::ExprPtr ExprPool::find(const Key& key, Hashes h) const {
+  const std::uint32_t n = index_.find(
+      h.table, h.filter, [&](std::uint32_t node) { return key.matches(*nodes_[node]); });
+  return n == NodeIndex::kNone ? nullptr : nodes_[n];
+}
+
+ir::ExprPtr ExprPool::insert(Hashes h, ir::ExprPtr made) {
+  if (nodes_.size() == NodeIndex::kNone) {
+    throw jit::staging_error("the first stage built more than " +
+                             std::to_string(NodeIndex::kNone - 1) + " distinct expressions");
   }
-  if (4 * (nodes_.size() + 1) > 3 * slots_.size()) grow();
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t i = home(hash);
-  while (slots_[i].node != kEmpty) i = (i + 1) & mask;
-  slots_[i] = {hash, static_cast<std::uint32_t>(nodes_.size())};
+  index_.insert(h.table, h.filter, static_cast<std::uint32_t>(nodes_.size()));
   nodes_.push_back(made);
   return made;
-}
-
-void ExprPool::grow() {
-  BigVector<Slot> old = std::move(slots_);
-  slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
-  shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots_.size()));
-  const std::size_t mask = slots_.size() - 1;
-  for (const Slot& s : old) {
-    if (s.node == kEmpty) continue;
-    std::size_t i = home(s.hash);
-    while (slots_[i].node != kEmpty) i = (i + 1) & mask;
-    slots_[i] = s;
-  }
 }
 
 ExprPool::ExprPool() : simplify_(simplify_at_construction.load(std::memory_order_relaxed)) {}
 
 ir::ExprPtr ExprPool::share(ir::Expr node) {
+  node.serial = static_cast<std::uint32_t>(nodes_.size());
   const ExprArena::Scope scope(arena_);
   return std::allocate_shared<const ir::Expr>(ArenaAllocator<ir::Expr>(), std::move(node));
 }
