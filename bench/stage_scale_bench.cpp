@@ -9,16 +9,21 @@
 //   RunawayLoop/N  staging rule 8's dyn loop, stopped by max_nodes = N with
 //                  its staging_error (N = 1,000,000 is the default budget).
 //
-// Peak heap is counted by replacing operator new and delete in this program,
-// so it covers everything the extraction allocates, libraries included.
+// Peak heap is counted by replacing operator new and delete in this program
+// (the aligned forms too), so it covers everything the extraction allocates,
+// libraries included.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
 #include <time.h>
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <mutex>
 #include <new>
+#include <utility>
 
 #include "jit/jit.h"
 #include "tests/support/staged_programs.h"
@@ -28,20 +33,58 @@ namespace {
 std::atomic<std::int64_t> g_heap{0};
 std::atomic<std::int64_t> g_peak{0};
 
-void* counted_alloc(std::size_t size) {
-  void* p = std::malloc(size == 0 ? 1 : size);
-  if (!p) throw std::bad_alloc();
-  const std::int64_t now = g_heap.fetch_add(static_cast<std::int64_t>(malloc_usable_size(p))) +
-                           static_cast<std::int64_t>(malloc_usable_size(p));
+void count(std::int64_t bytes) {
+  const std::int64_t now = g_heap.fetch_add(bytes) + bytes;
   std::int64_t peak = g_peak.load(std::memory_order_relaxed);
   while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
   }
+}
+
+void* counted_alloc(std::size_t size) {
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (!p) throw std::bad_alloc();
+  count(static_cast<std::int64_t>(malloc_usable_size(p)));
   return p;
 }
 
 void counted_free(void* p) noexcept {
   if (!p) return;
   g_heap.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)));
+  std::free(p);
+}
+
+// Aligned blocks count the bytes asked for: malloc_usable_size() of a large
+// aligned block also counts the alignment slack after it, address space that
+// is never touched. Their sizes wait in a small table (few are live at once).
+std::mutex g_aligned_mutex;
+std::array<std::pair<void*, std::size_t>, 4096> g_aligned{};
+
+void* counted_aligned_alloc(std::size_t size, std::align_val_t alignment) {
+  const auto align = static_cast<std::size_t>(alignment);
+  const std::size_t bytes = (size + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, bytes == 0 ? align : bytes);
+  if (!p) throw std::bad_alloc();
+  {
+    const std::lock_guard lock(g_aligned_mutex);
+    auto slot = std::find_if(g_aligned.begin(), g_aligned.end(),
+                             [](const auto& entry) { return entry.first == nullptr; });
+    if (slot == g_aligned.end()) std::abort();
+    *slot = {p, size};
+  }
+  count(static_cast<std::int64_t>(size));
+  return p;
+}
+
+void counted_aligned_free(void* p) noexcept {
+  if (!p) return;
+  {
+    const std::lock_guard lock(g_aligned_mutex);
+    auto slot = std::find_if(g_aligned.begin(), g_aligned.end(),
+                             [&](const auto& entry) { return entry.first == p; });
+    if (slot == g_aligned.end()) std::abort();
+    g_heap.fetch_sub(static_cast<std::int64_t>(slot->second));
+    *slot = {nullptr, 0};
+  }
   std::free(p);
 }
 
@@ -135,6 +178,24 @@ void operator delete(void* p, std::size_t) noexcept {
 }
 void operator delete[](void* p, std::size_t) noexcept {
   counted_free(p);
+}
+void* operator new(std::size_t size, std::align_val_t alignment) {
+  return counted_aligned_alloc(size, alignment);
+}
+void* operator new[](std::size_t size, std::align_val_t alignment) {
+  return counted_aligned_alloc(size, alignment);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  counted_aligned_free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  counted_aligned_free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  counted_aligned_free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  counted_aligned_free(p);
 }
 
 BENCHMARK_MAIN();

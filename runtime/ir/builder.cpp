@@ -18,9 +18,13 @@ std::string mismatch(std::string_view op, Type a, Type b) {
          " and " + b.name();
 }
 
-ExprPtr checked(const TypeCheck& check, Expr e) {
+Expr checked(const TypeCheck& check, Expr e) {
   if (!check.error.empty()) throw jit::verify_error(check.error);
   e.type = check.type;
+  return e;
+}
+
+ExprPtr shared(Expr e) {
   return std::make_shared<const Expr>(std::move(e));
 }
 
@@ -191,7 +195,7 @@ TypeCheck check_call(const ExternFn& callee, std::span<const Type> args) {
   return ok(callee.ret);
 }
 
-ExprPtr constant(Type type, std::uint64_t bits) {
+Expr constant_node(Type type, std::uint64_t bits) {
   if (!type.is_value()) throw jit::verify_error("a constant cannot have type void");
   if (type.is_pointer() && bits != 0) {
     throw jit::verify_error("pointer constants must be null");
@@ -200,7 +204,11 @@ ExprPtr constant(Type type, std::uint64_t bits) {
   e.kind = ExprKind::Const;
   e.type = type;
   e.bits = canonical_bits(type, bits);
-  return std::make_shared<const Expr>(std::move(e));
+  return e;
+}
+
+ExprPtr constant(Type type, std::uint64_t bits) {
+  return shared(constant_node(type, bits));
 }
 
 ExprPtr table(Type element, std::vector<std::byte> bytes) {
@@ -238,16 +246,20 @@ ExprPtr null_pointer(Type pointer_type) {
   return constant(pointer_type, 0);
 }
 
-ExprPtr read(VarId var, Type type) {
+Expr read_node(VarId var, Type type) {
   if (!var.valid()) throw jit::verify_error("read of an invalid variable");
   Expr e;
   e.kind = ExprKind::Var;
   e.var = var;
   e.type = type;
-  return std::make_shared<const Expr>(std::move(e));
+  return e;
 }
 
-ExprPtr unary(UnaryOp op, ExprPtr operand) {
+ExprPtr read(VarId var, Type type) {
+  return shared(read_node(var, type));
+}
+
+Expr unary_node(UnaryOp op, ExprPtr operand) {
   require_operands({operand}, name_of(op));
   Expr e;
   e.kind = ExprKind::Unary;
@@ -257,7 +269,11 @@ ExprPtr unary(UnaryOp op, ExprPtr operand) {
   return checked(check, std::move(e));
 }
 
-ExprPtr binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
+ExprPtr unary(UnaryOp op, ExprPtr operand) {
+  return shared(unary_node(op, std::move(operand)));
+}
+
+Expr binary_node(BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
   require_operands({lhs, rhs}, name_of(op));
   Expr e;
   e.kind = ExprKind::Binary;
@@ -267,7 +283,11 @@ ExprPtr binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
   return checked(check, std::move(e));
 }
 
-ExprPtr select(ExprPtr cond, ExprPtr then_value, ExprPtr else_value) {
+ExprPtr binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
+  return shared(binary_node(op, std::move(lhs), std::move(rhs)));
+}
+
+Expr select_node(ExprPtr cond, ExprPtr then_value, ExprPtr else_value) {
   require_operands({cond, then_value, else_value}, "select");
   TypeCheck check = check_select(cond->type, then_value->type, else_value->type);
   Expr e;
@@ -276,7 +296,11 @@ ExprPtr select(ExprPtr cond, ExprPtr then_value, ExprPtr else_value) {
   return checked(check, std::move(e));
 }
 
-ExprPtr cast(Type to, ExprPtr operand) {
+ExprPtr select(ExprPtr cond, ExprPtr then_value, ExprPtr else_value) {
+  return shared(select_node(std::move(cond), std::move(then_value), std::move(else_value)));
+}
+
+Expr cast_node(Type to, ExprPtr operand) {
   require_operands({operand}, "cast");
   Expr e;
   e.kind = ExprKind::Cast;
@@ -285,7 +309,11 @@ ExprPtr cast(Type to, ExprPtr operand) {
   return checked(check, std::move(e));
 }
 
-ExprPtr load(ExprPtr pointer, ExprPtr index) {
+ExprPtr cast(Type to, ExprPtr operand) {
+  return shared(cast_node(to, std::move(operand)));
+}
+
+Expr load_node(ExprPtr pointer, ExprPtr index) {
   require_operands({pointer, index}, "load");
   TypeCheck check = check_load(pointer->type, index->type);
   Expr e;
@@ -294,7 +322,11 @@ ExprPtr load(ExprPtr pointer, ExprPtr index) {
   return checked(check, std::move(e));
 }
 
-ExprPtr call(ExternRef callee, std::vector<ExprPtr> args) {
+ExprPtr load(ExprPtr pointer, ExprPtr index) {
+  return shared(load_node(std::move(pointer), std::move(index)));
+}
+
+Expr call_node(ExternRef callee, std::vector<ExprPtr> args) {
   if (!callee) throw jit::verify_error("call without a callee");
   require_operands(args, callee->name);
   TypeCheck check = check_call(*callee, types_of(args));
@@ -305,7 +337,11 @@ ExprPtr call(ExternRef callee, std::vector<ExprPtr> args) {
   return checked(check, std::move(e));
 }
 
-ExprPtr math(MathOp op, std::vector<ExprPtr> args) {
+ExprPtr call(ExternRef callee, std::vector<ExprPtr> args) {
+  return shared(call_node(std::move(callee), std::move(args)));
+}
+
+Expr math_node(MathOp op, std::vector<ExprPtr> args) {
   require_operands(args, name_of(op));
   Expr e;
   e.kind = ExprKind::Math;
@@ -316,14 +352,22 @@ ExprPtr math(MathOp op, std::vector<ExprPtr> args) {
   return checked(check, std::move(e));
 }
 
-ExprPtr gpu_index(GpuIndex which, unsigned axis) {
+ExprPtr math(MathOp op, std::vector<ExprPtr> args) {
+  return shared(math_node(op, std::move(args)));
+}
+
+Expr gpu_index_node(GpuIndex which, unsigned axis) {
   if (axis > 2) throw jit::verify_error("GPU index axis must be 0, 1 or 2");
   Expr e;
   e.kind = ExprKind::GpuIndex;
   e.op = static_cast<std::uint8_t>(which);
   e.axis = static_cast<std::uint8_t>(axis);
   e.type = Type::i32();
-  return std::make_shared<const Expr>(std::move(e));
+  return e;
+}
+
+ExprPtr gpu_index(GpuIndex which, unsigned axis) {
+  return shared(gpu_index_node(which, axis));
 }
 
 ExprPtr atomic(AtomicOp op, std::vector<ExprPtr> args) {
@@ -334,7 +378,7 @@ ExprPtr atomic(AtomicOp op, std::vector<ExprPtr> args) {
   std::vector<Type> types = types_of(args);
   TypeCheck check = check_atomic(op, types);
   e.args = std::move(args);
-  return checked(check, std::move(e));
+  return shared(checked(check, std::move(e)));
 }
 
 // ---------------------------------------------------------------- FunctionBuilder

@@ -36,6 +36,19 @@ ExprPtr table(Type element, std::vector<std::byte> bytes);
 ExprPtr table(TableRef data);
 inline constexpr std::size_t kMaxTableBytes = std::size_t{16} << 20;
 
+// The checked nodes the functions above share, by value: for a caller that
+// allocates its nodes itself (the first stage's expression pool).
+Expr constant_node(Type type, std::uint64_t bits);
+Expr read_node(VarId var, Type type);
+Expr unary_node(UnaryOp op, ExprPtr operand);
+Expr binary_node(BinaryOp op, ExprPtr lhs, ExprPtr rhs);
+Expr select_node(ExprPtr cond, ExprPtr then_value, ExprPtr else_value);
+Expr cast_node(Type to, ExprPtr operand);
+Expr load_node(ExprPtr pointer, ExprPtr index);
+Expr call_node(ExternRef callee, std::vector<ExprPtr> args);
+Expr math_node(MathOp op, std::vector<ExprPtr> args);
+Expr gpu_index_node(GpuIndex which, unsigned axis);
+
 // The type `binary(op, lhs, rhs)` would have, or a message saying why it is ill-typed.
 struct TypeCheck {
   Type type;

@@ -149,8 +149,12 @@ struct Expr {
   Type type;               // result type
   std::uint64_t bits = 0;  // Const
   VarId var;               // Var
-  ExternRef callee;        // Call
-  TableRef table;          // Table
+  // A number the node's maker may give it, no part of its value (equality,
+  // hashing and printing ignore it; copies keep it): the first stage's pool
+  // numbers its nodes in the order made (runtime/stage/expr_pool.h).
+  std::uint32_t serial = 0;
+  ExternRef callee;  // Call
+  TableRef table;    // Table
   std::vector<ExprPtr> args;
 
   Expr() = default;

@@ -242,6 +242,7 @@ void Explorer::begin_run(Pending target) {
   live_counts_.clear();
   uncaught_at_start_ = std::uncaught_exceptions();
   run_end_thrown_ = false;
+  join_count_ = 0;
 }
 
 void Explorer::end_run() noexcept {
@@ -328,8 +329,40 @@ bool Explorer::replay(Event& event) {
   }
 }
 
+// The recorded node with the same tag and statement as `event`, if any. A
+// run that took a new outcome at a branch mostly meets recorded code again
+// where the branch's arms join, a few nodes down the other arm (N sequential
+// ifs: at the next if); those nodes are tried first, from memory the run just
+// read, before the tag index, whose probe of a table far larger than the
+// caches costs a miss at a million nodes. Both answers are the same: while
+// exploring, a tag and statement are recorded once at most.
+std::uint32_t Explorer::find_recorded(const Event& event) {
+  for (std::uint32_t i = 0; i < join_count_; ++i) {
+    if (join_tags_[i] == event.tag && same_event(graph_[join_nodes_[i]].event, event)) {
+      const std::uint32_t n = join_nodes_[i];
+      join_count_ = 0;
+      return n;
+    }
+  }
+  return graph_.find(event);
+}
+
+// Takes the first nodes from `other_arm` on, down straight-line code to the
+// first branch or end, as the places where this run may join recorded code.
+void Explorer::expect_join(std::uint32_t other_arm) {
+  join_count_ = 0;
+  for (std::uint32_t n = other_arm; n != kNoNode && join_count_ < kJoinCandidates;) {
+    const Node& node = graph_[n];
+    join_nodes_[join_count_] = n;
+    join_tags_[join_count_] = node.event.tag;
+    ++join_count_;
+    if (node.event.kind == EventKind::Branch || is_terminal(node.event.kind)) break;
+    n = node.succ[0];
+  }
+}
+
 bool Explorer::record(Event& event) {
-  if (const std::uint32_t known = graph_.find(event); known != kNoNode) {
+  if (const std::uint32_t known = find_recorded(event); known != kNoNode) {
     if (known < node_run_.size() && node_run_[known] == run_serial_ &&
         (last_branch_pos_ == kNoNode || last_branch_pos_ < node_pos_[known])) {
       give_up_if_mispredicted();
@@ -379,6 +412,7 @@ std::uint32_t Explorer::push_step(std::uint32_t parent, bool taken) {
 // what follows. The run's path is now a path to n (the one it was recorded
 // on: the same tag leads to the same code, whatever the way there) and `taken`.
 bool Explorer::take_new_outcome(std::uint32_t n, bool taken) {
+  expect_join(graph_[n].succ[!taken]);
   path_ = push_step(reach_[n], taken);
   mode_ = Mode::Record;
   open_ = {n, static_cast<std::uint8_t>(taken)};

@@ -22,6 +22,7 @@
 // predictions are joined and the exploration starts again, until one has none.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -139,6 +140,8 @@ class Explorer {
   bool ignoring() const noexcept;
   void require_run(const char* what) const;
   bool on_event(Event event);
+  std::uint32_t find_recorded(const Event& event);
+  void expect_join(std::uint32_t other_arm);
   bool replay(Event& event);
   bool record(Event& event);
   bool verify(Event& event);
@@ -165,10 +168,10 @@ class Explorer {
 
   // Per exploration.
   Graph graph_;
-  std::vector<Pending> pending_;  // in the order found; pending_[next_pending_] runs next
+  BigVector<Pending> pending_;  // in the order found; pending_[next_pending_] runs next
   std::size_t next_pending_ = 0;
-  std::vector<PathStep> steps_;       // the decisions of every path, prefixes shared
-  std::vector<std::uint32_t> reach_;  // per branch node: the last step of a path to it
+  BigVector<PathStep> steps_;       // the decisions of every path, prefixes shared
+  BigVector<std::uint32_t> reach_;  // per branch node: the last step of a path to it
   std::unordered_map<Tag, std::uint32_t, TagHash> variables_;  // identity -> graph variable
   std::uint64_t runs_in_exploration_ = 0;
 
@@ -180,12 +183,18 @@ class Explorer {
   std::uint32_t path_ = kNoStep;  // while recording: the last step of the run's path
   std::uint32_t expected_ = kNoNode;
   OpenEdge open_;
-  std::uint32_t path_length_ = 0;          // nodes this run went through
-  std::vector<std::uint32_t> node_run_;    // per node: the run that last visited it
-  std::vector<std::uint32_t> node_pos_;    // per node: its position on that run's path
-  std::vector<std::uint32_t> node_check_;  // per node: the run that last verified it
+  std::uint32_t path_length_ = 0;        // nodes this run went through
+  BigVector<std::uint32_t> node_run_;    // per node: the run that last visited it
+  BigVector<std::uint32_t> node_pos_;    // per node: its position on that run's path
+  BigVector<std::uint32_t> node_check_;  // per node: the run that last verified it
   std::uint32_t run_serial_ = 0;
   std::uint32_t last_branch_pos_ = kNoNode;
+  // Where a run that took a new outcome is likely to meet recorded code
+  // again (find_recorded()): the first nodes of the branch's other arm.
+  static constexpr std::uint32_t kJoinCandidates = 8;
+  std::array<std::uint32_t, kJoinCandidates> join_nodes_{};
+  std::array<Tag, kJoinCandidates> join_tags_{};
+  std::uint32_t join_count_ = 0;
   StaticState state_;
   std::vector<Tag> live_tags_;  // per live dyn object of the run: its declaration tag
   std::vector<std::uint32_t> free_live_;

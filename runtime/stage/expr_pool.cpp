@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,7 +101,7 @@ bool ExprPool::Key::matches(const ir::Expr& e) const {
 
 template <class Make>
 ir::ExprPtr ExprPool::find_or_make(const Key& key, Make&& make) {
-  const std::uint32_t h = key.hash();
+  const Hashes h = hashes(key);
   if (ir::ExprPtr found = find(key, h)) return found;
   return insert(h, make());
 }
@@ -108,7 +109,7 @@ ir::ExprPtr ExprPool::find_or_make(const Key& key, Make&& make) {
 template <class Simplify, class Make>
 ir::ExprPtr ExprPool::find_or_simplify(const Key& key, std::span<const ir::ExprPtr> operands,
                                        Simplify&& simplify, Make&& make) {
-  const std::uint32_t h = key.hash();
+  const Hashes h = hashes(key);
   if (ir::ExprPtr found = find(key, h)) return found;
   if (simplify_) {
     if (auto it = simplified_.find(key); it != simplified_.end()) return it->second.result;
@@ -122,55 +123,69 @@ ir::ExprPtr ExprPool::find_or_simplify(const Key& key, std::span<const ir::ExprP
   return insert(h, make());
 }
 
-ir::ExprPtr ExprPool::find(const Key& key, std::uint32_t hash) const {
-  if (slots_.empty()) return nullptr;
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = home(hash);; i = (i + 1) & mask) {
-    const Slot& slot = slots_[i];
-    if (slot.node == kEmpty) return nullptr;
-    if (slot.hash == hash && key.matches(*nodes_[slot.node])) return nodes_[slot.node];
+ExprPool::Hashes ExprPool::hashes(const Key& key) const {
+  // The youngest operand, if it is this pool's own node.
+  const ir::Expr* youngest = nullptr;
+  std::size_t youngest_at = kMaxArgs;
+  for (std::size_t i = 0; i < kMaxArgs; ++i) {
+    const ir::Expr* a = key.args[i];
+    if (a && (!youngest || a->serial > youngest->serial)) {
+      youngest = a;
+      youngest_at = i;
+    }
   }
+  const bool pooled =
+      youngest && youngest->serial < nodes_.size() && nodes_[youngest->serial].get() == youngest;
+  std::uint32_t anchor;
+  Key rest = key;
+  if (pooled) {
+    anchor = youngest->serial;
+    rest.args[youngest_at] = nullptr;
+  } else if (!youngest) {
+    anchor = static_cast<std::uint32_t>(key.bits) ^ key.var;
+    rest.bits = key.bits >> 32;
+    rest.var = 0;
+  } else {
+    anchor = 0;
+  }
+  rest.bits ^= std::uint64_t{anchor >> 6} << 32;
+  return {key.hash(), (rest.hash() & ~std::uint32_t{63}) | (anchor & 63)};
 }
 
-ir::ExprPtr ExprPool::insert(std::uint32_t hash, ir::ExprPtr made) {
-  if (nodes_.size() == kEmpty) {
-    throw jit::staging_error("the first stage built more than " + std::to_string(kEmpty - 1) +
-                             " distinct expressions");
+ir::ExprPtr ExprPool::find(const Key& key, Hashes h) const {
+  const std::uint32_t n = index_.find(
+      h.table, h.filter, [&](std::uint32_t node) { return key.matches(*nodes_[node]); });
+  return n == NodeIndex::kNone ? nullptr : nodes_[n];
+}
+
+ir::ExprPtr ExprPool::insert(Hashes h, ir::ExprPtr made) {
+  if (nodes_.size() == NodeIndex::kNone) {
+    throw jit::staging_error("the first stage built more than " +
+                             std::to_string(NodeIndex::kNone - 1) + " distinct expressions");
   }
-  if (4 * (nodes_.size() + 1) > 3 * slots_.size()) grow();
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t i = home(hash);
-  while (slots_[i].node != kEmpty) i = (i + 1) & mask;
-  slots_[i] = {hash, static_cast<std::uint32_t>(nodes_.size())};
+  index_.insert(h.table, h.filter, static_cast<std::uint32_t>(nodes_.size()));
   nodes_.push_back(made);
   return made;
 }
 
-void ExprPool::grow() {
-  std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
-  shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots_.size()));
-  const std::size_t mask = slots_.size() - 1;
-  for (const Slot& s : old) {
-    if (s.node == kEmpty) continue;
-    std::size_t i = home(s.hash);
-    while (slots_[i].node != kEmpty) i = (i + 1) & mask;
-    slots_[i] = s;
-  }
-}
-
 ExprPool::ExprPool() : simplify_(simplify_at_construction.load(std::memory_order_relaxed)) {}
+
+ir::ExprPtr ExprPool::share(ir::Expr node) {
+  node.serial = static_cast<std::uint32_t>(nodes_.size());
+  const ExprArena::Scope scope(arena_);
+  return std::allocate_shared<const ir::Expr>(ArenaAllocator<ir::Expr>(), std::move(node));
+}
 
 ir::ExprPtr ExprPool::constant(ir::Type type, std::uint64_t bits) {
   Key key(ir::ExprKind::Const, 0, type);
   key.bits = ir::canonical_bits(type, bits);
-  return find_or_make(key, [&] { return ir::constant(type, bits); });
+  return find_or_make(key, [&] { return share(ir::constant_node(type, bits)); });
 }
 
 ir::ExprPtr ExprPool::read(ir::VarId var, ir::Type type) {
   Key key(ir::ExprKind::Var, 0, type);
   key.var = var.index;
-  return find_or_make(key, [&] { return ir::read(var, type); });
+  return find_or_make(key, [&] { return share(ir::read_node(var, type)); });
 }
 
 ir::ExprPtr ExprPool::simplify_unary(ir::UnaryOp op, const ir::ExprPtr& x) {
@@ -189,7 +204,7 @@ ir::ExprPtr ExprPool::unary(ir::UnaryOp op, const ir::ExprPtr& operand) {
   key.args[0] = operand.get();
   return find_or_simplify(
       key, std::span(&operand, 1), [&] { return simplify_unary(op, operand); },
-      [&] { return ir::unary(op, operand); });
+      [&] { return share(ir::unary_node(op, operand)); });
 }
 
 ir::ExprPtr ExprPool::simplify_binary(ir::BinaryOp op, const ir::ExprPtr& a, const ir::ExprPtr& b) {
@@ -237,7 +252,7 @@ ir::ExprPtr ExprPool::binary(ir::BinaryOp op, const ir::ExprPtr& lhs, const ir::
   const ir::ExprPtr operands[] = {lhs, rhs};
   return find_or_simplify(
       key, operands, [&] { return simplify_binary(op, lhs, rhs); },
-      [&] { return ir::binary(op, lhs, rhs); });
+      [&] { return share(ir::binary_node(op, lhs, rhs)); });
 }
 
 ir::ExprPtr ExprPool::cast(ir::Type to, const ir::ExprPtr& operand) {
@@ -252,7 +267,7 @@ ir::ExprPtr ExprPool::cast(ir::Type to, const ir::ExprPtr& operand) {
     return nullptr;
   };
   return find_or_simplify(key, std::span(&operand, 1), simplify,
-                          [&] { return ir::cast(to, operand); });
+                          [&] { return share(ir::cast_node(to, operand)); });
 }
 
 ir::ExprPtr ExprPool::select(const ir::ExprPtr& cond, const ir::ExprPtr& a, const ir::ExprPtr& b) {
@@ -265,18 +280,19 @@ ir::ExprPtr ExprPool::select(const ir::ExprPtr& cond, const ir::ExprPtr& a, cons
     if (is_constant(cond)) return cond->bits != 0 ? a : b;
     return nullptr;
   };
-  return find_or_simplify(key, operands, simplify, [&] { return ir::select(cond, a, b); });
+  return find_or_simplify(key, operands, simplify,
+                          [&] { return share(ir::select_node(cond, a, b)); });
 }
 
 ir::ExprPtr ExprPool::load(const ir::ExprPtr& pointer, const ir::ExprPtr& index) {
   Key key(ir::ExprKind::Load);
   key.args = {pointer.get(), index.get()};
-  return find_or_make(key, [&] { return ir::load(pointer, index); });
+  return find_or_make(key, [&] { return share(ir::load_node(pointer, index)); });
 }
 
 ir::ExprPtr ExprPool::math(ir::MathOp op, std::span<const ir::ExprPtr> args) {
   const auto make = [&] {
-    return ir::math(op, std::vector<ir::ExprPtr>(args.begin(), args.end()));
+    return share(ir::math_node(op, std::vector<ir::ExprPtr>(args.begin(), args.end())));
   };
   if (args.size() > kMaxArgs) return make();  // ill-typed: make() says why
   Key key(ir::ExprKind::Math, static_cast<std::uint8_t>(op));
@@ -300,7 +316,7 @@ ir::ExprPtr ExprPool::math(ir::MathOp op, std::span<const ir::ExprPtr> args) {
 
 ir::ExprPtr ExprPool::call(const ir::ExternRef& callee, std::span<const ir::ExprPtr> args) {
   const auto make = [&] {
-    return ir::call(callee, std::vector<ir::ExprPtr>(args.begin(), args.end()));
+    return share(ir::call_node(callee, std::vector<ir::ExprPtr>(args.begin(), args.end())));
   };
   // A call that is not pure happens once per node: two calls are two nodes.
   if (args.size() > kMaxArgs || callee->effect != ir::Effect::Pure) return make();
@@ -313,7 +329,7 @@ ir::ExprPtr ExprPool::call(const ir::ExternRef& callee, std::span<const ir::Expr
 ir::ExprPtr ExprPool::gpu_index(ir::GpuIndex which, unsigned axis) {
   Key key(ir::ExprKind::GpuIndex, static_cast<std::uint8_t>(which));
   key.axis = static_cast<std::uint8_t>(axis);
-  return find_or_make(key, [&] { return ir::gpu_index(which, axis); });
+  return find_or_make(key, [&] { return share(ir::gpu_index_node(which, axis)); });
 }
 
 ir::ExprPtr ExprPool::table(ir::Type element, std::vector<std::byte> bytes) {

@@ -21,6 +21,9 @@
 
 #include "runtime/ir/const_fold.h"
 #include "runtime/ir/ir.h"
+#include "runtime/stage/expr_arena.h"
+#include "runtime/stage/huge_pages.h"
+#include "runtime/stage/node_index.h"
 
 namespace augur::stage {
 
@@ -73,6 +76,11 @@ class ExprPool {
     bool matches(const ir::Expr& e) const;
     friend bool operator==(const Key&, const Key&) = default;
   };
+  // A key's hashes for the index: `table` random, `filter` local (below).
+  struct Hashes {
+    std::uint32_t table;
+    std::uint32_t filter;
+  };
   struct KeyHash {
     std::size_t operator()(const Key& k) const { return k.hash(); }
   };
@@ -84,15 +92,6 @@ class ExprPool {
     std::array<ir::ExprPtr, kMaxArgs> operands;
   };
 
-  // 32 bits of the key's hash and the node's index in nodes_: a table of
-  // millions of nodes stays small enough for the caches, and a probe reads no
-  // node unless the hash matches. The hash's top bits are the slot's home.
-  static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
-  struct Slot {
-    std::uint32_t hash = 0;
-    std::uint32_t node = kEmpty;
-  };
-
   // The pooled node for `key`, made by `make` on a miss (which type-checks).
   template <class Make>
   ir::ExprPtr find_or_make(const Key& key, Make&& make);
@@ -102,17 +101,26 @@ class ExprPool {
   ir::ExprPtr find_or_simplify(const Key& key, std::span<const ir::ExprPtr> operands,
                                Simplify&& simplify, Make&& make);
   ir::ExprPtr from_constant(const ir::Constant& c) { return constant(c.type, c.bits); }
+  // A new pooled node, in the arena.
+  ir::ExprPtr share(ir::Expr node);
   ir::ExprPtr simplify_unary(ir::UnaryOp op, const ir::ExprPtr& x);
   ir::ExprPtr simplify_binary(ir::BinaryOp op, const ir::ExprPtr& a, const ir::ExprPtr& b);
-  ir::ExprPtr find(const Key& key, std::uint32_t hash) const;  // null: absent
-  ir::ExprPtr insert(std::uint32_t hash, ir::ExprPtr made);
-  std::size_t home(std::uint32_t hash) const { return hash >> shift_; }
-  void grow();
+  // The filter hash keeps related keys together (NodeIndex). A key's
+  // anchor is the serial of its youngest operand when that is a node of this
+  // pool (ir::Expr::serial: its index in nodes_), else, for a node without
+  // operands, its value or variable; the hash's top bits are a hash of the
+  // rest of the key and of the anchor's block of 64, its low six bits the
+  // anchor's place in the block. The first stage builds similar nodes on the
+  // nodes it just made (x > i, then y + i, for each i), so the keys of one
+  // operator with like operands, made one after the other, share words of
+  // the filter.
+  Hashes hashes(const Key& key) const;
+  ir::ExprPtr find(const Key& key, Hashes h) const;  // null: absent
+  ir::ExprPtr insert(Hashes h, ir::ExprPtr made);
 
-  std::vector<ir::ExprPtr> nodes_;  // every pooled node, in the order made
-  // Open addressing, linear probing; a power of two, at most three quarters full.
-  std::vector<Slot> slots_;
-  unsigned shift_ = 32;  // 32 - log2(slots_.size())
+  ExprArena arena_;
+  BigVector<ir::ExprPtr> nodes_;  // every pooled node, in the order made
+  NodeIndex index_;               // 32 bits of each key's hash -> its index in nodes_
   bool simplify_;
   std::unordered_map<Key, Simplified, KeyHash> simplified_;
 };

@@ -1,6 +1,5 @@
 #include "runtime/stage/graph.h"
 
-#include <bit>
 #include <utility>
 
 namespace augur::stage {
@@ -11,47 +10,16 @@ bool same_event(const Event& a, const Event& b) {
 }
 
 std::uint32_t TagIndex::find(Tag tag, const Graph& graph) const {
-  if (slots_.empty()) return kNoNode;
+  static_assert(NodeIndex::kNone == kNoNode);
   const std::uint32_t h = hash(tag);
-  for (std::size_t i = home(h);; i = (i + 1) & (slots_.size() - 1)) {
-    const Slot& slot = slots_[i];
-    if (slot.node == kNoNode) return kNoNode;
-    if (slot.hash == h && graph[slot.node].event.tag == tag) return slot.node;
-  }
+  return index_.find(h, h, [&](std::uint32_t n) { return graph[n].event.tag == tag; });
 }
 
 std::uint32_t TagIndex::insert(Tag tag, std::uint32_t node, const Graph& graph) {
-  if (4 * (count_ + 1) > 3 * slots_.size()) grow();
+  if (const std::uint32_t first = find(tag, graph); first != kNoNode) return first;
   const std::uint32_t h = hash(tag);
-  for (std::size_t i = home(h);; i = (i + 1) & (slots_.size() - 1)) {
-    Slot& slot = slots_[i];
-    if (slot.node == kNoNode) {
-      slot = {h, node};
-      ++count_;
-      return node;
-    }
-    if (slot.hash == h && graph[slot.node].event.tag == tag) return slot.node;
-  }
-}
-
-void TagIndex::grow() {
-  std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.empty() ? 1024 : 2 * old.size(), Slot{});
-  shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots_.size()));
-  // Homes are the hash's top bits: the old slots, in order, fill the new
-  // table nearly in order.
-  for (const Slot& slot : old) {
-    if (slot.node == kNoNode) continue;
-    std::size_t i = home(slot.hash);
-    while (slots_[i].node != kNoNode) i = (i + 1) & (slots_.size() - 1);
-    slots_[i] = slot;
-  }
-}
-
-void TagIndex::clear() {
-  std::vector<Slot>().swap(slots_);
-  count_ = 0;
-  shift_ = 32;
+  index_.insert(h, h, node);
+  return node;
 }
 
 std::uint32_t Graph::add(Event event) {
@@ -63,7 +31,9 @@ std::uint32_t Graph::add(Event event) {
     while ((*this)[last].next_variant != kNoNode) last = (*this)[last].next_variant;
     (*this)[last].next_variant = n;
   }
-  if (n % kChunk == 0) chunks_.emplace_back().reserve(kChunk);
+  if (offset_in_chunk(n) == 0) {
+    chunks_.emplace_back().reserve(n < kInSmallChunks ? kSmallChunk : kBigChunk);
+  }
   chunks_.back().push_back(Node{std::move(event)});
   ++size_;
   return n;

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "runtime/ir/ir.h"
+#include "runtime/stage/huge_pages.h"
+#include "runtime/stage/node_index.h"
 #include "runtime/stage/tag.h"
 
 namespace augur::stage {
@@ -52,13 +54,11 @@ struct GraphVar {
   std::uint32_t shared_count = 0;  // > 0: a kernel's block-shared array of this many elements
 };
 
-// Tag → the first node with it, by open addressing and linear probing. A
-// slot is 8 bytes, 32 bits of the tag's hash and the node, so the index of a
-// million nodes is 16 MB and a probe touches one cache line (a node-based map
-// costs two misses per lookup once an exploration outgrows the caches, and
-// slots holding the whole tag three times the memory). The slot's hash bits
-// also give its home, so growing reads no node; a hash match is confirmed on
-// the node's tag.
+// Tag → the first node with it: 32 bits of the tag's hash and the node in a
+// NodeIndex (a million nodes' index is 16 MB, and a probe reads a node only
+// when the hash bits match; a node-based map would cost two misses per
+// lookup once an exploration outgrows the caches). A hash match is confirmed
+// on the node's tag.
 class Graph;
 class TagIndex {
  public:
@@ -66,25 +66,16 @@ class TagIndex {
   std::uint32_t find(Tag tag, const Graph& graph) const;
   // Records `node` as the first of `tag` unless `graph` has one; returns the first.
   std::uint32_t insert(Tag tag, std::uint32_t node, const Graph& graph);
-  void clear();
+  void clear() { index_.clear(); }
 
  private:
-  struct Slot {
-    std::uint32_t hash = 0;
-    std::uint32_t node = kNoNode;  // kNoNode: empty
-  };
   // The top bits of a product, which every bit of the tag reaches: the
   // tags structuring makes (a serial in the low word) spread too.
   static std::uint32_t hash(Tag tag) {
     return static_cast<std::uint32_t>(((tag.lo ^ tag.hi) * 0x9e3779b97f4a7c15ull) >> 32);
   }
-  // The top bits of the hash: a slot's home follows from its stored hash.
-  std::size_t home(std::uint32_t hash) const { return hash >> shift_; }
-  void grow();
 
-  std::vector<Slot> slots_;  // a power of two, at most three quarters full
-  std::size_t count_ = 0;
-  unsigned shift_ = 32;  // 32 - log2(slots_.size())
+  NodeIndex index_;
 };
 
 class Graph {
@@ -93,8 +84,8 @@ class Graph {
   // The node with the same tag and content as `event`, if any.
   std::uint32_t find(const Event& event) const;
 
-  Node& operator[](std::uint32_t n) { return chunks_[n / kChunk][n % kChunk]; }
-  const Node& operator[](std::uint32_t n) const { return chunks_[n / kChunk][n % kChunk]; }
+  Node& operator[](std::uint32_t n) { return chunks_[chunk_of(n)][offset_in_chunk(n)]; }
+  const Node& operator[](std::uint32_t n) const { return chunks_[chunk_of(n)][offset_in_chunk(n)]; }
   std::uint32_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   void clear();
@@ -105,10 +96,21 @@ class Graph {
   std::vector<GraphVar> vars;
 
  private:
-  // Nodes in chunks of a fixed size: a graph of a million nodes grows without
-  // copying its nodes and touches each page of them once.
-  static constexpr std::uint32_t kChunk = 1024;
-  std::vector<std::vector<Node>> chunks_;
+  // Nodes in chunks that are never reallocated: a graph of a million nodes
+  // grows without copying its nodes and touches each page of them once. The
+  // first kSmallChunks chunks hold kSmallChunk nodes (a small graph allocates
+  // little), the later ones a huge page (and a 4 KiB page for the rest).
+  static constexpr std::uint32_t kSmallChunk = 1024;
+  static constexpr std::uint32_t kSmallChunks = 32;
+  static constexpr std::uint32_t kInSmallChunks = kSmallChunk * kSmallChunks;
+  static constexpr std::uint32_t kBigChunk = (kHugePage + sizeof(Node) - 1) / sizeof(Node);
+  static std::uint32_t chunk_of(std::uint32_t n) {
+    return n < kInSmallChunks ? n / kSmallChunk : kSmallChunks + (n - kInSmallChunks) / kBigChunk;
+  }
+  static std::uint32_t offset_in_chunk(std::uint32_t n) {
+    return n < kInSmallChunks ? n % kSmallChunk : (n - kInSmallChunks) % kBigChunk;
+  }
+  std::vector<BigVector<Node>> chunks_;
   std::uint32_t size_ = 0;
   TagIndex by_tag_;  // the first variant
 };

@@ -10,12 +10,14 @@
 
 #include "jit/error.h"
 #include "runtime/ir/builder.h"
+#include "runtime/stage/huge_pages.h"
+#include "runtime/stage/stmt_stack.h"
 
 namespace augur::stage {
 
 namespace {
 
-using NodeList = std::vector<std::uint32_t>;
+using NodeList = BigVector<std::uint32_t>;
 
 // The successors of a node: the false edge first, then the true edge.
 struct Successors {
@@ -101,7 +103,7 @@ class Structurer {
       if (v.param) ++fn.num_params;
     }
     if (size_ == 0) return fn;
-    sequence(0, kNoNode, fn.body, false);
+    fn.body = sequence_block(0, kNoNode, false);
     return fn;
   }
 
@@ -116,10 +118,10 @@ class Structurer {
   // Reverse postorder of a depth-first search from the entry (iterative).
   void order() {
     rpo_index_.assign(size_, kNoNode);
-    std::vector<std::uint8_t> state(size_, 0);  // 0 new, 1 on the stack, 2 done
+    BigVector<std::uint8_t> state(size_, 0);  // 0 new, 1 on the stack, 2 done
     NodeList post;
     post.reserve(size_);
-    std::vector<std::pair<std::uint32_t, std::size_t>> stack{{0, 0}};
+    BigVector<std::pair<std::uint32_t, std::size_t>> stack{{0, 0}};
     state[0] = 1;
     while (!stack.empty()) {
       auto& [n, next] = stack.back();
@@ -219,7 +221,7 @@ class Structurer {
       }
     });
     // Headers later in reverse postorder are nested deeper: build those first.
-    std::vector<std::uint32_t> seen(size_, kNoNode);
+    NodeList seen(size_, kNoNode);
     for (auto it = rpo_.rbegin(); it != rpo_.rend(); ++it) {
       const std::uint32_t h = *it;
       if (!is_header_[h]) continue;
@@ -407,27 +409,27 @@ class Structurer {
   // Appends the break or continue that reaching x is, if x is the follow or
   // the header of a loop being emitted: the innermost such loop, as many
   // levels out as it is.
-  [[gnu::noinline]] bool loop_exit(std::uint32_t x, ir::Block& out) {
+  [[gnu::noinline]] bool loop_exit(std::uint32_t x) {
     for (std::size_t i = loops_.size(); i-- > 0;) {
       const auto levels = static_cast<std::uint32_t>(loops_.size() - i);
       if (x == loops_[i].header) {
-        out.push_back(ir::Stmt::continue_(levels));
+        pending_.push(ir::Stmt::continue_(levels));
         return true;
       }
       if (x == loops_[i].follow) {
-        out.push_back(ir::Stmt::break_(levels));
+        pending_.push(ir::Stmt::break_(levels));
         return true;
       }
     }
     return false;
   }
 
-  // The statement that leaves for x at once, if reaching x is a jump.
-  [[gnu::noinline]] bool jump(std::uint32_t x, std::uint32_t stop, ir::Block& out) {
+  // Appends the statement that leaves for x at once, if reaching x is a jump.
+  [[gnu::noinline]] bool jump(std::uint32_t x, std::uint32_t stop) {
     if (x == stop) return false;
-    if (loop_exit(x, out)) return true;
+    if (loop_exit(x)) return true;
     if (is_terminal(g_[x].event.kind)) {
-      out.push_back(statement(x));
+      pending_.push(statement(x));
       return true;
     }
     return false;
@@ -506,24 +508,37 @@ class Structurer {
   // a level under AddressSanitizer, more than a TBB worker's 4 MiB holds at
   // 1,000 levels. The statements it appends, its errors, jump(), loop_exit()
   // and the loop analysis in follow() stay out of line (2.3 KB a level).
-  [[gnu::noinline]] void append_statement(ir::Block& out, std::uint32_t n) {
-    out.push_back(statement(n));
-  }
-  [[gnu::noinline]] static void append_if(ir::Block& out, const ir::ExprPtr& cond,
-                                          ir::Block then_block, ir::Block else_block) {
-    out.push_back(ir::Stmt::if_(cond, std::move(then_block), std::move(else_block)));
+  [[gnu::noinline]] void append_statement(std::uint32_t n) { pending_.push(statement(n)); }
+  // Appends `if (cond)` with the blocks the statements from `then_mark` and
+  // from `else_mark` on make (no mark: an empty block).
+  [[gnu::noinline]] void append_if(const ir::ExprPtr& cond, std::size_t then_mark,
+                                   std::size_t else_mark) {
+    ir::Block else_block = else_mark == kNoMark ? ir::Block() : block_from(else_mark);
+    ir::Block then_block = then_mark == kNoMark ? ir::Block() : block_from(then_mark);
+    pending_.push(ir::Stmt::if_(cond, std::move(then_block), std::move(else_block)));
   }
 
-  // Emits the code from n until `stop` (exclusive) or a jump out of the block.
-  // `at_header`: n is the header of the loop being emitted (do not re-enter it).
-  void sequence(std::uint32_t n, std::uint32_t stop, ir::Block& out, bool at_header) {
+  // The block of the statements appended from `mark` on.
+  [[gnu::noinline]] ir::Block block_from(std::size_t mark) { return pending_.take(mark); }
+
+  // The block sequence() emits.
+  [[gnu::noinline]] ir::Block sequence_block(std::uint32_t n, std::uint32_t stop, bool at_header) {
+    const std::size_t mark = pending_.size();
+    sequence(n, stop, at_header);
+    return block_from(mark);
+  }
+
+  // Appends the code from n until `stop` (exclusive) or a jump out of the
+  // block to pending_. `at_header`: n is the header of the loop being emitted
+  // (do not re-enter it).
+  void sequence(std::uint32_t n, std::uint32_t stop, bool at_header) {
     const NestingLevel level(nesting_);
     while (true) {
       if (!at_header) {
         if (n == stop) return;
-        if (loop_exit(n, out)) return;
+        if (loop_exit(n)) return;
         if (is_header_[n]) {
-          const std::uint32_t after = emit_loop(n, out);
+          const std::uint32_t after = emit_loop(n);
           if (after == kNoNode) return;
           n = after;
           continue;
@@ -532,7 +547,7 @@ class Structurer {
       at_header = false;
       const Node& node = g_[n];
       if (node.event.kind != EventKind::Branch) {
-        append_statement(out, n);
+        append_statement(n);
         if (is_terminal(node.event.kind)) return;
         n = node.succ[0];
         continue;
@@ -540,23 +555,22 @@ class Structurer {
       const std::uint32_t on_true = node.succ[1];
       const std::uint32_t on_false = node.succ[0];
       const ir::ExprPtr& cond = node.event.expr;
-      ir::Block then_block;
-      ir::Block else_block;
+      const std::size_t mark = pending_.size();
       if (on_true == on_false) {
-        append_if(out, cond, {}, {});
+        append_if(cond, kNoMark, kNoMark);
         n = on_true;
         continue;
       }
       // An arm that leaves at once (break, continue, return) needs no join;
       // a return both arms reach is their join, emitted once after the if.
       const std::uint32_t j = join(n);
-      if (on_true != j && jump(on_true, stop, then_block)) {
-        append_if(out, cond, std::move(then_block), {});
+      if (on_true != j && jump(on_true, stop)) {
+        append_if(cond, mark, kNoMark);
         n = on_false;
         continue;
       }
-      if (on_false != j && jump(on_false, stop, else_block)) {
-        append_if(out, cond, {}, std::move(else_block));
+      if (on_false != j && jump(on_false, stop)) {
+        append_if(cond, kNoMark, mark);
         n = on_true;
         continue;
       }
@@ -565,27 +579,28 @@ class Structurer {
       // of early returns (a dispatch on a static table) is emitted in a loop,
       // not in a recursion as deep as the chain is long.
       if (returns_straight(on_true, stop, j)) {
-        sequence(on_true, stop, then_block, false);
-        append_if(out, cond, std::move(then_block), {});
+        sequence(on_true, stop, false);
+        append_if(cond, mark, kNoMark);
         n = on_false;
         continue;
       }
       if (returns_straight(on_false, stop, j)) {
-        sequence(on_false, stop, else_block, false);
-        append_if(out, cond, {}, std::move(else_block));
+        sequence(on_false, stop, false);
+        append_if(cond, kNoMark, mark);
         n = on_true;
         continue;
       }
       // Where paths of the arms meet at more than one place, each place is
       // emitted once, after a block that the paths reaching it leave.
       if (const NodeList merges = merge_children(n); merges.size() > 1) {
-        n = emit_blocks(n, merges, out);
+        n = emit_blocks(n, merges);
         continue;
       }
       const std::uint32_t arm_stop = j == kNoNode ? stop : j;
-      sequence(on_true, arm_stop, then_block, false);
-      sequence(on_false, arm_stop, else_block, false);
-      append_if(out, cond, std::move(then_block), std::move(else_block));
+      sequence(on_true, arm_stop, false);
+      const std::size_t else_mark = pending_.size();
+      sequence(on_false, arm_stop, false);
+      append_if(cond, mark, else_mark);
       if (j == kNoNode) return;
       n = j;
     }
@@ -632,43 +647,42 @@ class Structurer {
   //
   // Every path in a block ends in a jump, so no block loops. Returns mk,
   // where the code goes on after the outermost block.
-  [[gnu::noinline]] std::uint32_t emit_blocks(std::uint32_t n, const NodeList& merges,
-                                              ir::Block& out) {
+  [[gnu::noinline]] std::uint32_t emit_blocks(std::uint32_t n, const NodeList& merges) {
     const std::size_t k = merges.size();
     for (std::size_t i = k; i-- > 0;) loops_.push_back({kNoNode, merges[i]});
     nesting_ += k;
     const Node& node = g_[n];
-    ir::Block then_block;
-    ir::Block else_block;
-    sequence(node.succ[1], kNoNode, then_block, false);
-    sequence(node.succ[0], kNoNode, else_block, false);
-    ir::Block body;
-    append_if(body, node.event.expr, std::move(then_block), std::move(else_block));
+    // Block i's body: the block nested in it (the if, innermost), then the
+    // code of merges[i - 1].
+    const std::size_t mark = pending_.size();
+    sequence(node.succ[1], kNoNode, false);
+    const std::size_t else_mark = pending_.size();
+    sequence(node.succ[0], kNoNode, false);
+    append_if(node.event.expr, mark, else_mark);
     for (std::size_t i = 0; i < k; ++i) {
-      ir::Stmt block = ir::Stmt::while_(ir::constant(true), std::move(body));
+      ir::Stmt block = ir::Stmt::while_(ir::constant(true), block_from(mark));
       loops_.pop_back();
-      body.clear();
-      body.push_back(std::move(block));
-      if (i + 1 < k) sequence(merges[i], kNoNode, body, false);
+      pending_.push(std::move(block));
+      if (i + 1 < k) sequence(merges[i], kNoNode, false);
     }
     nesting_ -= k;
-    out.push_back(std::move(body.front()));
     return merges.back();
   }
 
   // Emits the loop headed by h; returns where the code continues after it.
-  [[gnu::noinline]] std::uint32_t emit_loop(std::uint32_t h, ir::Block& out) {
+  [[gnu::noinline]] std::uint32_t emit_loop(std::uint32_t h) {
     const std::uint32_t after = follow(h);
     loops_.push_back({h, after});
-    ir::Block body;
-    sequence(h, h, body, true);
+    ir::Block body = sequence_block(h, h, true);
     loops_.pop_back();
-    out.push_back(ir::Stmt::while_(ir::constant(true), std::move(body)));
+    pending_.push(ir::Stmt::while_(ir::constant(true), std::move(body)));
     return after;
   }
 
   // Blocks emit_blocks() nests at most for one branch.
   static constexpr std::size_t kMaxBlocks = 64;
+  // No block: append_if()'s empty arm.
+  static constexpr std::size_t kNoMark = ~std::size_t{0};
 
   const Graph& g_;
   const StructureOptions& options_;
@@ -682,12 +696,13 @@ class Structurer {
   NodeList dominated_;  // nodes of the dominator subtree, the node included
   NodeList loop_of_;
   NodeList parent_;
-  std::vector<std::uint8_t> is_header_;
+  BigVector<std::uint8_t> is_header_;
   Adjacency back_;
   NodeList forward_preds_;
   std::unordered_map<std::uint32_t, std::uint32_t> follows_;
 
   std::vector<Loop> loops_;
+  StmtStack pending_;  // the statements of the blocks being emitted
   std::uint64_t emitted_ = 0;
   std::size_t nesting_ = 0;  // blocks being emitted: sequence()'s recursion
 };

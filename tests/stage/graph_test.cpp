@@ -29,14 +29,21 @@ Event assign(std::uint64_t tag, std::uint32_t var, std::int64_t value) {
 }
 
 TEST(Graph, FindsEveryNodeAcrossChunksAndIndexGrowth) {
-  constexpr std::uint32_t kCount = 50'000;  // dozens of chunks, many growths of the index
+  // The 32 small chunks, then big ones of a huge page each, and many growths
+  // of the index.
+  constexpr std::uint32_t kCount = 100'000;
   Graph g;
   for (std::uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(g.add(assign(i, 0, i)), i);
   ASSERT_EQ(g.size(), kCount);
   for (std::uint32_t i = 0; i < kCount; ++i) {
     ASSERT_EQ(g.find(assign(i, 0, i)), i) << i;
     ASSERT_EQ(g[i].event.tag, tag_of(i));
+    ASSERT_EQ(g[i].event.expr->bits, i);
   }
+  // A copy (structuring copies an irreducible graph) holds the same nodes.
+  const Graph copy = g;
+  ASSERT_EQ(copy.size(), kCount);
+  for (std::uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(copy[i].event.tag, tag_of(i)) << i;
   // Same tag, other content; other tag, same content.
   EXPECT_EQ(g.find(assign(7, 1, 7)), kNoNode);
   EXPECT_EQ(g.find(assign(kCount + 7, 0, 7)), kNoNode);
