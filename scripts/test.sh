@@ -7,6 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# Absolute paths in ccache's keys (a base_dir would make them relative to each
+# build directory, which differs between Ninja and Makefiles): see `make`.
+export CCACHE_BASEDIR=
 
 suites=${AUGUR_TEST_SUITES:-dev make asan fuzz}
 for suite in $suites; do
@@ -24,8 +27,12 @@ for suite in $suites; do
       # in the environment cannot change it), build the library, one example
       # and the benchmark object whose generated source once failed under
       # Makefiles (its directory was made by Ninja only), and run the example.
+      # The dev preset's settings make each compile command the dev suite's,
+      # so that ccache answers this second build of the library from the first.
       mkdir -p build
-      cmake -S . -B build/make -G "Unix Makefiles" >build/make.configure.log 2>&1 || {
+      cmake -S . -B build/make -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CXX_FLAGS_RELEASE=-O2 -DCMAKE_C_FLAGS_RELEASE=-O2 -DAUGUR_CHECKED=ON \
+        -DAUGUR_WERROR=ON >build/make.configure.log 2>&1 || {
         cat build/make.configure.log
         exit 1
       }
