@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(gpu_emitter_test gpu_nvrtc_test gpu_fallback_test gpu_cache_test gpu_device_test
-  gpu_staging_test gpu_einsum_test gpu_fault_test gpu_conv gpu_bench)
+targets=(gpu_emitter_test gpu_nvrtc_test gpu_fallback_test gpu_cache_test gpu_device_test gpu_table_test
+  gpu_staging_test gpu_einsum_test gpu_fault_test gpu_scan_test gpu_scan_helper_test gpu_conv gpu_bench)
 scripts/build.sh dev "${targets[@]}"
 
 out=build/gpu-bundle
