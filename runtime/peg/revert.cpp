@@ -22,6 +22,7 @@ void Emitter::compute_facts() {
 
   // Speculatable: computing it where it is not demanded cannot trap or loop.
   // θ is a loop variable's current value; cycles close only through θ.
+  in_group_.assign(n, 0);
   speculatable_.assign(n, 2);  // 2: not yet known
   const auto spec = [&](const auto& self, std::uint32_t i) -> bool {
     if (speculatable_[i] != 2) return speculatable_[i] != 0;

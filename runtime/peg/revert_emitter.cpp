@@ -310,6 +310,10 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
   }
   // Value φs only: `?:` when neither branch needs a statement. A σ the
   // branches read that is certainly reached anyway is reached first.
+  // The members are computed together below: reading memory first must not
+  // compute one of them on its own.
+  const std::vector<std::uint32_t> group = members;
+  for (std::uint32_t m : group) ++in_group_[m];
   const ir::ExprPtr c = value(cond);
   compute_common(members);
   if (!bundles_.empty()) {
@@ -325,6 +329,12 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
         reach(s);
   }
   flush_readers();
+  for (std::uint32_t m : group) --in_group_[m];
+  // Computing the condition and what the branches share may still have
+  // emitted a member (a φ of the same condition that some shared value
+  // needs): it is not emitted again.
+  std::erase_if(members, [&](std::uint32_t m) { return lookup(m) != nullptr; });
+  if (members.empty()) return;
   const std::uint32_t start = cur_;
   std::vector<ir::ExprPtr> values[2];
   ir::Block blocks[2];
@@ -455,7 +465,8 @@ const NodeSet& Emitter::lazy_reads(std::uint32_t n, NodeSetMemo& memo) const {
   static const NodeSet kNothing;
   static const NodeSet kBlocked = {kNoBlame};
   if (lookup(n)) return kNothing;
-  if (in_progress_.contains(n)) return kBlocked;  // cannot be computed yet
+  // Cannot be computed yet, or is being computed with its φ group.
+  if (in_progress_.contains(n) || in_group_[n] > 0) return kBlocked;
   // A slot stays where it is while the recursion below fills others. It
   // stays empty until the end: a cycle (through θ) adds nothing.
   const auto [slot, known] = memo.slot(n);

@@ -145,8 +145,14 @@ class Emitter {
   // reads cur_ and no other σ, among those the innermost bundle must
   // evaluate and those it may need that are defined anyway.
   void flush_readers();
+  // Whether computing n here cannot trap where the source does not: it
+  // cannot trap at all, the source computes it on every call, or on every
+  // iteration of the open loop it varies in.
   bool defined(std::uint32_t n) const {
-    return speculatable_[n] || (in_.defined && in_.defined(node(n).eclass));
+    if (speculatable_[n] || (in_.defined && in_.defined(node(n).eclass))) return true;
+    const unsigned d = g_.depth(n);
+    return d > 0 && d <= open_passes_.size() && in_.total &&
+           in_.total(node(n).eclass, open_passes_[d - 1]);
   }
   // A memo of a node set per node (lazy_reads', MustEval's): valid while
   // stamped, so cleared in O(1), the sets keeping their memory from one use
@@ -229,6 +235,13 @@ class Emitter {
   // point. Returns false when every path exits.
   template <class Exit, class Iteration>
   bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
+  // Before an exit test: what leaving and going on both do (an inner loop,
+  // the effects before it, a value that is both the exit's and the next
+  // iteration's) is done once, ahead of the test, instead of once in the
+  // exit and again for the next values.
+  void run_common_work();
+  // Whether `state` lies on the σ chain ahead of cur_ (reach() would get there).
+  bool follows_current(std::uint32_t state);
   std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
   // Before a loop that moves memory: computes what it reads of the memory it
   // starts from (cur_), does not vary in it and is defined on every call;
@@ -275,12 +288,19 @@ class Emitter {
   Marks marks() const { return Marks(marks_pool_, g_.nodes.size()); }
   mutable std::vector<std::unique_ptr<eqsat::StampedSet>> marks_pool_;
   std::vector<Bundle> bundles_;
-  std::unordered_set<std::uint32_t> in_progress_;   // values being computed (not to flush)
+  std::unordered_set<std::uint32_t> in_progress_;  // values being computed (not to flush)
+  // Per node: how many φ groups being emitted hold it (computed with its
+  // group, never alone in the meantime).
+  std::vector<std::uint32_t> in_group_;
   std::vector<std::uint32_t> wanted_;               // loop values whose loop σ's chain must reach
   std::unordered_set<std::uint32_t> reaching_for_;  // pure loops (passes) waiting for their σ
   std::vector<std::uint32_t> peeled_states_;  // σ θs in the peeled first iteration of their loop
   std::uint32_t cur_ = 0;
   unsigned depth_ = 0;  // loops open around the insertion point
+  // The pass classes of the loops open around the insertion point, outermost
+  // first: loop ℓ's at ℓ - 1 while its body is emitted (kNoPass: none open).
+  static constexpr eqsat::Id kNoPass = eqsat::make_id(~std::uint32_t{0});
+  std::vector<eqsat::Id> open_passes_;
   mutable std::size_t work_ = 0;
   mutable eqsat::TimeNet net_{in_.time_net};
 

@@ -65,6 +65,7 @@ ir::Block without_breaks(ir::Block block) {
 template <class Exit, class Iteration>
 bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iteration) {
   bundles_.back() = iteration(c);
+  run_common_work();
   if (std::optional<bool> k = known(c)) {
     if (!*k) return true;
     ir::Block b = exit(c, true);
@@ -87,6 +88,39 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
   ir::ExprPtr t = value(c);
   emit(ir::Stmt::if_(t, exit(c, true)));
   scopes_.back().known[c] = false;
+  return true;
+}
+
+void Emitter::run_common_work() {
+  if (bundles_.back().roots.empty()) return;
+  const NodeSet common = bundles_.back().must;
+  // The exit's and the next iteration's values; the test (the first root)
+  // is computed where it is tested.
+  std::vector<std::uint32_t> roots(bundles_.back().roots.begin() + 1, bundles_.back().roots.end());
+  std::sort(roots.begin(), roots.end());
+  for (std::uint32_t n : common) {
+    const PegNode& p = node(n);
+    if (p.type().is_state()) {
+      if (!reached(n) && follows_current(n)) reach(n);
+      continue;
+    }
+    if (!p.type().is_ir() || lookup(n)) continue;
+    const bool loop = p.kind() == Kind::Eval && !invariant_eval(n);
+    if (loop || (is_pure_value_op(p.kind()) && std::binary_search(roots.begin(), roots.end(), n))) {
+      ir::ExprPtr v = value(n);
+      if (!lookup(n)) cache(n, temp(std::move(v)));
+    }
+  }
+}
+
+bool Emitter::follows_current(std::uint32_t state) {
+  std::uint32_t x = resolve(state);
+  for (std::size_t steps = 0; x != cur_; ++steps) {
+    if (steps > g_.nodes.size() || !is_producer(x)) return false;
+    const std::optional<std::uint32_t> in = input_of(x);
+    if (!in) return false;
+    x = resolve(*in);
+  }
   return true;
 }
 
@@ -280,12 +314,30 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   // is hoisted, and the θs it reads have safe initial values.
   const std::uint32_t cond_root[] = {cond};
   const NodeSet first_test = must(cond_root, l);
-  for (std::uint32_t n : first_test) {
+  const auto hoistable = [&](std::uint32_t n) {
     const PegNode& q = node(n);
-    if (g_.depth(n) >= l || !q.type().is_ir() || lookup(n) || q.kind() == Kind::Eval) continue;
-    if (q.kind() == Kind::Const || q.kind() == Kind::Param || q.kind() == Kind::Table) continue;
-    ir::ExprPtr v = value(n);
-    if (!lookup(n)) cache(n, temp(std::move(v)));
+    return std::binary_search(first_test.begin(), first_test.end(), n) && g_.depth(n) < l &&
+           q.type().is_ir() && !lookup(n) && q.kind() != Kind::Eval && q.kind() != Kind::Const &&
+           q.kind() != Kind::Param && q.kind() != Kind::Table;
+  };
+  // Operands before their users, so that a user reads its operand's temporary
+  // rather than computing it again inside its own expression.
+  Marks expanded = marks();
+  for (std::uint32_t start : first_test) {
+    std::vector<std::pair<std::uint32_t, bool>> todo{{start, false}};
+    while (!todo.empty()) {
+      const auto [n, operands_done] = todo.back();
+      todo.pop_back();
+      if (!hoistable(n)) continue;
+      if (!operands_done) {
+        if (!expanded.insert(n)) continue;
+        todo.emplace_back(n, true);
+        for (std::uint32_t c : node(n).children) todo.emplace_back(c, false);
+        continue;
+      }
+      ir::ExprPtr v = value(n);
+      if (!lookup(n)) cache(n, temp(std::move(v)));
+    }
   }
   // Invariant work that cannot trap is computed once, before the loop.
   {
@@ -441,6 +493,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   }
 
   ++depth_;
+  const std::vector<eqsat::Id> passes_outside = open_passes_;
+  open_passes_.resize(l - 1, kNoPass);
+  open_passes_.push_back(pass_node.eclass);
   ir::Block body;
   // The body runs once: the peeled first iteration, or a loop that always
   // exits in its first iteration (a `break 2` taken at once leaves such an
@@ -465,6 +520,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     emit(ir::Stmt::while_(ir::constant(true), std::move(rest)));
   });
   --depth_;
+  open_passes_ = passes_outside;
   if (once) {
     // The first iteration is straight-line code: its exits become branches.
     for (ir::Stmt& st : without_breaks(std::move(body))) emit(std::move(st));

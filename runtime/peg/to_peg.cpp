@@ -173,10 +173,10 @@ class Translator {
 
   Flow block(const ir::Block& b, Env env, unsigned depth) {
     Flow acc{truth(true), std::move(env), {}};
-    const bool every_run = every_run_;
+    const bool every_pass = every_pass_;
     for (const ir::Stmt& s : b) {
       if (is_false(acc.fall_cond)) break;  // unreachable
-      every_run_ = every_run && is_true(acc.fall_cond);
+      every_pass_ = every_pass && is_true(acc.fall_cond);
       Flow f = stmt(s, acc.fall, depth);
       for (std::size_t k = 0; k < f.exits.size(); ++k) {
         std::optional<Exit>& from = f.exits[k];
@@ -193,7 +193,7 @@ class Translator {
       acc.fall_cond = conj(acc.fall_cond, f.fall_cond);
       acc.fall = std::move(f.fall);
     }
-    every_run_ = every_run;
+    every_pass_ = every_pass;
     return acc;
   }
 
@@ -250,21 +250,21 @@ class Translator {
 
   Flow branch(const ir::Stmt& s, Env env, unsigned depth) {
     const Id c = expr(s.expr, env);
-    const bool every_run = every_run_;
-    every_run_ = false;
+    const bool every_pass = every_pass_;
+    every_pass_ = false;
     // An if on every run that always falls through computes its variables'
     // values (the φs of its branches) on every run too.
-    const std::vector<Id> before = every_run ? env.vars : std::vector<Id>{};
+    const std::vector<Id> before = every_pass ? env.vars : std::vector<Id>{};
     Flow t = block(s.body, env, depth);
     Flow e = block(s.orelse, std::move(env), depth);
-    every_run_ = every_run;
+    every_pass_ = every_pass;
     Flow out;
     out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);
     out.fall = paths(c, t.fall_cond, t.fall, e.fall_cond, e.fall);
-    if (every_run && is_true(out.fall_cond) && !t.leaves() && !e.leaves()) {
+    if (every_pass && is_true(out.fall_cond) && !t.leaves() && !e.leaves()) {
       for (std::size_t v = 0; v < before.size(); ++v)
         if (out.fall.vars[v] != before[v] && out.fall.vars[v] != kNone)
-          out_.defined.push_back(out.fall.vars[v]);
+          always_->push_back(out.fall.vars[v]);
     }
     for (std::size_t k = 0; k < std::max(t.exits.size(), e.exits.size()); ++k) {
       std::optional<Exit>& a = t.exit(k);
@@ -313,11 +313,19 @@ class Translator {
     for (std::size_t v : carried) in.vars[v] = self[v] = g_.add_placeholder();
     const Id state_self = in.state = g_.add_placeholder();
 
-    const bool every_run = every_run_;
-    every_run_ = false;  // values that vary with the iteration
-    Env top = in;        // after the condition
+    // Values computed at every iteration up to the exit, the one that
+    // leaves included: the condition's, and the body's where the condition
+    // is constant (`while (true)`), up to its first way out.
+    const bool every_pass = every_pass_;
+    std::vector<Id>* const always = always_;
+    std::vector<Id> each_iteration;
+    always_ = &each_iteration;
+    every_pass_ = true;
+    Env top = in;  // after the condition
     const Id c = expr(cond, top);
+    every_pass_ = is_true(c);
     Flow b = block(body, top, l);
+    every_pass_ = false;
 
     // The next iteration starts from the paths that fall through or continue.
     const bool falls = !is_false(b.fall_cond);
@@ -331,9 +339,11 @@ class Translator {
       next = b.fall;
     }
     if (step) next = block(*step, std::move(next), l).fall;
-    every_run_ = every_run;
+    every_pass_ = every_pass;
+    always_ = always;
 
     LoopFacts facts;
+    facts.total = std::move(each_iteration);
     facts.depth = l;
     for (std::size_t v : carried)
       facts.total.push_back(close(self[v], var_type(v), env.vars[v], next.vars[v], l));
@@ -362,10 +372,21 @@ class Translator {
 
     // A value at the exit, the same for every way out (the one taken, or the
     // failed condition); on iterations that go on, the value after the
-    // condition, which is always defined.
-    const auto exit_value = [&](PegType t, const auto& at, Id otherwise) {
+    // condition, which is always defined. At the exit, past a condition that
+    // held, some way was taken, so the innermost choice's other arm is never
+    // read there: where the first way's value is the one carried to the next
+    // iteration (a break at the body's end), it is computed on every
+    // iteration anyway and needs no φ, which would ask reversion for it in a
+    // second context (a loop nested in the body emitted twice).
+    const auto exit_value = [&](PegType t, const auto& at, Id otherwise, Id carried_on) {
       Id inner = otherwise;
-      for (const Exit* way : ways) inner = phi_typed(t, way->cond, at(way->env), inner);
+      std::size_t first = 0;
+      if (!ways.empty() && same(at(ways[0]->env), carried_on)) {
+        inner = carried_on;
+        first = 1;
+      }
+      for (std::size_t k = first; k < ways.size(); ++k)
+        inner = phi_typed(t, ways[k]->cond, at(ways[k]->env), inner);
       const Id v = phi_typed(t, c, inner, otherwise);
       facts.total.push_back(v);
       return v;
@@ -387,14 +408,15 @@ class Translator {
     out.fall = env;
     for (std::size_t v : carried) {
       const auto at = [v](const Env& e) { return e.vars[v]; };
-      out.fall.vars[v] = eval(var_type(v), exit_value(var_type(v), at, top.vars[v]), env.vars[v]);
+      out.fall.vars[v] =
+          eval(var_type(v), exit_value(var_type(v), at, top.vars[v], next.vars[v]), env.vars[v]);
     }
     const auto state_at = [](const Env& e) { return e.state; };
-    out.fall.state =
-        eval(PegType::state(), exit_value(PegType::state(), state_at, top.state), env.state);
+    out.fall.state = eval(PegType::state(),
+                          exit_value(PegType::state(), state_at, top.state, next.state), env.state);
     out.fall_cond = truth(true);
-    if (every_run_) {
-      for (std::size_t v : carried) out_.defined.push_back(out.fall.vars[v]);
+    if (every_pass_) {
+      for (std::size_t v : carried) always_->push_back(out.fall.vars[v]);
     }
     if (ret) {
       const Id returned = taken(*ret);
@@ -439,7 +461,7 @@ class Translator {
   // every run.
   Id expr(const ir::ExprPtr& e, Env& env) {
     const Id id = translate(e, env);
-    if (every_run_ && lazy_ == 0 && id != kNone) out_.defined.push_back(id);
+    if (every_pass_ && lazy_ == 0 && id != kNone) always_->push_back(id);
     return id;
   }
 
@@ -614,8 +636,13 @@ class Translator {
   PegFunction out_;
   std::unordered_map<const ir::TableData*, std::uint64_t> table_ids_;  // table -> payload
   std::unordered_map<std::uint32_t, bool> into_table_;                 // class -> into_table
-  bool every_run_ = true;  // the statement being translated runs on every call
-  unsigned lazy_ = 0;      // inside operands `&&`, `||` or `?:` may skip
+  // Whether the statement being translated runs on every pass of its scope:
+  // every call at the top level, every iteration up to the exit in a loop;
+  // what it computes then goes to always_ (PegFunction::defined, or the
+  // loop's LoopFacts::total).
+  bool every_pass_ = true;
+  std::vector<Id>* always_ = &out_.defined;
+  unsigned lazy_ = 0;  // inside operands `&&`, `||` or `?:` may skip
 };
 
 }  // namespace

@@ -328,5 +328,137 @@ fn f(n: i32, m: i32) -> i32 {
   }
 }
 
+// A loop nested in a body that leaves at its end (a bytecode VM's counted
+// `while (true) { ...; if (--k == 0) break; }`): the inner loop, and the
+// store before the test, are what both leaving and going on need. They run
+// once, before the test; they were emitted in the exit and again for the
+// next iteration (3 loops for 2, the store twice), and the function kept.
+TEST(PegExits, LoopNestedBeforeABreakAtTheBodysEndIsEmittedOnce) {
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    const Optimized o = optimize_text(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var r: i32 = n;
+  var q: i32 = m;
+  var k: i32 = (n & 3i32) + 1i32;
+  while (true) {
+    q = q + r;
+    var j: i32 = (r & 3i32) + 1i32;
+    while (true) {
+      r = q * r + 1i32;
+      p[r & 15i32] = q;
+      j = j - 1i32;
+      if (j == 0i32) {
+        break;
+      }
+    }
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return r + q;
+}
+)",
+                                      saturate);
+    EXPECT_EQ(count_loops(o.fn()), 2) << o.text();
+    EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 1) << o.text();
+    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
+  }
+}
+
+// The same with a pure inner loop: its value is computed once, before the
+// outer loop's test.
+TEST(PegExits, PureLoopNestedBeforeABreakAtTheBodysEndIsEmittedOnce) {
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    const Optimized o = optimize_text(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var r: i32 = n;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    var j: i32 = (r & 3i32) + 1i32;
+    while (true) {
+      r = r * 3i32 + j;
+      j = j - 1i32;
+      if (j == 0i32) {
+        break;
+      }
+    }
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return r;
+}
+)",
+                                      saturate);
+    EXPECT_EQ(count_loops(o.fn()), 2) << o.text();
+    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, false)), "");
+  }
+}
+
+// A load at the top of a `while (true)` body that only the next iteration
+// needs, then a store both leaving and going on do: the load runs on every
+// iteration in the source, so it is read before the store moves memory on
+// (reversion failed: "a σ read after memory moved past it").
+TEST(PegExits, LoadEveryIterationNeedsIsReadBeforeTheStore) {
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    const Optimized o = optimize_text(R"(
+fn f(n: i32, m: i32, p: i32*) -> void {
+  var r: i32 = n;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    var x: i32 = p[r & 15i32];
+    r = r + (x & 7i32) + 1i32;
+    p[(r + m) & 15i32] = k;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+}
+)",
+                                      saturate);
+    EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
+    EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 1) << o.text();
+    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
+  }
+}
+
+// Two φs of one condition over values of the loop in its branch, one of them
+// stored: they are one `if` with the loop in it. Reading memory before the
+// store computed one of them alone, and the other's `if` ran the loop again
+// (2 loops for 1).
+TEST(PegExits, PhisOfOneConditionOverOneLoopAreOneBranch) {
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    const Optimized o = optimize_text(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var k: i32 = (m & 3i32) + 1i32;
+  if ((n & 1i32) != 0i32) {
+    while (true) {
+      b = p[a & 15i32];
+      a = b >> (m & 7i32);
+      k = k - 1i32;
+      if (k == 0i32) {
+        break;
+      }
+    }
+  }
+  p[m & 15i32] = b;
+  return (n ^ a) ^ p[n & 15i32];
+}
+)",
+                                      saturate);
+    EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
+    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
+  }
+}
+
 }  // namespace
 }  // namespace augur::peg::test
