@@ -240,8 +240,9 @@ class Emitter {
   // iteration's) is done once, ahead of the test, instead of once in the
   // exit and again for the next values.
   void run_common_work();
-  // Whether `state` lies on the σ chain ahead of cur_ (reach() would get there).
-  bool follows_current(std::uint32_t state);
+  // Whether `state` lies on the σ chain ahead of cur_ with effects alone
+  // between them: no σ φ, whose condition may be the test still pending.
+  bool effects_ahead(std::uint32_t state);
   std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
   // Before a loop that moves memory: computes what it reads of the memory it
   // starts from (cur_), does not vary in it and is defined on every call;

@@ -101,7 +101,7 @@ void Emitter::run_common_work() {
   for (std::uint32_t n : common) {
     const PegNode& p = node(n);
     if (p.type().is_state()) {
-      if (!reached(n) && follows_current(n)) reach(n);
+      if (!reached(n) && effects_ahead(n)) reach(n);
       continue;
     }
     if (!p.type().is_ir() || lookup(n)) continue;
@@ -113,10 +113,10 @@ void Emitter::run_common_work() {
   }
 }
 
-bool Emitter::follows_current(std::uint32_t state) {
+bool Emitter::effects_ahead(std::uint32_t state) {
   std::uint32_t x = resolve(state);
   for (std::size_t steps = 0; x != cur_; ++steps) {
-    if (steps > g_.nodes.size() || !is_producer(x)) return false;
+    if (steps > g_.nodes.size() || !is_producer(x) || node(x).kind() == Kind::Phi) return false;
     const std::optional<std::uint32_t> in = input_of(x);
     if (!in) return false;
     x = resolve(*in);
