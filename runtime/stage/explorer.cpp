@@ -119,6 +119,7 @@ void Explorer::narrow_predictions() {
 }
 
 void Explorer::exploration() {
+  forget_hints();
   graph_.clear();
   pending_.clear();
   next_pending_ = 0;
@@ -151,6 +152,7 @@ void Explorer::exploration() {
 
 void Explorer::release_exploration_state() {
   stats_.simplified_nodes = pool_.saved();
+  forget_hints();
   pool_ = ExprPool();
   graph_.forget_tags();
   const auto release = [](auto& container) { std::decay_t<decltype(container)>().swap(container); };
@@ -243,6 +245,45 @@ void Explorer::begin_run(Pending target) {
   uncaught_at_start_ = std::uncaught_exceptions();
   run_end_thrown_ = false;
   join_count_ = 0;
+  forget_hints();
+}
+
+ExprPool& Explorer::pool() {
+  // Following recorded code, the run builds the expressions of the node it
+  // expects; having taken a new outcome, likely those of the other arm's
+  // first nodes, where it may join recorded code (find_recorded()).
+  const bool following = mode_ == Mode::Replay || mode_ == Mode::Verify;
+  std::uint64_t source = kNoHints;
+  if (following && expected_ != kNoNode) {
+    source = expected_;
+  } else if (mode_ == Mode::Record && join_count_ > 0) {
+    source = std::uint64_t{1} << 32 | join_nodes_[0];
+  }
+  if (source != hinted_) {
+    hinted_ = source;
+    std::array<const ir::Expr*, 3 * kJoinCandidates> roots{};
+    std::size_t count = 0;
+    const auto add = [&](std::uint32_t n) {
+      const Event& e = graph_[n].event;
+      for (const ir::Expr* root : {e.expr.get(), e.ptr.get(), e.index.get()}) {
+        if (root) roots[count++] = root;
+      }
+    };
+    if (source != kNoHints && following) {
+      add(expected_);
+    } else if (source != kNoHints) {
+      for (std::uint32_t i = 0; i < join_count_; ++i) add(join_nodes_[i]);
+    }
+    pool_.expect(std::span(roots.data(), count));
+  }
+  return pool_;
+}
+
+// The pool's hints point into the graph's events: dropped before the graph
+// is, and when a run starts.
+void Explorer::forget_hints() noexcept {
+  hinted_ = kNoHints;
+  pool_.expect({});
 }
 
 void Explorer::end_run() noexcept {

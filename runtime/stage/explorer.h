@@ -70,7 +70,9 @@ class Explorer {
   const Graph& graph() const { return graph_; }
   const ExploreStats& stats() const { return stats_; }
   const jit::extract_options& options() const { return options_; }
-  ExprPool& pool() { return pool_; }
+  // The expression pool, told which recorded expressions the run is likely
+  // to build next (ExprPool::expect).
+  ExprPool& pool();
 
   // The explorer whose run is executing on this thread, or null.
   static Explorer* current() noexcept;
@@ -134,6 +136,7 @@ class Explorer {
   std::uint32_t push_step(std::uint32_t parent, bool taken);
   bool take_new_outcome(std::uint32_t n, bool taken);
   void end_run() noexcept;
+  void forget_hints() noexcept;
 
   Tag make_tag();
   Tag event_tag();
@@ -182,6 +185,10 @@ class Explorer {
   std::size_t replayed_ = 0;      // decisions consumed by the replay
   std::uint32_t path_ = kNoStep;  // while recording: the last step of the run's path
   std::uint32_t expected_ = kNoNode;
+  // What the pool's hints were taken from (pool()): a node expected, or
+  // (bit 32 set) the join candidates from a node on.
+  static constexpr std::uint64_t kNoHints = ~std::uint64_t{0};
+  std::uint64_t hinted_ = kNoHints;
   OpenEdge open_;
   std::uint32_t path_length_ = 0;        // nodes this run went through
   BigVector<std::uint32_t> node_run_;    // per node: the run that last visited it

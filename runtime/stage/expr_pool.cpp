@@ -101,6 +101,7 @@ bool ExprPool::Key::matches(const ir::Expr& e) const {
 
 template <class Make>
 ir::ExprPtr ExprPool::find_or_make(const Key& key, Make&& make) {
+  if (ir::ExprPtr hit = expected(key)) return hit;
   const Hashes h = hashes(key);
   if (ir::ExprPtr found = find(key, h)) return found;
   return insert(h, make());
@@ -109,6 +110,7 @@ ir::ExprPtr ExprPool::find_or_make(const Key& key, Make&& make) {
 template <class Simplify, class Make>
 ir::ExprPtr ExprPool::find_or_simplify(const Key& key, std::span<const ir::ExprPtr> operands,
                                        Simplify&& simplify, Make&& make) {
+  if (ir::ExprPtr hit = expected(key)) return hit;
   const Hashes h = hashes(key);
   if (ir::ExprPtr found = find(key, h)) return found;
   if (simplify_) {
@@ -156,6 +158,30 @@ ir::ExprPtr ExprPool::find(const Key& key, Hashes h) const {
   const std::uint32_t n = index_.find(
       h.table, h.filter, [&](std::uint32_t node) { return key.matches(*nodes_[node]); });
   return n == NodeIndex::kNone ? nullptr : nodes_[n];
+}
+
+void ExprPool::expect(std::span<const ir::Expr* const> roots) noexcept {
+  hint_count_ = 0;
+  for (const ir::Expr* root : roots) {
+    if (root && hint_count_ < kHints) hints_[hint_count_++] = root;
+  }
+  for (std::size_t i = 0; i < hint_count_; ++i) {
+    for (const ir::ExprPtr& a : hints_[i]->args) {
+      if (hint_count_ == kHints) return;
+      hints_[hint_count_++] = a.get();
+    }
+  }
+}
+
+ir::ExprPtr ExprPool::expected(const Key& key) const {
+  for (std::size_t i = 0; i < hint_count_; ++i) {
+    const ir::Expr* e = hints_[i];
+    // A node outside the pool (an atomic, a call that acts) is never shared.
+    if (key.matches(*e) && e->serial < nodes_.size() && nodes_[e->serial].get() == e) {
+      return nodes_[e->serial];
+    }
+  }
+  return nullptr;
 }
 
 ir::ExprPtr ExprPool::insert(Hashes h, ir::ExprPtr made) {

@@ -51,6 +51,16 @@ class ExprPool {
   ir::ExprPtr table(ir::Type element, std::vector<std::byte> bytes);
 
   std::size_t size() const { return nodes_.size(); }
+
+  // The expressions the next lookups will likely ask for: while a run
+  // follows recorded code, those of the event it is expected to meet next
+  // (the roots, then their operands, breadth first, kHints at most). A
+  // lookup compares its key with them before it hashes or probes the table:
+  // they lie in memory the run reads in the order it was recorded, where a
+  // probe of a table far larger than the caches costs a miss. The answer is
+  // the table's: a node of this pool is the only one with its key. The nodes
+  // must stay alive until the next call.
+  void expect(std::span<const ir::Expr* const> roots) noexcept;
   // Nodes the smart constructors replaced by a simpler expression (folds and
   // identities), each distinct node once.
   std::uint64_t saved() const { return simplified_.size(); }
@@ -116,12 +126,16 @@ class ExprPool {
   // the filter.
   Hashes hashes(const Key& key) const;
   ir::ExprPtr find(const Key& key, Hashes h) const;  // null: absent
+  ir::ExprPtr expected(const Key& key) const;        // among the hints; null: none
   ir::ExprPtr insert(Hashes h, ir::ExprPtr made);
 
   ExprArena arena_;
   BigVector<ir::ExprPtr> nodes_;  // every pooled node, in the order made
   NodeIndex index_;               // 32 bits of each key's hash -> its index in nodes_
   bool simplify_;
+  static constexpr std::size_t kHints = 8;
+  std::array<const ir::Expr*, kHints> hints_{};
+  std::size_t hint_count_ = 0;
   std::unordered_map<Key, Simplified, KeyHash> simplified_;
 };
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "runtime/ir/builder.h"
 #include "runtime/ir/visit.h"
@@ -20,6 +21,23 @@ using ir::ExprPtr;
 using ir::Stmt;
 using ir::StmtKind;
 using ir::VarId;
+
+// Calls f(e) for every expression node of `root` (a shared one once per
+// use), parents before children, as ir::for_each_expr does, but on a stack
+// the caller keeps: walking a million statements allocates nothing per
+// statement.
+template <class F>
+void for_each_node(const ir::Expr& root, std::vector<const ir::Expr*>& stack, F&& f) {
+  stack.assign(1, &root);
+  while (!stack.empty()) {
+    const ir::Expr* e = stack.back();
+    stack.pop_back();
+    f(*e);
+    for (auto it = e->args.rbegin(); it != e->args.rend(); ++it) {
+      if (*it) stack.push_back(it->get());
+    }
+  }
+}
 
 // ------------------------------------------------ scopes
 
@@ -82,7 +100,7 @@ class ScopeCheck {
   }
 
   void expr(const ir::Expr& root) {
-    ir::for_each_expr(root, [&](const ir::Expr& e) {
+    for_each_node(root, stack_, [&](const ir::Expr& e) {
       if (e.kind == ir::ExprKind::Var) use(e.var);
     });
   }
@@ -95,6 +113,7 @@ class ScopeCheck {
   std::vector<std::uint8_t> in_scope_;
   std::vector<std::uint32_t> declared_;
   std::vector<std::uint8_t> hoist_;
+  std::vector<const ir::Expr*> stack_;
 };
 
 void declarations_to_assignments(Block& b, const std::vector<std::uint8_t>& hoist,
@@ -326,14 +345,18 @@ void finalize(ir::Function& fn, const std::vector<std::string>& param_names) {
 
 std::vector<ir::ExternRef> callees(const ir::Function& fn) {
   std::vector<ir::ExternRef> out;
+  std::vector<const ir::Expr*> stack;
   ir::for_each_stmt(fn.body, [&](const Stmt& s) {
-    ir::for_each_expr(s, [&](const ir::Expr& e) {
-      if (e.kind == ir::ExprKind::Call &&
-          std::none_of(out.begin(), out.end(),
-                       [&](const ir::ExternRef& r) { return r == e.callee; })) {
-        out.push_back(e.callee);
-      }
-    });
+    for (const ExprPtr* root : {&s.expr, &s.ptr, &s.index}) {
+      if (!*root) continue;
+      for_each_node(**root, stack, [&](const ir::Expr& e) {
+        if (e.kind == ir::ExprKind::Call &&
+            std::none_of(out.begin(), out.end(),
+                         [&](const ir::ExternRef& r) { return r == e.callee; })) {
+          out.push_back(e.callee);
+        }
+      });
+    }
   });
   return out;
 }

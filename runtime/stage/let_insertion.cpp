@@ -138,11 +138,8 @@ class StatementDag {
   // Appends `root`'s nodes not seen yet, in post-order, without recursion.
   void collect(const ExprPtr& root) {
     if (index_.contains(root.get())) return;
-    struct Frame {
-      const ExprPtr* expr;
-      std::size_t next;
-    };
-    std::vector<Frame> stack{{&root, 0}};
+    std::vector<Frame>& stack = stack_;  // kept: one allocation for all statements
+    stack.assign(1, Frame{&root, 0});
     while (!stack.empty()) {
       Frame& top = stack.back();
       const Expr& e = **top.expr;
@@ -159,8 +156,14 @@ class StatementDag {
     }
   }
 
+  struct Frame {
+    const ExprPtr* expr;
+    std::size_t next;
+  };
+
   std::vector<Node> nodes_;
   std::unordered_map<const Expr*, std::uint32_t> index_;
+  std::vector<Frame> stack_;
 };
 
 class LetInserter {

@@ -184,6 +184,32 @@ TEST_F(Construction, FindsEveryNodeAfterTheTableGrows) {
   EXPECT_NE(bin(BinaryOp::Sub, x, c(1)), sums[0]);
 }
 
+// A run following recorded code tells the pool which nodes it will build
+// (ExprPool::expect); a lookup answers from them what the table would: a
+// node equal to the key but not of this pool is never handed out.
+TEST_F(Construction, ExpectedNodesAnswerAsTheTableDoes) {
+  const ExprPtr five = c(5);
+  const ExprPtr sum = bin(BinaryOp::Add, x, five);
+  const ExprPtr square = bin(BinaryOp::Mul, x, x);
+  const ExprPtr foreign = ir::binary(BinaryOp::Add, x, five);  // equal to sum, not pooled
+  ASSERT_NE(foreign, sum);
+  const std::size_t size = pool.size();
+  const ir::Expr* hints[] = {foreign.get(), sum.get()};
+  pool.expect(hints);
+  EXPECT_EQ(c(5), five);
+  EXPECT_EQ(bin(BinaryOp::Add, x, five), sum);
+  EXPECT_EQ(bin(BinaryOp::Mul, x, x), square);  // not expected: from the table
+  const ExprPtr other = bin(BinaryOp::Sub, x, five);
+  EXPECT_EQ(other->kind, ExprKind::Binary);
+  EXPECT_EQ(pool.size(), size + 1);
+  const ir::Expr* only_foreign[] = {foreign.get()};
+  pool.expect(only_foreign);
+  EXPECT_EQ(bin(BinaryOp::Add, x, five), sum);
+  pool.expect({});
+  EXPECT_EQ(bin(BinaryOp::Sub, x, five), other);
+  EXPECT_EQ(pool.size(), size + 1);
+}
+
 TEST_F(Construction, CountsEachReplacedNodeOnce) {
   const std::uint64_t before = pool.saved();
   for (int run = 0; run < 3; ++run) {  // a replay builds the same nodes again
