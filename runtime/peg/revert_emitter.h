@@ -235,14 +235,6 @@ class Emitter {
   // point. Returns false when every path exits.
   template <class Exit, class Iteration>
   bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
-  // Before an exit test: what leaving and going on both do (an inner loop,
-  // the effects before it, a value that is both the exit's and the next
-  // iteration's) is done once, ahead of the test, instead of once in the
-  // exit and again for the next values.
-  void run_common_work();
-  // Whether `state` lies on the σ chain ahead of cur_ with effects alone
-  // between them: no σ φ, whose condition may be the test still pending.
-  bool effects_ahead(std::uint32_t state);
   std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
   // Before a loop that moves memory: computes what it reads of the memory it
   // starts from (cur_), does not vary in it and is defined on every call;
@@ -287,6 +279,15 @@ class Emitter {
     std::unique_ptr<eqsat::StampedSet> set_;
   };
   Marks marks() const { return Marks(marks_pool_, g_.nodes.size()); }
+
+  // Before an exit test: what leaving and going on both do (an inner loop,
+  // the effects before it, a value that is both the exit's and the next
+  // iteration's) is done once, ahead of the test, instead of once in the
+  // exit and again for the next values.
+  void run_common_work(std::uint32_t test);
+  // Whether `state` lies on the σ chain ahead of cur_ and no σ φ on the way
+  // chooses by a value `in_test` holds (the exit test still pending).
+  bool effects_ahead(std::uint32_t state, const Marks& in_test);
   mutable std::vector<std::unique_ptr<eqsat::StampedSet>> marks_pool_;
   std::vector<Bundle> bundles_;
   std::unordered_set<std::uint32_t> in_progress_;  // values being computed (not to flush)

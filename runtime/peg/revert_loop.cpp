@@ -65,7 +65,7 @@ ir::Block without_breaks(ir::Block block) {
 template <class Exit, class Iteration>
 bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iteration) {
   bundles_.back() = iteration(c);
-  run_common_work();
+  run_common_work(c);
   if (std::optional<bool> k = known(c)) {
     if (!*k) return true;
     ir::Block b = exit(c, true);
@@ -91,8 +91,22 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
   return true;
 }
 
-void Emitter::run_common_work() {
+void Emitter::run_common_work(std::uint32_t test) {
   if (bundles_.back().roots.empty()) return;
+  // The values the test is made of (through φs and pure operators): a σ φ
+  // over one of them chooses by the test still pending.
+  Marks in_test = marks();
+  {
+    std::vector<std::uint32_t> todo{test};
+    while (!todo.empty()) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      const PegNode& p = node(n);
+      if (!in_test.insert(n) || lookup(n)) continue;
+      if (p.kind() == Kind::Phi || is_pure_value_op(p.kind()))
+        for (std::uint32_t c : p.children) todo.push_back(c);
+    }
+  }
   const NodeSet common = bundles_.back().must;
   // The exit's and the next iteration's values; the test (the first root)
   // is computed where it is tested.
@@ -101,7 +115,7 @@ void Emitter::run_common_work() {
   for (std::uint32_t n : common) {
     const PegNode& p = node(n);
     if (p.type().is_state()) {
-      if (!reached(n) && effects_ahead(n)) reach(n);
+      if (!reached(n) && effects_ahead(n, in_test)) reach(n);
       continue;
     }
     if (!p.type().is_ir() || lookup(n)) continue;
@@ -113,10 +127,11 @@ void Emitter::run_common_work() {
   }
 }
 
-bool Emitter::effects_ahead(std::uint32_t state) {
+bool Emitter::effects_ahead(std::uint32_t state, const Marks& in_test) {
   std::uint32_t x = resolve(state);
   for (std::size_t steps = 0; x != cur_; ++steps) {
-    if (steps > g_.nodes.size() || !is_producer(x) || node(x).kind() == Kind::Phi) return false;
+    if (steps > g_.nodes.size() || !is_producer(x)) return false;
+    if (node(x).kind() == Kind::Phi && in_test.contains(node(x).children[0])) return false;
     const std::optional<std::uint32_t> in = input_of(x);
     if (!in) return false;
     x = resolve(*in);

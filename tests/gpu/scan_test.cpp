@@ -90,13 +90,14 @@ std::int64_t first_of(const std::string& text, std::int64_t from, const std::str
                                 : static_cast<std::int64_t>(p);
 }
 
-TEST(GpuScans, AStagedKernelScansLikeTheHostOnTheFallback) {
+// The staged scans kernel, run where `where` says, against std::string.
+void check_scans(g::target where) {
   std::mt19937 random(7);
   std::string text;
   for (int i = 0; i < 3000; ++i) text += "abcdeqxz \n"[random() % 10];
   const std::string literal = "ab";
   g::options options;
-  options.where = g::target::cpu;
+  options.where = where;
   options.name = "scans";
   const auto k = g::compile(options, scans, literal);
   EXPECT_NE(k.cuda_source().find("find_literal("), std::string::npos) << k.cuda_source();
@@ -122,6 +123,15 @@ TEST(GpuScans, AStagedKernelScansLikeTheHostOnTheFallback) {
       ++sets;
     ASSERT_EQ(found[at + 3], sets + 2 < n ? sets : n) << i;
   }
+}
+
+TEST(GpuScans, AStagedKernelScansLikeTheHostOnTheFallback) {
+  check_scans(g::target::cpu);
+}
+
+TEST(GpuScans, AStagedKernelScansLikeTheHostOnADevice) {
+  if (!g::available()) GTEST_SKIP() << "no GPU: " << g::unavailable_reason();
+  check_scans(g::target::cuda);
 }
 
 }  // namespace

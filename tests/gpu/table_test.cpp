@@ -53,12 +53,13 @@ void remap(jit::dyn<std::uint8_t*> v, jit::dyn<int> n, std::vector<std::uint8_t>
   if (i < n) v[i] = t[v[i]];
 }
 
-TEST(GpuTables, AStagedKernelReadsItsTableOnTheFallback) {
+// The staged remap kernel, run where `where` says, against C++.
+void check_remap(g::target where) {
   std::vector<std::uint8_t> mapping(256);
   for (int b = 0; b < 256; ++b)
     mapping[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(255 - b);
   g::options options;
-  options.where = g::target::cpu;
+  options.where = where;
   options.name = "table_remap";
   const auto k = g::compile(options, remap, mapping);
   EXPECT_NE(k.cuda_source().find("__device__ const u8 augur_table_0[256]"), std::string::npos);
@@ -69,6 +70,15 @@ TEST(GpuTables, AStagedKernelReadsItsTableOnTheFallback) {
   k.launch(4, 256, v, static_cast<int>(host.size()));
   const std::vector<std::uint8_t> out = v.to_vector();
   for (std::size_t i = 0; i < host.size(); ++i) ASSERT_EQ(out[i], 255 - host[i]) << i;
+}
+
+TEST(GpuTables, AStagedKernelReadsItsTableOnTheFallback) {
+  check_remap(g::target::cpu);
+}
+
+TEST(GpuTables, AStagedKernelReadsItsTableOnADevice) {
+  if (!g::available()) GTEST_SKIP() << "no GPU: " << g::unavailable_reason();
+  check_remap(g::target::cuda);
 }
 
 }  // namespace
