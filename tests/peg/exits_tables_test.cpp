@@ -302,13 +302,27 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                          two_ints, true);
 }
 
+// Optimizes `text` (a function `f` of two ints, and of an i32 pointer where
+// `with_memory`) with and without saturation: each time it is optimized,
+// has `loops` loops (and `stores` stores, where not negative) and agrees
+// with the interpreter running the original.
+void expect_loops_kept(const char* text, int loops, bool with_memory, int stores = -1) {
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    const Optimized o = optimize_text(text, saturate);
+    EXPECT_EQ(count_loops(o.fn()), loops) << o.text();
+    if (stores >= 0) {
+      EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), stores) << o.text();
+    }
+    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, with_memory)), "");
+  }
+}
+
 // An inner loop whose first iteration always leaves (by `break 2`) runs its
 // body once: it is straight code in the outer loop, not a loop (it was
 // emitted twice, as empty loops, and the function kept).
 TEST(PegExits, InnerLoopThatAlwaysLeavesIsStraightCode) {
-  for (const bool saturate : {false, true}) {
-    SCOPED_TRACE(saturate ? "saturated" : "round trip");
-    const Optimized o = optimize_text(R"(
+  expect_loops_kept(R"(
 fn f(n: i32, m: i32) -> i32 {
   var s: i32 = 0i32;
   for (var k: i32 = n & 7i32; k > 0i32; k = k - 1i32) {
@@ -322,10 +336,7 @@ fn f(n: i32, m: i32) -> i32 {
   return s;
 }
 )",
-                                      saturate);
-    EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
-    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, false)), "");
-  }
+                    1, false);
 }
 
 // A loop nested in a body that leaves at its end (a bytecode VM's counted
@@ -334,9 +345,7 @@ fn f(n: i32, m: i32) -> i32 {
 // once, before the test; they were emitted in the exit and again for the
 // next iteration (3 loops for 2, the store twice), and the function kept.
 TEST(PegExits, LoopNestedBeforeABreakAtTheBodysEndIsEmittedOnce) {
-  for (const bool saturate : {false, true}) {
-    SCOPED_TRACE(saturate ? "saturated" : "round trip");
-    const Optimized o = optimize_text(R"(
+  expect_loops_kept(R"(
 fn f(n: i32, m: i32, p: i32*) -> i32 {
   var r: i32 = n;
   var q: i32 = m;
@@ -360,19 +369,13 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
   return r + q;
 }
 )",
-                                      saturate);
-    EXPECT_EQ(count_loops(o.fn()), 2) << o.text();
-    EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 1) << o.text();
-    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
-  }
+                    2, true, 1);
 }
 
 // The same with a pure inner loop: its value is computed once, before the
 // outer loop's test.
 TEST(PegExits, PureLoopNestedBeforeABreakAtTheBodysEndIsEmittedOnce) {
-  for (const bool saturate : {false, true}) {
-    SCOPED_TRACE(saturate ? "saturated" : "round trip");
-    const Optimized o = optimize_text(R"(
+  expect_loops_kept(R"(
 fn f(n: i32, m: i32) -> i32 {
   var r: i32 = n;
   var k: i32 = (m & 3i32) + 1i32;
@@ -393,10 +396,7 @@ fn f(n: i32, m: i32) -> i32 {
   return r;
 }
 )",
-                                      saturate);
-    EXPECT_EQ(count_loops(o.fn()), 2) << o.text();
-    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, false)), "");
-  }
+                    2, false);
 }
 
 // A load at the top of a `while (true)` body that only the next iteration
@@ -404,9 +404,7 @@ fn f(n: i32, m: i32) -> i32 {
 // iteration in the source, so it is read before the store moves memory on
 // (reversion failed: "a σ read after memory moved past it").
 TEST(PegExits, LoadEveryIterationNeedsIsReadBeforeTheStore) {
-  for (const bool saturate : {false, true}) {
-    SCOPED_TRACE(saturate ? "saturated" : "round trip");
-    const Optimized o = optimize_text(R"(
+  expect_loops_kept(R"(
 fn f(n: i32, m: i32, p: i32*) -> void {
   var r: i32 = n;
   var k: i32 = (m & 3i32) + 1i32;
@@ -421,11 +419,7 @@ fn f(n: i32, m: i32, p: i32*) -> void {
   }
 }
 )",
-                                      saturate);
-    EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
-    EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 1) << o.text();
-    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
-  }
+                    1, true, 1);
 }
 
 // Two φs of one condition over values of the loop in its branch, one of them
@@ -433,9 +427,7 @@ fn f(n: i32, m: i32, p: i32*) -> void {
 // store computed one of them alone, and the other's `if` ran the loop again
 // (2 loops for 1).
 TEST(PegExits, PhisOfOneConditionOverOneLoopAreOneBranch) {
-  for (const bool saturate : {false, true}) {
-    SCOPED_TRACE(saturate ? "saturated" : "round trip");
-    const Optimized o = optimize_text(R"(
+  expect_loops_kept(R"(
 fn f(n: i32, m: i32, p: i32*) -> i32 {
   var a: i32 = n;
   var b: i32 = m;
@@ -454,10 +446,7 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
   return (n ^ a) ^ p[n & 15i32];
 }
 )",
-                                      saturate);
-    EXPECT_EQ(count_loops(o.fn()), 1) << o.text();
-    EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
-  }
+                    1, true);
 }
 
 }  // namespace
