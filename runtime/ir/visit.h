@@ -33,10 +33,12 @@ void for_each_stmt(std::span<const Stmt> block, F&& f) {
 }
 
 // Calls f(expr) for every expression node of `root` (each use of a shared
-// subexpression again), parents before children.
+// subexpression again), parents before children. `stack` is scratch space
+// the caller may keep from one walk to the next, so that walking every
+// statement of a large function allocates once.
 template <class F>
-void for_each_expr(const Expr& root, F&& f) {
-  std::vector<const Expr*> stack{&root};
+void for_each_expr(const Expr& root, std::vector<const Expr*>& stack, F&& f) {
+  stack.assign(1, &root);
   while (!stack.empty()) {
     const Expr* e = stack.back();
     stack.pop_back();
@@ -44,6 +46,11 @@ void for_each_expr(const Expr& root, F&& f) {
     for (auto it = e->args.rbegin(); it != e->args.rend(); ++it)
       if (*it) stack.push_back(it->get());
   }
+}
+template <class F>
+void for_each_expr(const Expr& root, F&& f) {
+  std::vector<const Expr*> stack;
+  for_each_expr(root, stack, f);
 }
 
 // Folds `root` bottom-up without recursion: `f(e, results)` gets each node
@@ -100,6 +107,13 @@ void for_each_expr(const ExprPtr& root, F&& f) {
 template <class F>
 void for_each_expr(const Stmt& s, F&& f) {
   for (const ExprPtr* e : {&s.expr, &s.ptr, &s.index}) for_each_expr(*e, f);
+}
+// The same on a stack the caller keeps: a walk over a million statements
+// allocates nothing per statement.
+template <class F>
+void for_each_expr(const Stmt& s, std::vector<const Expr*>& stack, F&& f) {
+  for (const ExprPtr* e : {&s.expr, &s.ptr, &s.index})
+    if (*e) for_each_expr(**e, stack, f);
 }
 
 // Statements and expression nodes of `block`, nested ones included; stops

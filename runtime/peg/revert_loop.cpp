@@ -103,6 +103,7 @@ void Emitter::run_common_work(std::uint32_t test) {
       todo.pop_back();
       const PegNode& p = node(n);
       if (!in_test.insert(n) || lookup(n)) continue;
+      spend(1);
       if (p.kind() == Kind::Phi || is_pure_value_op(p.kind()))
         for (std::uint32_t c : p.children) todo.push_back(c);
     }

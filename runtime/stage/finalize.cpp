@@ -22,23 +22,6 @@ using ir::Stmt;
 using ir::StmtKind;
 using ir::VarId;
 
-// Calls f(e) for every expression node of `root` (a shared one once per
-// use), parents before children, as ir::for_each_expr does, but on a stack
-// the caller keeps: walking a million statements allocates nothing per
-// statement.
-template <class F>
-void for_each_node(const ir::Expr& root, std::vector<const ir::Expr*>& stack, F&& f) {
-  stack.assign(1, &root);
-  while (!stack.empty()) {
-    const ir::Expr* e = stack.back();
-    stack.pop_back();
-    f(*e);
-    for (auto it = e->args.rbegin(); it != e->args.rend(); ++it) {
-      if (*it) stack.push_back(it->get());
-    }
-  }
-}
-
 // ------------------------------------------------ scopes
 
 // Finds the locals that must be declared at the top of the function: declared
@@ -100,7 +83,7 @@ class ScopeCheck {
   }
 
   void expr(const ir::Expr& root) {
-    for_each_node(root, stack_, [&](const ir::Expr& e) {
+    ir::for_each_expr(root, stack_, [&](const ir::Expr& e) {
       if (e.kind == ir::ExprKind::Var) use(e.var);
     });
   }
@@ -347,16 +330,13 @@ std::vector<ir::ExternRef> callees(const ir::Function& fn) {
   std::vector<ir::ExternRef> out;
   std::vector<const ir::Expr*> stack;
   ir::for_each_stmt(fn.body, [&](const Stmt& s) {
-    for (const ExprPtr* root : {&s.expr, &s.ptr, &s.index}) {
-      if (!*root) continue;
-      for_each_node(**root, stack, [&](const ir::Expr& e) {
-        if (e.kind == ir::ExprKind::Call &&
-            std::none_of(out.begin(), out.end(),
-                         [&](const ir::ExternRef& r) { return r == e.callee; })) {
-          out.push_back(e.callee);
-        }
-      });
-    }
+    ir::for_each_expr(s, stack, [&](const ir::Expr& e) {
+      if (e.kind == ir::ExprKind::Call &&
+          std::none_of(out.begin(), out.end(),
+                       [&](const ir::ExternRef& r) { return r == e.callee; })) {
+        out.push_back(e.callee);
+      }
+    });
   });
   return out;
 }
