@@ -2,8 +2,8 @@
 // looking at one program's phases (and, with --print, the result).
 //
 //   build/dev/bench/peg_file [--print] [--no-saturate] [--region-nodes N]
-//                             [--iterations N] [--growth BASE PER_NODE] [--time-ms MS]
-//                             FILE.ir...
+//                             [--straight-line] [--iterations N] [--growth BASE PER_NODE]
+//                             [--time-ms MS] FILE.ir...
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -47,6 +47,10 @@ int main(int argc, char** argv) {
     if (arg == "--growth" && i + 2 < argc) {
       options.growth_base = std::stoul(argv[++i]);
       options.growth_per_node = std::stoul(argv[++i]);
+      continue;
+    }
+    if (arg == "--straight-line") {
+      options.straight_line_regions = true;
       continue;
     }
     if (arg == "--no-saturate") {

@@ -35,6 +35,9 @@
 //                           unprobed)
 //   AUGUR_CORPUS_SPLIT_NODES  cpu::Options::split_nodes of every Augur
 //                           compile (default: the backend's; 0: never split)
+//   AUGUR_CORPUS_STRAIGHT_LINE  1: the PEG optimizer optimizes regions
+//                           without loops too (PegOptions::
+//                           straight_line_regions; default 0, as O2)
 //
 //   AUGUR_CORPUS_SIZES=all build/release/bench/corpus_bench
 #include <benchmark/benchmark.h>
@@ -71,6 +74,13 @@ namespace {
 std::string env_or(const char* name, const std::string& otherwise) {
   const char* value = std::getenv(name);
   return value && *value ? value : otherwise;
+}
+
+// PegOptions as O2 uses them, but for AUGUR_CORPUS_STRAIGHT_LINE.
+peg::PegOptions peg_options() {
+  peg::PegOptions options;
+  options.straight_line_regions = env_or("AUGUR_CORPUS_STRAIGHT_LINE", "0") != "0";
+  return options;
 }
 
 double ms(std::chrono::nanoseconds t) {
@@ -224,7 +234,7 @@ void stage(benchmark::State& state, Subject& s) {
 }
 
 void optimize(benchmark::State& state, Subject& s) {
-  phase(state, s, "peg", [&] { s.peg = peg::optimize(s.module()); });
+  phase(state, s, "peg", [&] { s.peg = peg::optimize(s.module(), peg_options()); });
   if (!s.peg) return;
   const peg::PegFunctionReport& r = s.peg->report.functions.front();
   state.counters["e_nodes"] = static_cast<double>(r.egraph_nodes);
@@ -266,7 +276,7 @@ void llvm(benchmark::State& state, Subject& s, int level) {
 void compile(benchmark::State& state, Subject& s) {
   phase(state, s, "compile", [&] {
     const jit::extraction e = s.program.stage();
-    const peg::PegResult optimized = peg::optimize(e.result().extracted.module);
+    const peg::PegResult optimized = peg::optimize(e.result().extracted.module, peg_options());
     benchmark::DoNotOptimize(cpu::compile(optimized.module, {}, at_level(2)));
   });
 }
@@ -301,8 +311,8 @@ void* version_address(Subject& s, const std::string& version) {
     return s.native[version];
   }
   if (version == "peg_on" && !s.peg) {
-    require("peg", s, [&] { peg::optimize(s.module()); });
-    s.peg = peg::optimize(s.module());
+    require("peg", s, [&] { peg::optimize(s.module(), peg_options()); });
+    s.peg = peg::optimize(s.module(), peg_options());
   }
   const ir::Module& module = version == "peg_on" ? s.peg->module : s.module();
   auto& code = s.augur[version];

@@ -114,7 +114,7 @@ void FunctionEmitter::emit_stmt(const ir::Stmt& stmt) {
 
 void FunctionEmitter::emit_if(const ir::Stmt& stmt) {
   if (!not_switches_.contains(&stmt)) {
-    RangeSwitchMatch tree = match_range_switch(stmt, [this](const ir::Stmt& s) {
+    ir::RangeSwitchMatch tree = ir::match_range_switch(stmt, [this](const ir::Stmt& s) {
       const Part* part = plan_ ? plan_->part_at(s) : nullptr;
       return part && part != part_;
     });
@@ -147,7 +147,7 @@ void FunctionEmitter::emit_if(const ir::Stmt& stmt) {
   b_.SetInsertPoint(merge);
 }
 
-void FunctionEmitter::emit_range_switch(const RangeSwitch& tree) {
+void FunctionEmitter::emit_range_switch(const ir::RangeSwitch& tree) {
   llvm::Value* value = read(tree.var);
   llvm::IntegerType* type = llvm::cast<llvm::IntegerType>(value->getType());
   std::vector<llvm::BasicBlock*> cases;
@@ -164,11 +164,11 @@ void FunctionEmitter::emit_range_switch(const RangeSwitch& tree) {
   }
   llvm::SwitchInst* dispatch =
       b_.CreateSwitch(value, cases[tree.default_leaf], static_cast<unsigned>(tree.cases.size()));
-  for (const RangeSwitch::Case& c : tree.cases) {
+  for (const ir::RangeSwitch::Case& c : tree.cases) {
     dispatch->addCase(llvm::ConstantInt::get(type, c.value), cases[c.leaf]);
   }
   for (std::size_t i = 0; i < tree.leaves.size(); ++i) {
-    const RangeLeaf& leaf = tree.leaves[i];
+    const ir::RangeLeaf& leaf = tree.leaves[i];
     b_.SetInsertPoint(cases[i]);
     // The path the if tree would give it: each inner if is its branch's first statement.
     const std::size_t levels = leaf.path.size() - 1;

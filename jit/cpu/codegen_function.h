@@ -23,9 +23,9 @@
 
 #include "jit/cpu/abi.h"
 #include "jit/cpu/codegen_module.h"
-#include "jit/cpu/range_switch.h"
 #include "jit/cpu/split_plan.h"
 #include "runtime/ir/ir.h"
+#include "runtime/ir/range_switch.h"
 
 namespace augur::cpu {
 
@@ -57,7 +57,7 @@ class FunctionEmitter {
   void emit_stmt(const ir::Stmt& stmt);
   void emit_if(const ir::Stmt& stmt);
   // A tree of ifs on one variable's ranges as one switch (range_switch.h).
-  void emit_range_switch(const RangeSwitch& tree);
+  void emit_range_switch(const ir::RangeSwitch& tree);
   void emit_loop(const ir::Stmt& stmt);
   void emit_return(const ir::Stmt& stmt);
   void emit_loop_exit(PartExit exit, std::uint32_t levels = 1);

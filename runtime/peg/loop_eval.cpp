@@ -67,6 +67,7 @@ Levels& thread_levels() {
 struct Budget {
   unsigned work = 0;
   unsigned depth = 0;
+  bool exhausted = false;  // past kMaxWork or kMaxIterations
   // Each loop's θs by (value, condition, loop), found once: an inner loop
   // runs again at every outer iteration (nullopt: not a constant loop).
   std::map<std::tuple<std::uint32_t, std::uint32_t, unsigned>, std::optional<Thetas>> thetas;
@@ -132,6 +133,7 @@ class Simulator {
       for (std::size_t k = 0; k < thetas.size(); ++k)
         env.put(eqsat::index(thetas[k].first), next[k]);
     }
+    budget_.exhausted = true;
     return std::nullopt;
   }
 
@@ -184,7 +186,11 @@ class Simulator {
       if (const Label* v = levels_.env[level].find(i)) return *v;
     ClassValues& memo = levels_.memo[budget_.depth];
     if (const Label* v = memo.find(i)) return *v;
-    if (++budget_.work > kMaxWork || levels_.active[i]) return std::nullopt;
+    if (++budget_.work > kMaxWork) {
+      budget_.exhausted = true;
+      return std::nullopt;
+    }
+    if (levels_.active[i]) return std::nullopt;
     levels_.active[i] = true;
     std::optional<Label> out;
     for (Id n : g_.nodes_of(c)) {
@@ -237,8 +243,13 @@ class Simulator {
 }  // namespace
 
 std::optional<eqsat::Label> evaluate_loop(const EGraph& egraph, Id x, Id pass, unsigned loop) {
+  const LoopEvalMemo& memo = loop_eval_memo(egraph);
+  const LoopEvalMemo::Key key{eqsat::index(egraph.find(x)), eqsat::index(egraph.find(pass))};
+  if (memo.gave_up(key)) return std::nullopt;
   Budget budget;
-  return Simulator(egraph, budget).run(x, pass, loop);
+  std::optional<Label> out = Simulator(egraph, budget).run(x, pass, loop);
+  if (!out && budget.exhausted) memo.give_up(key);
+  return out;
 }
 
 }  // namespace augur::peg

@@ -67,9 +67,9 @@ struct PegOptions {
   // above scaled to its own size, so the work stays linear in the function.
   std::size_t region_nodes = 500;
   // Whether regions without loops are optimized too. Off: on the corpus,
-  // straight-line regions gained nothing LLVM does not do (power 0.86 of the
-  // time, poly 1.0) and lost in places (a DFA's decision tree, whose branches
-  // reversion turned into select chains, 1.9x; FFT butterflies 1.5x).
+  // straight-line regions gain little LLVM does not do (dfa_512 0.85 of the
+  // time, the other families within noise) for 10-30 ms of the optimizer per
+  // 1,000 statements (docs/performance.md, "Straight-line regions").
   bool straight_line_regions = false;
   // Translation validation: put the result back into the e-graph and check
   // that it lands in the original's e-classes (value and σ).

@@ -24,6 +24,7 @@ std::unique_ptr<eqsat::EGraph> make_peg_egraph(eqsat::EGraphOptions options) {
   g->add_analysis<eqsat::ConstantFolding>(&fold,
                                           eqsat::ConstantFolding::Options{.same = &same_constant});
   g->add_analysis<eqsat::LoopInvariance>(&loop_role);
+  g->add_analysis<LoopEvalMemo>();
   return g;
 }
 

@@ -7,14 +7,15 @@
 #include "runtime/eqsat/constant_folding.h"
 #include "runtime/eqsat/egraph.h"
 #include "runtime/eqsat/loop_invariance.h"
+#include "runtime/peg/loop_eval.h"
 
 namespace augur::peg {
 
 // θ_ℓ, eval_ℓ (index child 1) and pass_ℓ as LoopInvariance sees them.
 eqsat::LoopRole loop_role(const eqsat::EGraph& g, const eqsat::ENodeView& node);
 
-// A new e-graph with both analyses: constant folding first, then loop
-// invariance.
+// A new e-graph with its analyses: constant folding first, then loop
+// invariance, then the memo of constant loops given up on (loop_eval.h).
 std::unique_ptr<eqsat::EGraph> make_peg_egraph(eqsat::EGraphOptions options = {});
 
 // The analyses of an e-graph make_peg_egraph made, by their places (rules'
@@ -24,6 +25,9 @@ inline const eqsat::ConstantFolding& constants(const eqsat::EGraph& g) {
 }
 inline const eqsat::LoopInvariance& invariance(const eqsat::EGraph& g) {
   return static_cast<const eqsat::LoopInvariance&>(g.analysis_at(1));
+}
+inline const LoopEvalMemo& loop_eval_memo(const eqsat::EGraph& g) {
+  return static_cast<const LoopEvalMemo&>(g.analysis_at(2));
 }
 
 }  // namespace augur::peg

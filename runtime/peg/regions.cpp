@@ -13,6 +13,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "runtime/ir/builder.h"
+#include "runtime/ir/range_switch.h"
 #include "runtime/ir/visit.h"
 #include "runtime/peg/optimize_function.h"
 
@@ -169,11 +170,7 @@ class RegionSplitter {
     while (!todo.empty()) {
       ir::Block* block = todo.back();
       todo.pop_back();
-      for (std::size_t i : split(*block)) {
-        ir::Stmt& s = (*block)[i];
-        for (ir::Block* nested : {&s.body, &s.orelse})
-          if (!nested->empty()) todo.push_back(nested);
-      }
+      for (ir::Block* nested : split(*block)) todo.push_back(nested);
     }
     std::atomic<std::size_t> finished{0};
     const auto optimize_one = [&](std::size_t i) {
@@ -241,11 +238,11 @@ class RegionSplitter {
   };
 
   // Moves the regions of `block` out, each leaving one placeholder statement
-  // behind; returns the positions of the statements left to split further.
-  std::vector<std::size_t> split(ir::Block& block) {
+  // behind; returns the blocks left to split further.
+  std::vector<ir::Block*> split(ir::Block& block) {
     ir::Block rebuilt, run;
     std::size_t run_nodes = 0;
-    std::vector<std::size_t> descend, placeholders;
+    std::vector<std::size_t> descend, switches, placeholders;
     const auto flush = [&] {
       if (run.empty()) return;
       if (!options_.straight_line_regions && ir::loop_count(run) == 0) {
@@ -264,6 +261,12 @@ class RegionSplitter {
       run_nodes = 0;
     };
     for (ir::Stmt& s : block) {
+      if (is_switch(s)) {
+        flush();
+        switches.push_back(rebuilt.size());
+        rebuilt.push_back(std::move(s));
+        continue;
+      }
       const StmtFacts facts = facts_of(out_, s, options_.region_nodes);
       if (facts.regionable) {
         if (run_nodes + facts.nodes > options_.region_nodes) flush();
@@ -282,7 +285,46 @@ class RegionSplitter {
       regions_[first + k].block = &block;
       regions_[first + k].position = placeholders[k];
     }
-    return descend;
+    std::vector<ir::Block*> nested;
+    for (std::size_t i : descend)
+      for (ir::Block* b : {&block[i].body, &block[i].orelse})
+        if (!b->empty()) nested.push_back(b);
+    for (std::size_t i : switches) switch_leaves(block[i], nested);
+    return nested;
+  }
+
+  // Whether `s` is the root of a tree of ifs that code generation makes one
+  // switch (ir/range_switch.h). Such a tree is never part of a region, only
+  // its leaves are: reversion would rebuild it as ifs on temporaries, which
+  // no longer match, and each level would cost an unpredictable branch (a
+  // staged 64-state automaton ran 6-9x slower so). The inner ifs of a tree
+  // that does not qualify are not tried again as roots.
+  bool is_switch(const ir::Stmt& s) {
+    if (s.kind != ir::StmtKind::If || not_switch_roots_.contains(&s)) return false;
+    ir::RangeSwitchMatch tree = ir::match_range_switch(s, [](const ir::Stmt&) { return false; });
+    if (tree.found) return true;
+    not_switch_roots_.insert(tree.inner.begin(), tree.inner.end());
+    return false;
+  }
+
+  // Appends the reachable leaves of the switch tree rooted at `root`.
+  void switch_leaves(ir::Stmt& root, std::vector<ir::Block*>& out) {
+    const ir::RangeSwitchMatch tree =
+        ir::match_range_switch(root, [](const ir::Stmt&) { return false; });
+    std::unordered_set<const ir::Block*> leaves;
+    for (const ir::RangeLeaf& leaf : tree.found->leaves) leaves.insert(leaf.block);
+    std::vector<ir::Stmt*> inner{&root};
+    while (!inner.empty()) {
+      ir::Stmt* s = inner.back();
+      inner.pop_back();
+      for (ir::Block* b : {&s->body, &s->orelse}) {
+        if (leaves.contains(b)) {
+          if (!b->empty()) out.push_back(b);
+        } else if (b->size() == 1 && b->front().kind == ir::StmtKind::If) {
+          inner.push_back(&b->front());
+        }
+      }
+    }
   }
 
   // The run as a function of its own (Region::function), to optimize later.
@@ -421,6 +463,7 @@ class RegionSplitter {
   bool dump_;
   std::unordered_set<std::string> names_;
   std::vector<Region> regions_;  // in plan order
+  std::unordered_set<const ir::Stmt*> not_switch_roots_;
 };
 
 }  // namespace

@@ -11,12 +11,16 @@
 #include <string>
 #include <vector>
 
-#include "jit/cpu/range_switch.h"
 #include "runtime/ir/interp.h"
 #include "runtime/ir/parser.h"
+#include "runtime/ir/range_switch.h"
 #include "tests/jit/jit_test_util.h"
 
 namespace augur::cpu::test {
+using ir::kMinSwitchLeaves;
+using ir::match_range_switch;
+using ir::RangeSwitch;
+using ir::RangeSwitchMatch;
 namespace {
 
 struct IntType {

@@ -162,6 +162,36 @@ fn h() -> i32 {
   EXPECT_EQ(run_i32(o.original, "h"), 123);
 }
 
+// A constant loop that runs past the simulation's budget is given up on once
+// per e-graph (LoopEvalMemo), not simulated again for the same eval at every
+// saturation iteration; a loop that folds is not marked.
+TEST(PegCases, C03_ALoopPastTheSimulationBudgetIsGivenUpOnce) {
+  for (const int bound : {5000, 10}) {
+    const ir::Module m =
+        parse_case("fn f() -> i32 {\n  var i: i32 = 0i32;\n  while (i < " + std::to_string(bound) +
+                   "i32) {\n    i = i + 1i32;\n  }\n  return i;\n}\n");
+    auto g = make_peg_egraph();
+    const PegFunction f = to_peg(*m.find_function("f"), *g);
+    g->rebuild();
+    ASSERT_EQ(f.loops.size(), 1u);
+    std::optional<eqsat::Id> value;
+    for (eqsat::Id n : g->nodes_of(g->find(*f.result)))
+      if (kind_of(g->node(n).label.op) == Kind::Eval) value = g->node(n).children[0];
+    ASSERT_TRUE(value.has_value());
+    const eqsat::Id pass = f.loops[0].pass;
+    const LoopEvalMemo::Key key{eqsat::index(g->find(*value)), eqsat::index(g->find(pass))};
+    const std::optional<eqsat::Label> first = evaluate_loop(*g, *value, pass, 1);
+    EXPECT_EQ(loop_eval_memo(*g).gave_up(key), bound == 5000);
+    if (bound == 5000) {
+      EXPECT_FALSE(first.has_value());
+    } else {
+      ASSERT_TRUE(first.has_value());
+      EXPECT_EQ(first->payload, 10u);
+    }
+    EXPECT_EQ(evaluate_loop(*g, *value, pass, 1).has_value(), first.has_value());
+  }
+}
+
 // 4. Inter-loop strength reduction: i*10+j without a multiplication.
 TEST(PegCases, C04_InterLoopStrengthReduction) {
   const Optimized o = optimize_case(case_program("c04_inter_loop_sr"));

@@ -10,10 +10,12 @@
 #include <iterator>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "runtime/eqsat/time_net.h"
 #include "runtime/ir/parser.h"
 #include "runtime/ir/printer.h"
+#include "runtime/ir/range_switch.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/peg/optimize.h"
 #include "runtime/peg/wellformed.h"
@@ -279,6 +281,66 @@ fn f(a: i32, n: i32) -> i32 {
   EXPECT_GT(r.report.functions.front().regions_optimized, 0u) << ir::print(r.module);
   const ir::ExternTable none;
   EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 1, 32),
+            "")
+      << ir::print(r.module);
+}
+
+// A binary search on one variable's ranges, the dispatch a first stage builds
+// by narrowing a static range: `leaves` states, each leaf a little arithmetic
+// on `acc` and the next state.
+std::string dispatch_loop(int leaves) {
+  const auto node = [&](auto&& self, int lo, int hi, const std::string& indent) -> std::string {
+    if (hi - lo == 1)
+      return indent + "acc = acc * " + std::to_string(lo + 2) + "i32 + x * x + " +
+             std::to_string(lo) + "i32;\n" + indent +
+             "s = " + std::to_string((lo * 7 + 3) % leaves) + "i32;\n";
+    const int mid = (lo + hi) / 2;
+    return indent + "if (s < " + std::to_string(mid) + "i32) {\n" +
+           self(self, lo, mid, indent + "  ") + indent + "} else {\n" +
+           self(self, mid, hi, indent + "  ") + indent + "}\n";
+  };
+  return "fn f(x: i32, n: i32) -> i32 {\n  var s: i32 = 0i32;\n  var acc: i32 = 1i32;\n"
+         "  for (var i: i32 = 0i32; i < n; i = i + 1i32) {\n" +
+         node(node, 0, leaves, "    ") + "    x = x + i;\n  }\n  return acc + s;\n}\n";
+}
+
+const ir::Stmt* first_if(const ir::Block& block) {
+  std::vector<const ir::Block*> todo{&block};
+  while (!todo.empty()) {
+    const ir::Block* b = todo.back();
+    todo.pop_back();
+    for (const ir::Stmt& s : *b) {
+      if (s.kind == ir::StmtKind::If) return &s;
+      for (const ir::Block* nested : {&s.body, &s.orelse, &s.init, &s.step}) todo.push_back(nested);
+    }
+  }
+  return nullptr;
+}
+
+// Regions never cut such a tree: its leaves are optimized, the tree stays
+// whole, so code generation still makes it one switch (ir/range_switch.h).
+// Cut into regions, each subtree came back as ifs on temporaries, an
+// unpredictable branch per level (a staged 64-state automaton, 6-9x slower).
+TEST(PegOptions, RegionsKeepARangeDispatchWhole) {
+  const ir::Module m = ir::parse_module(dispatch_loop(32));
+  const ir::Stmt* tree = first_if(m.functions.front().body);
+  ASSERT_NE(tree, nullptr);
+  ASSERT_TRUE(ir::match_range_switch(*tree, [](const ir::Stmt&) { return false; }).found);
+  PegOptions options = unhurried();
+  options.region_nodes = 60;
+  options.straight_line_regions = true;
+  const PegResult r = optimize(m, options);
+  ASSERT_NO_THROW(ir::verify(r.module));
+  const PegFunctionReport& report = r.report.functions.front();
+  EXPECT_GE(report.regions_optimized, 32u) << r.report.summary();
+  const ir::Stmt* kept = first_if(r.module.functions.front().body);
+  ASSERT_NE(kept, nullptr);
+  const ir::RangeSwitchMatch match =
+      ir::match_range_switch(*kept, [](const ir::Stmt&) { return false; });
+  ASSERT_TRUE(match.found) << ir::print(r.module);
+  EXPECT_EQ(match.found->leaves.size(), 32u);
+  const ir::ExternTable none;
+  EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 1, 16),
             "")
       << ir::print(r.module);
 }

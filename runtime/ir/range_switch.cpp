@@ -1,9 +1,9 @@
-#include "jit/cpu/range_switch.h"
+#include "runtime/ir/range_switch.h"
 
 #include <algorithm>
 #include <utility>
 
-namespace augur::cpu {
+namespace augur::ir {
 
 namespace {
 
@@ -13,53 +13,52 @@ struct Domain {
   std::uint64_t mask = 0;  // all the type's bits
   std::uint64_t flip = 0;  // its sign bit when signed
 
-  explicit Domain(ir::Type type)
+  explicit Domain(Type type)
       : mask(type.bits() >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << type.bits()) - 1),
         flip(type.is_signed() ? std::uint64_t{1} << (type.bits() - 1) : 0) {}
 
-  std::uint64_t key(const ir::Expr& constant) const {
+  std::uint64_t key(const Expr& constant) const {
     return (static_cast<std::uint64_t>(constant.int_value()) & mask) ^ flip;
   }
   std::uint64_t value(std::uint64_t key) const { return key ^ flip; }
 };
 
 struct Test {
-  ir::VarId var;
-  ir::Type type;
-  ir::BinaryOp op;  // v op constant
-  const ir::Expr* constant = nullptr;
+  VarId var;
+  Type type;
+  BinaryOp op;  // v op constant
+  const Expr* constant = nullptr;
 };
 
-ir::BinaryOp mirrored(ir::BinaryOp op) {
+BinaryOp mirrored(BinaryOp op) {
   switch (op) {
-    case ir::BinaryOp::Lt:
-      return ir::BinaryOp::Gt;
-    case ir::BinaryOp::Le:
-      return ir::BinaryOp::Ge;
-    case ir::BinaryOp::Gt:
-      return ir::BinaryOp::Lt;
+    case BinaryOp::Lt:
+      return BinaryOp::Gt;
+    case BinaryOp::Le:
+      return BinaryOp::Ge;
+    case BinaryOp::Gt:
+      return BinaryOp::Lt;
     default:
-      return ir::BinaryOp::Le;
+      return BinaryOp::Le;
   }
 }
 
 // `v OP constant` or `constant OP v` for an integer variable v and an order.
-std::optional<Test> test_of(const ir::Stmt& stmt) {
-  if (stmt.kind != ir::StmtKind::If || !stmt.expr) return std::nullopt;
-  const ir::Expr& cond = *stmt.expr;
-  if (cond.kind != ir::ExprKind::Binary || cond.args.size() != 2) return std::nullopt;
-  ir::BinaryOp op = cond.binary_op();
-  if (op != ir::BinaryOp::Lt && op != ir::BinaryOp::Le && op != ir::BinaryOp::Gt &&
-      op != ir::BinaryOp::Ge) {
+std::optional<Test> test_of(const Stmt& stmt) {
+  if (stmt.kind != StmtKind::If || !stmt.expr) return std::nullopt;
+  const Expr& cond = *stmt.expr;
+  if (cond.kind != ExprKind::Binary || cond.args.size() != 2) return std::nullopt;
+  BinaryOp op = cond.binary_op();
+  if (op != BinaryOp::Lt && op != BinaryOp::Le && op != BinaryOp::Gt && op != BinaryOp::Ge) {
     return std::nullopt;
   }
-  const ir::Expr* var = cond.args[0].get();
-  const ir::Expr* constant = cond.args[1].get();
-  if (var->kind == ir::ExprKind::Const) {
+  const Expr* var = cond.args[0].get();
+  const Expr* constant = cond.args[1].get();
+  if (var->kind == ExprKind::Const) {
     std::swap(var, constant);
     op = mirrored(op);
   }
-  if (var->kind != ir::ExprKind::Var || constant->kind != ir::ExprKind::Const) return std::nullopt;
+  if (var->kind != ExprKind::Var || constant->kind != ExprKind::Const) return std::nullopt;
   if (!var->type.is_integer() || var->type.is_pointer()) return std::nullopt;
   return Test{var->var, var->type, op, constant};
 }
@@ -78,16 +77,15 @@ Interval clip(Interval in, std::uint64_t lo, std::uint64_t hi, bool empty) {
 }
 
 // The keys of `in` for which `v op k` holds (then) and fails (else).
-std::pair<Interval, Interval> split(Interval in, ir::BinaryOp op, std::uint64_t k,
-                                    std::uint64_t max) {
+std::pair<Interval, Interval> split(Interval in, BinaryOp op, std::uint64_t k, std::uint64_t max) {
   const bool k_min = k == 0;
   const bool k_max = k == max;
   switch (op) {
-    case ir::BinaryOp::Lt:  // then [.., k-1], else [k, ..]
+    case BinaryOp::Lt:  // then [.., k-1], else [k, ..]
       return {clip(in, 0, k - 1, k_min), clip(in, k, max, false)};
-    case ir::BinaryOp::Le:  // then [.., k], else [k+1, ..]
+    case BinaryOp::Le:  // then [.., k], else [k+1, ..]
       return {clip(in, 0, k, false), clip(in, k + 1, max, k_max)};
-    case ir::BinaryOp::Gt:  // then [k+1, ..], else [.., k]
+    case BinaryOp::Gt:  // then [k+1, ..], else [.., k]
       return {clip(in, k + 1, max, k_max), clip(in, 0, k, false)};
     default:  // Ge: then [k, ..], else [.., k-1]
       return {clip(in, k, max, false), clip(in, 0, k - 1, k_min)};
@@ -101,8 +99,8 @@ struct Leaf {
 
 }  // namespace
 
-RangeSwitchMatch match_range_switch(const ir::Stmt& stmt,
-                                    const std::function<bool(const ir::Stmt&)>& stops_at) {
+RangeSwitchMatch match_range_switch(const Stmt& stmt,
+                                    const std::function<bool(const Stmt&)>& stops_at) {
   RangeSwitchMatch match;
   const std::optional<Test> root = test_of(stmt);
   if (!root) return match;
@@ -112,7 +110,7 @@ RangeSwitchMatch match_range_switch(const ir::Stmt& stmt,
   result.type = root->type;
 
   // The inner node of the tree a branch holds, if it is one.
-  const auto inner_node = [&](const ir::Block& branch) -> const ir::Stmt* {
+  const auto inner_node = [&](const Block& branch) -> const Stmt* {
     if (branch.size() != 1 || stops_at(branch.front())) return nullptr;
     const std::optional<Test> test = test_of(branch.front());
     return test && test->var == root->var ? &branch.front() : nullptr;
@@ -121,8 +119,8 @@ RangeSwitchMatch match_range_switch(const ir::Stmt& stmt,
   // Items of the walk: inner nodes, and leaves (a null node) taken in the
   // tree's order, then before else.
   struct Pending {
-    const ir::Stmt* node;
-    const ir::Block* leaf;
+    const Stmt* node;
+    const Block* leaf;
     Interval keys;
     std::vector<bool> path;
   };
@@ -145,12 +143,12 @@ RangeSwitchMatch match_range_switch(const ir::Stmt& stmt,
     const Test test = *test_of(*p.node);
     const auto [then_keys, else_keys] =
         split(p.keys, test.op, domain.key(*test.constant), domain.mask);
-    const std::pair<const ir::Block*, Interval> branches[] = {{&p.node->orelse, else_keys},
-                                                              {&p.node->body, then_keys}};
+    const std::pair<const Block*, Interval> branches[] = {{&p.node->orelse, else_keys},
+                                                          {&p.node->body, then_keys}};
     for (const auto& [branch, keys] : branches) {  // else first: then comes out first
       std::vector<bool> path = p.path;
       path.push_back(branch == &p.node->orelse);
-      const ir::Stmt* inner = inner_node(*branch);
+      const Stmt* inner = inner_node(*branch);
       if (inner) match.inner.push_back(inner);
       stack.push_back({inner, inner ? nullptr : branch, keys, std::move(path)});
     }
@@ -180,4 +178,4 @@ RangeSwitchMatch match_range_switch(const ir::Stmt& stmt,
   return match;
 }
 
-}  // namespace augur::cpu
+}  // namespace augur::ir

@@ -1,5 +1,6 @@
 // Trees of `if`s that compare one integer variable with constants, found so
-// that code generation can emit them as one LLVM `switch`.
+// that code generation can emit them as one LLVM `switch` (jit/cpu), and so
+// that the PEG optimizer's regions keep them whole (runtime/peg/regions.h).
 //
 // A first stage that dispatches on a dyn value by narrowing a static range
 // (`if (state < 32) { if (state < 16) ... } else ...`, the O(n log n) way
@@ -29,7 +30,7 @@
 
 #include "runtime/ir/ir.h"
 
-namespace augur::cpu {
+namespace augur::ir {
 
 // Smaller trees stay compares: a balanced tree of 8 leaves (three levels)
 // ran as fast as a switch or faster in measurements on a staged automaton's
@@ -39,15 +40,15 @@ inline constexpr std::size_t kMinSwitchLeaves = 16;
 inline constexpr std::uint64_t kMaxSwitchCases = 4096;
 
 struct RangeLeaf {
-  const ir::Block* block = nullptr;
+  const Block* block = nullptr;
   // How the leaf is reached from the root: "then" or "else" at each level
   // (for the emitter's statement paths in messages).
   std::vector<bool> path;
 };
 
 struct RangeSwitch {
-  ir::VarId var;
-  ir::Type type;                  // v's type: an integer type
+  VarId var;
+  Type type;                      // v's type: an integer type
   std::vector<RangeLeaf> leaves;  // in the tree's order, then before else
   // Values are the variable's bits, zero-extended from its width.
   // The leaf for values below `low_bound` (compared as `type` compares), or
@@ -67,13 +68,13 @@ struct RangeSwitchMatch {
   // Otherwise, the inner `if`s below the root. The emitter does not try them
   // as roots again, so each statement is looked at once (a subtree that would
   // qualify alone, past a root with too many case values, stays compares).
-  std::vector<const ir::Stmt*> inner;
+  std::vector<const Stmt*> inner;
 };
 
 // The switch `stmt` (an `if`) is the root of, if it qualifies. `stops_at` is
 // true for a statement the tree must not descend into (the start of a part of
 // a split function, which is emitted as a call).
-RangeSwitchMatch match_range_switch(const ir::Stmt& stmt,
-                                    const std::function<bool(const ir::Stmt&)>& stops_at);
+RangeSwitchMatch match_range_switch(const Stmt& stmt,
+                                    const std::function<bool(const Stmt&)>& stops_at);
 
-}  // namespace augur::cpu
+}  // namespace augur::ir
