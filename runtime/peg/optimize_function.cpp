@@ -32,7 +32,8 @@ constexpr double kLoopWorkMargin = 1.0625;
 // The operations a function performs in its loops, each weighted by 20 per
 // loop around it (the cost model's factor): a loop's condition and step
 // count as its body, a `for`'s init as the code before it; a subexpression
-// shared within a statement counts once.
+// shared within a statement counts once. Choosing is free, a `?:` as much
+// as the `if` it stands for (reversion turns one into the other).
 double loop_work(const ir::Block& body) {
   struct Level {
     std::span<const ir::Stmt> stmts;
@@ -49,6 +50,7 @@ double loop_work(const ir::Block& body) {
       if (!seen.insert(e).second) continue;
       const bool free = e->kind == ir::ExprKind::Const || e->kind == ir::ExprKind::Var ||
                         e->kind == ir::ExprKind::Table || e->kind == ir::ExprKind::GpuIndex ||
+                        e->kind == ir::ExprKind::Select ||
                         (e->kind == ir::ExprKind::Unary && e->unary_op() == ir::UnaryOp::Not);
       if (!free) work += weight;
       for (const ir::ExprPtr& a : e->args)

@@ -526,7 +526,8 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   std::vector<std::uint32_t> out;
   if (bundles_.empty()) return out;
   NodeSetMemoHandle memo = node_set_memo();
-  for (std::uint32_t m : bundles_.back().must) {
+  const std::vector<std::uint32_t>& must = bundles_.back().must;
+  for (std::uint32_t m : must) {
     const PegNode& q = node(m);
     if (m == except || q.kind() != Kind::Phi || q.children[0] != cond || !q.type().is_ir() ||
         lookup(m))
@@ -536,6 +537,22 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
       return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
     });
     if (fits) out.push_back(m);
+  }
+  if (inside.empty()) return out;
+  const auto on_cond = value_phis_.find(cond);
+  if (on_cond == value_phis_.end()) return out;
+  for (std::uint32_t m : on_cond->second) {
+    if (m == except || lookup(m) || g_.depth(m) > depth_ || !defined(m) ||
+        std::binary_search(must.begin(), must.end(), m))
+      continue;
+    const NodeSet& r = lazy_reads(m, *memo);
+    bool reads_inside = false, fits = true;
+    for (std::uint32_t s : r) {
+      const bool in = std::binary_search(inside.begin(), inside.end(), s);
+      reads_inside = reads_inside || in;
+      fits = fits && (s == cur_ || in);
+    }
+    if (fits && reads_inside) out.push_back(m);
   }
   return out;
 }

@@ -194,6 +194,10 @@ class Emitter {
   const NodeSet& lazy_reads(std::uint32_t n, NodeSetMemo& memo) const;
   // The value φs of the innermost bundle on `cond` that can join an `if` on
   // it now: they read no σ but cur_ and `inside` (states within the branches).
+  // With `inside` states, also a φ the bundle may not need on every path
+  // but that is defined on every call and reads one of them: its branch
+  // reads memory only that `if` has (`if (c) { store; v = load; }` with v
+  // used in a later loop's branch), so it is computed there or nowhere.
   std::vector<std::uint32_t> fusable_phis(std::uint32_t cond, std::uint32_t except,
                                           const NodeSet& inside) const;
   ir::ExprPtr constant(const PegNode& n) const;
@@ -285,6 +289,8 @@ class Emitter {
   // iteration's) is done once, ahead of the test, instead of once in the
   // exit and again for the next values.
   void run_common_work(std::uint32_t test);
+  // Whether `n` reads no σ but cur_ (lazy_reads).
+  bool reads_only_current(std::uint32_t n);
   // Whether `state` lies on the σ chain ahead of cur_ and no σ φ on the way
   // chooses by a value `in_test` holds (the exit test still pending).
   bool effects_ahead(std::uint32_t state, const Marks& in_test);
@@ -309,9 +315,10 @@ class Emitter {
   // Facts about the graph.
   std::vector<std::uint32_t> uses_;
   std::vector<char> speculatable_;
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;  // pass -> evals
-  std::unordered_map<std::uint32_t, std::uint32_t> state_of_tuple_;         // tuple -> ρ_σ
-  std::unordered_map<std::uint32_t, std::uint32_t> inputs_;                 // memo of input_of
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;    // pass -> evals
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
+  std::unordered_map<std::uint32_t, std::uint32_t> state_of_tuple_;           // tuple -> ρ_σ
+  std::unordered_map<std::uint32_t, std::uint32_t> inputs_;                   // memo of input_of
 };
 
 template <class F>

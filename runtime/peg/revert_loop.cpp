@@ -121,11 +121,21 @@ void Emitter::run_common_work(std::uint32_t test) {
     }
     if (!p.type().is_ir() || lookup(n)) continue;
     const bool loop = p.kind() == Kind::Eval && !invariant_eval(n);
-    if (loop || (is_pure_value_op(p.kind()) && std::binary_search(roots.begin(), roots.end(), n))) {
+    const bool root = std::binary_search(roots.begin(), roots.end(), n);
+    // A value φ both ways need is one `if` ahead of the test, when its
+    // branches read no memory but the current one.
+    const bool phi = root && p.kind() == Kind::Phi && reads_only_current(n);
+    if (loop || phi || (is_pure_value_op(p.kind()) && root)) {
       ir::ExprPtr v = value(n);
       if (!lookup(n)) cache(n, temp(std::move(v)));
     }
   }
+}
+
+bool Emitter::reads_only_current(std::uint32_t n) {
+  NodeSetMemoHandle memo = node_set_memo();
+  const NodeSet& r = lazy_reads(n, *memo);
+  return std::all_of(r.begin(), r.end(), [&](std::uint32_t s) { return s == cur_; });
 }
 
 bool Emitter::effects_ahead(std::uint32_t state, const Marks& in_test) {

@@ -449,5 +449,64 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     1, true);
 }
 
+// A value loaded in an `if` that also stores, and used later only in a
+// loop's branch (the register VM's `if (r != 0) { mem[..] = ..; r = mem[..]; }`
+// before a counted loop): the value's φ is computed in that `if`, where its
+// load reads the memory the store left. Needed first inside the loop, it
+// was a σ that did not follow the current one, and the function kept.
+TEST(PegExits, ALoadBesideAStoreInABranchIsReadThere) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var s: i32 = 0i32;
+  var k: i32 = (m & 3i32) + 1i32;
+  if ((n & 1i32) != 0i32) {
+    p[m & 15i32] = n;
+    a = p[n & 15i32];
+  }
+  while (true) {
+    if ((k & 2i32) != 0i32) {
+      b = a << (k & 7i32);
+    }
+    s = s + b;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  p[b & 15i32] = s;
+  return b;
+}
+)",
+                    1, true);
+}
+
+// A value φ that is both the loop's exit value and its next value, in a body
+// that breaks at its end: one `?:` ahead of the test. The loop-work check
+// counted the `?:` as an operation where the input's `if` was free (160 for
+// 140), and the function was kept.
+TEST(PegExits, APhiBothWaysNeedIsOneChoiceAheadOfTheTest) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var b: i32 = m;
+  var s: i32 = 0i32;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    if ((k & 2i32) != 0i32) {
+      b = n << (k & 7i32);
+    }
+    s = s + b;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return b ^ s;
+}
+)",
+                    1, false);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
