@@ -504,18 +504,32 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   // division, a load, an inner loop) cannot be hoisted out of a loop that
   // may not run; peeling the first iteration computes it there, once, for
   // all the others (Tate, §8.9).
+  // Such work that is defined on every call and reads no memory but the
+  // current one is done before the loop instead: cached here, it also
+  // serves the code after the loop (which emitted an inner loop again).
   bool peel = false;
+  std::vector<std::uint32_t> ahead;
   {
     ir::Block none;
     in_scope(none, [&] {
       enter_iteration();
       for (std::uint32_t n : must(next_roots)) {
         const PegNode& q = node(n);
-        if (q.type().is_ir() && (g_.variant[n] & bit) == 0 && !speculatable_[n] && !lookup(n))
+        if (!q.type().is_ir() || (g_.variant[n] & bit) != 0 || speculatable_[n] || lookup(n))
+          continue;
+        if (defined(n) && reads_only_current(n)) {
+          ahead.push_back(n);
+        } else {
           peel = true;
+        }
       }
     });
     cur_ = entry;
+  }
+  for (std::uint32_t n : ahead) {
+    if (lookup(n)) continue;
+    ir::ExprPtr v = value(n);
+    if (!lookup(n)) cache(n, temp(std::move(v)));
   }
 
   ++depth_;

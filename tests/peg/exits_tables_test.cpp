@@ -508,5 +508,40 @@ fn f(n: i32, m: i32) -> i32 {
                     1, false);
 }
 
+// A loop's value used both in a later loop that runs at least once (before
+// its first exit, where peeling computed it) and after that loop: computed
+// once, before the later loop. Computed in the peeled first iteration, it
+// was gone after it, and the first loop was emitted again (3 loops for 2).
+TEST(PegExits, ALoopValueTheNextLoopAndItsSequelUseIsComputedOnce) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = 0i32;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    a = a + m;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  k = (n & 3i32) + 1i32;
+  while (true) {
+    c = a + a;
+    b = a >> (b & 7i32);
+    p[b & 15i32] = m;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  p[c & 15i32] = n;
+  return c;
+}
+)",
+                    2, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
