@@ -261,6 +261,9 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   const Totality total(*g, peg);
   std::unordered_set<std::uint32_t> defined;
   for (eqsat::Id c : peg.defined) defined.insert(eqsat::index(g->find(c)));
+  std::unordered_multimap<std::uint32_t, const PegFunction::Conditional*> defined_when;
+  for (const PegFunction::Conditional& c : peg.defined_when)
+    defined_when.emplace(eqsat::index(g->find(c.value)), &c);
   // Source loops that share a pass (equal bounds, merged): their values'
   // classes by loop, so that reversion can emit them as separate loops.
   std::unordered_map<std::uint32_t, unsigned> source_loop;
@@ -311,7 +314,16 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     input.externs = &peg.externs;
     input.tables = &peg.tables;
     input.total = total;
-    input.defined = [&](eqsat::Id c) { return defined.contains(eqsat::index(g->find(c))); };
+    input.defined = [&](eqsat::Id c, const RevertInput::KnownCondition& known) {
+      const std::uint32_t cls = eqsat::index(g->find(c));
+      if (defined.contains(cls)) return true;
+      const auto paths = defined_when.equal_range(cls);
+      return std::any_of(paths.first, paths.second, [&](const auto& entry) {
+        return std::all_of(
+            entry.second->path.begin(), entry.second->path.end(),
+            [&](const auto& step) { return known(g->find(step.first)) == step.second; });
+      });
+    };
     input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
     input.time_net = reversion_net(options, input.max_work);
     input.source_loop = [&](eqsat::Id c) -> std::optional<unsigned> {

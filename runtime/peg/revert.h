@@ -42,9 +42,13 @@ struct RevertInput {
   // Whether the class `value` is defined at every iteration up to the exit of
   // the loop whose pass is the class `pass` (to_peg's LoopFacts).
   std::function<bool(eqsat::Id value, eqsat::Id pass)> total;
+  // What a condition's class is known to be where reversion stands (empty:
+  // not known).
+  using KnownCondition = std::function<std::optional<bool>(eqsat::Id cond)>;
   // Whether the class `value` is defined on every call (to_peg's
-  // PegFunction::defined): it may be computed ahead of need.
-  std::function<bool(eqsat::Id value)> defined;
+  // PegFunction::defined), or whenever conditions `known` says hold
+  // (PegFunction::defined_when): it may be computed ahead of need.
+  std::function<bool(eqsat::Id value, const KnownCondition& known)> defined;
   // Work allowed (nodes visited by MustEval, statements emitted) before
   // reversion gives up: sharing across branches can make code grow
   // exponentially (a chain of ifs, each φ's branches reusing the last).

@@ -43,6 +43,12 @@ Emitter::Emitter(const RevertInput& input)
       cached_in_(input.graph->nodes.size(), 0),
       reached_in_(input.graph->nodes.size(), 0) {
   compute_facts();
+  known_class_ = [this](eqsat::Id cls) -> std::optional<bool> {
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+      for (const auto& [cond, value] : s->known)
+        if (node(cond).eclass == cls) return value;
+    return std::nullopt;
+  };
 }
 
 void Emitter::fail(std::uint32_t n, std::string why) const {

@@ -149,7 +149,7 @@ class Emitter {
   // cannot trap at all, the source computes it on every call, or on every
   // iteration of the open loop it varies in.
   bool defined(std::uint32_t n) const {
-    if (speculatable_[n] || (in_.defined && in_.defined(node(n).eclass))) return true;
+    if (speculatable_[n] || (in_.defined && in_.defined(node(n).eclass, known_class_))) return true;
     const unsigned d = g_.depth(n);
     return d > 0 && d <= open_passes_.size() && in_.total &&
            in_.total(node(n).eclass, open_passes_[d - 1]);
@@ -317,8 +317,10 @@ class Emitter {
   std::vector<char> speculatable_;
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;    // pass -> evals
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
-  std::unordered_map<std::uint32_t, std::uint32_t> state_of_tuple_;           // tuple -> ρ_σ
-  std::unordered_map<std::uint32_t, std::uint32_t> inputs_;                   // memo of input_of
+  // known() by the condition's class, for RevertInput::defined.
+  RevertInput::KnownCondition known_class_;
+  std::unordered_map<std::uint32_t, std::uint32_t> state_of_tuple_;  // tuple -> ρ_σ
+  std::unordered_map<std::uint32_t, std::uint32_t> inputs_;          // memo of input_of
 };
 
 template <class F>

@@ -251,12 +251,16 @@ class Translator {
   Flow branch(const ir::Stmt& s, Env env, unsigned depth) {
     const Id c = expr(s.expr, env);
     const bool every_pass = every_pass_;
+    // At the top level (or on every pass of a branch there), what a branch
+    // computes on every pass is defined whenever its path's conditions hold.
+    const bool on_path = every_pass && always_ == path_always_;
     every_pass_ = false;
     // An if on every run that always falls through computes its variables'
     // values (the φs of its branches) on every run too.
     const std::vector<Id> before = every_pass ? env.vars : std::vector<Id>{};
-    Flow t = block(s.body, env, depth);
-    Flow e = block(s.orelse, std::move(env), depth);
+    Flow t = on_path ? path_block(s.body, env, depth, c, true) : block(s.body, env, depth);
+    Flow e = on_path ? path_block(s.orelse, std::move(env), depth, c, false)
+                     : block(s.orelse, std::move(env), depth);
     every_pass_ = every_pass;
     Flow out;
     out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);
@@ -280,6 +284,24 @@ class Translator {
       }
     }
     return out;
+  }
+
+  // A branch taken when `c` is `taken`, its values on every pass recorded
+  // with the path (PegFunction::defined_when).
+  Flow path_block(const ir::Block& b, Env env, unsigned depth, Id c, bool taken) {
+    std::vector<Id> on_every_pass;
+    std::vector<Id>* const always = always_;
+    std::vector<Id>* const path_always = path_always_;
+    always_ = path_always_ = &on_every_pass;
+    every_pass_ = true;
+    path_.emplace_back(c, taken);
+    Flow f = block(b, std::move(env), depth);
+    for (Id v : on_every_pass) out_.defined_when.push_back({v, path_});
+    path_.pop_back();
+    always_ = always;
+    path_always_ = path_always;
+    every_pass_ = false;
+    return f;
   }
 
   // θ for a loop variable: the placeholder `self` becomes θ_ℓ(init, next),
@@ -642,6 +664,11 @@ class Translator {
   // loop's LoopFacts::total).
   bool every_pass_ = true;
   std::vector<Id>* always_ = &out_.defined;
+  // The branches around the statement being translated, from the top level
+  // (path_block), and where values on every pass of the innermost go: an
+  // `if` is on the path when always_ is that.
+  std::vector<std::pair<Id, bool>> path_;
+  std::vector<Id>* path_always_ = &out_.defined;
   unsigned lazy_ = 0;  // inside operands `&&`, `||` or `?:` may skip
 };
 

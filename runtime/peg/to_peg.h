@@ -29,6 +29,7 @@
 #include <optional>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "jit/error.h"
@@ -62,6 +63,17 @@ struct PegFunction {
   // before any early return): computing them anywhere cannot trap when the
   // source does not.
   std::vector<eqsat::Id> defined;
+  // Values the source computes on every pass through branches of `if`s at
+  // the top level (the outermost `if` on every call, each inner one on
+  // every pass of its branch, no loop between): defined whenever those
+  // conditions hold, so they may be computed ahead of need where they are
+  // known (inside the branch of an `if (c)` with a store, a load its later
+  // loop reads).
+  struct Conditional {
+    eqsat::Id value;
+    std::vector<std::pair<eqsat::Id, bool>> path;  // (condition, taken), outermost first
+  };
+  std::vector<Conditional> defined_when;
   // The externs the function calls, by name id (extern_names.h).
   std::unordered_map<std::uint64_t, ir::ExternRef> externs;
   // The tables it reads, by the payload of their Table e-nodes (a hash of

@@ -283,7 +283,7 @@ TEST(PegCases, C07_PeeledFormReverts) {
   input.original = &m.functions.front();
   input.externs = &f.externs;
   input.total = [](eqsat::Id, eqsat::Id) { return false; };
-  input.defined = [](eqsat::Id) { return false; };
+  input.defined = [](eqsat::Id, const RevertInput::KnownCondition&) { return false; };
   const RevertResult reverted = revert(input);
   ASSERT_TRUE(reverted.function.has_value()) << reverted.failure;
   ir::Module out;

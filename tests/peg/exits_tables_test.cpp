@@ -543,5 +543,32 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     2, true);
 }
 
+// A load in a branch before a store, its value used by a loop later in the
+// same branch: computed on every pass through the branch, it is read there,
+// before the store, as the source does (to_peg's PegFunction::defined_when).
+// Known to be defined only on every call, it was left for the loop, where
+// the store had moved memory past it, and the function was kept.
+TEST(PegExits, ALoadOnEveryPassOfABranchIsReadBeforeItsStore) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = m;
+  var k: i32 = (n & 3i32) + 1i32;
+  if ((n & 1i32) != 0i32) {
+    a = p[m & 15i32];
+    p[n & 15i32] = n;
+    while (true) {
+      p[a & 15i32] = m;
+      k = k - 1i32;
+      if (k == 0i32) {
+        break;
+      }
+    }
+  }
+  return a + k;
+}
+)",
+                    1, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
