@@ -113,12 +113,12 @@ void Emitter::run_common_work(std::uint32_t test) {
   // is computed where it is tested.
   std::vector<std::uint32_t> roots(bundles_.back().roots.begin() + 1, bundles_.back().roots.end());
   std::sort(roots.begin(), roots.end());
+  // Effects first: a σ φ emits the value φs of its condition that read
+  // inside its branches with it, which values below may need.
+  for (std::uint32_t n : common)
+    if (node(n).type().is_state() && !reached(n) && effects_ahead(n, in_test)) reach(n);
   for (std::uint32_t n : common) {
     const PegNode& p = node(n);
-    if (p.type().is_state()) {
-      if (!reached(n) && effects_ahead(n, in_test)) reach(n);
-      continue;
-    }
     if (!p.type().is_ir() || lookup(n)) continue;
     const bool loop = p.kind() == Kind::Eval && !invariant_eval(n);
     const bool root = std::binary_search(roots.begin(), roots.end(), n);

@@ -570,5 +570,43 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     1, true);
 }
 
+// An inner loop whose body stores and loads in a branch, the loaded value
+// also the next value of another variable, in a body that breaks at its end:
+// the σ φ goes ahead of the exit test first, with the loaded value's φ, and
+// then the values that use it. Computed first, the other variable's next
+// value emitted that φ alone, whose branch had the store, and the function
+// was kept.
+TEST(PegExits, EffectsAheadOfATestComeBeforeTheValuesThatUseThem) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = m;
+  var b: i32 = n;
+  var k: i32 = (n & 3i32) + 1i32;
+  var j: i32 = 0i32;
+  while (true) {
+    j = (m & 3i32) + 1i32;
+    while (true) {
+      if ((n & 1i32) != 0i32) {
+        p[n & 15i32] = m;
+        a = p[b & 15i32];
+      }
+      b = a & n;
+      j = j - 1i32;
+      if (j == 0i32) {
+        break;
+      }
+    }
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  p[m & 15i32] = a;
+  return a + b;
+}
+)",
+                    2, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
