@@ -301,6 +301,7 @@ bool Emitter::splits(std::uint32_t cond) const {
 void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
                         std::optional<std::uint32_t> state) {
   if (state || splits(cond)) {
+    compute_common(members);
     std::vector<ir::VarId> vars;
     for (std::uint32_t m : members) {
       vars.push_back(new_var(node(m).type().ir(), 't'));
@@ -413,11 +414,14 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
 void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
   // What a side certainly evaluates, shallowly: through pure operators and
   // φ conditions, not into φ branches or anything else (a cheap MustEval:
-  // each φ of a chain looks at its own operands only).
+  // each φ of a chain looks at its own operands only), and for a loop it
+  // evaluates, what the loop starts from (a value both sides start their
+  // loops from, itself a loop's: that loop was emitted in each branch).
   const auto evaluated = [&](int side) {
     NodeSet out;
-    std::vector<std::uint32_t> todo;
+    std::vector<std::uint32_t> todo, in_loop;
     for (std::uint32_t m : members) todo.push_back(node(m).children[1 + side]);
+    Marks seen_in_loop = marks();
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
       todo.pop_back();
@@ -429,6 +433,25 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
         todo.push_back(q.children[0]);
       } else if (is_pure_value_op(q.kind())) {
         for (std::uint32_t c : q.children) todo.push_back(c);
+      } else if (q.kind() == Kind::Eval && q.type().is_ir()) {
+        const unsigned l = q.loop();
+        in_loop.assign(1, q.children[0]);
+        while (!in_loop.empty()) {
+          const std::uint32_t x = in_loop.back();
+          in_loop.pop_back();
+          if (!seen_in_loop.insert(x) || lookup(x)) continue;
+          spend(1);
+          const PegNode& r = node(x);
+          if (g_.depth(x) < l) {
+            todo.push_back(x);
+          } else if (r.kind() == Kind::Theta && r.loop() == l) {
+            todo.push_back(r.children[0]);
+          } else if (r.kind() == Kind::Phi) {
+            in_loop.push_back(r.children[0]);
+          } else if (is_pure_value_op(r.kind())) {
+            for (std::uint32_t c : r.children) in_loop.push_back(c);
+          }
+        }
       }
     }
     std::sort(out.begin(), out.end());

@@ -608,5 +608,44 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     2, true);
 }
 
+// A loop's value that an `if` either uses as is or starts another loop
+// from: it is what both branches evaluate first, so it is computed once,
+// before the `if` (with a store in the branch too, where the branches are
+// assignments instead of `?:`). It was computed in each branch, the first
+// loop with it (3 loops for 2).
+TEST(PegExits, WhatBothBranchesStartTheirLoopsFromIsComputedOnce) {
+  for (const char* store : {"", "    p[c & 15i32] = n;\n"}) {
+    SCOPED_TRACE(*store ? "with a store" : "without");
+    const std::string text = std::string(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = 0i32;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    b = a << (k & 7i32);
+    a = a + m;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  var c: i32 = m >> (b & 7i32);
+  if ((n & 1i32) != 0i32) {
+    k = (n & 3i32) + 1i32;
+    while (true) {
+      c = c << (m & 7i32);
+      k = k - 1i32;
+      if (k == 0i32) {
+        break;
+      }
+    }
+)") + store + R"(  }
+  return c;
+}
+)";
+    expect_loops_kept(text.c_str(), 2, true);
+  }
+}
+
 }  // namespace
 }  // namespace augur::peg::test
