@@ -300,6 +300,7 @@ bool Emitter::splits(std::uint32_t cond) const {
 
 void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
                         std::optional<std::uint32_t> state) {
+  run_must_loops();
   if (state || splits(cond)) {
     compute_common(members);
     std::vector<ir::VarId> vars;
@@ -409,6 +410,19 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   }
   cur_ = start;
   emit(ir::Stmt::if_(t, std::move(blocks[0]), std::move(blocks[1])));
+}
+
+void Emitter::run_must_loops() {
+  if (bundles_.empty()) return;
+  const NodeSet must_now = bundles_.back().must;
+  for (std::uint32_t n : must_now) {
+    const PegNode& p = node(n);
+    if (p.kind() != Kind::Eval || !p.type().is_ir() || lookup(n) || invariant_eval(n) ||
+        in_progress_.contains(n) || g_.depth(p.children[1]) > depth_ || !reads_only_current(n))
+      continue;
+    ir::ExprPtr v = value(n);
+    if (!lookup(n)) cache(n, temp(std::move(v)));
+  }
 }
 
 void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
@@ -586,7 +600,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   return out;
 }
 
-void Emitter::flush_readers() {
+void Emitter::flush_readers(std::optional<std::uint32_t> joining) {
   if (bundles_.empty()) return;
   NodeSetMemoHandle memo = node_set_memo();
   std::vector<std::uint32_t> candidates = bundles_.back().must;
@@ -610,6 +624,7 @@ void Emitter::flush_readers() {
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
+    if (joining && p.kind() == Kind::Phi && p.children[0] == *joining) continue;
     const NodeSet& r = lazy_reads(m, *memo);
     if (r.size() != 1 || r.front() != cur_) continue;
     ir::ExprPtr v = value(m);

@@ -143,8 +143,11 @@ class Emitter {
   std::vector<ir::ExprPtr> bundle(std::span<const std::uint32_t> roots);
   // Before memory moves on: materializes the nodes whose lazy evaluation
   // reads cur_ and no other σ, among those the innermost bundle must
-  // evaluate and those it may need that are defined anyway.
-  void flush_readers();
+  // evaluate and those it may need that are defined anyway. Before a σ φ
+  // on `joining`, the value φs on it are left to join its `if`
+  // (fusable_phis): read here, they were an `if` of their own, whose
+  // branch emitted the loops the σ φ's branch then emitted again.
+  void flush_readers(std::optional<std::uint32_t> joining = std::nullopt);
   // Whether computing n here cannot trap where the source does not: it
   // cannot trap at all, the source computes it on every call, or on every
   // iteration of the open loop it varies in.
@@ -289,6 +292,11 @@ class Emitter {
   // iteration's) is done once, ahead of the test, instead of once in the
   // exit and again for the next values.
   void run_common_work(std::uint32_t test);
+  // Before the branches of a φ group: the loops the innermost bundle
+  // evaluates anyway (its must) and that read no memory but the current
+  // one. Run first inside a branch, such a loop was emitted again after it
+  // for another of its values.
+  void run_must_loops();
   // Whether `n` reads no σ but cur_ (lazy_reads).
   bool reads_only_current(std::uint32_t n);
   // Whether `state` lies on the σ chain ahead of cur_ and no σ φ on the way

@@ -132,9 +132,9 @@ void Emitter::produce(std::uint32_t p) {
     if (s->pure_loop) fail(p, "an effect inside a loop that has none");
     break;
   }
-  flush_readers();
-  if (cur_ != input) fail(p, "memory moved while computing an effect's operands");
   const PegNode& n = node(p);
+  flush_readers(n.kind() == Kind::Phi ? std::optional(n.children[0]) : std::nullopt);
+  if (cur_ != input) fail(p, "memory moved while computing an effect's operands");
   const auto check_unmoved = [&] {
     if (cur_ != input) fail(p, "memory moved while computing an effect's operands");
   };

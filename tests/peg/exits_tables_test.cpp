@@ -647,5 +647,73 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
   }
 }
 
+// A value φ that reads memory before an `if` stores (`b = c * c` of a value
+// loaded earlier, in a branch of the `if`): it waits for the σ φ, whose `if`
+// it joins. Read first, before memory moved, it was an `if` of its own, with
+// the loop its sibling φ needs, and the σ φ's branch ran the loop again.
+TEST(PegExits, AValuePhiThatReadsMemoryJoinsTheStoresBranch) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = p[m & 15i32];
+  var k: i32 = (m & 3i32) + 1i32;
+  if ((n & 1i32) != 0i32) {
+    if ((m & 2i32) != 0i32) {
+      b = c * c;
+    }
+    while (true) {
+      a = a << (m & 7i32);
+      k = k - 1i32;
+      if (k == 0i32) {
+        break;
+      }
+    }
+    p[a & 15i32] = m;
+    b = n - b;
+  }
+  p[a & 15i32] = b;
+  return a;
+}
+)",
+                    1, true);
+}
+
+// A loop whose values are needed both in a branch (one of them) and after
+// it (another): it runs before the branch. Run first inside the branch, it
+// was emitted again after it for its other value (3 loops for 2).
+TEST(PegExits, ALoopNeededInABranchAndAfterItRunsBeforeIt) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = 0i32;
+  var j: i32 = m;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    b = n << (j & 7i32);
+    j = 0i32;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  if ((n & 1i32) != 0i32) {
+    k = k + (m & 3i32) + 1i32;
+    while (true) {
+      a = a << (m & 7i32);
+      k = k - 1i32;
+      if (k == 0i32) {
+        break;
+      }
+    }
+    p[a & 15i32] = m;
+  }
+  p[b & 15i32] = n;
+  return a;
+}
+)",
+                    2, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
