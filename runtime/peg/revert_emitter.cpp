@@ -621,10 +621,29 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining) {
       for (std::uint32_t c : p.children) todo.push_back(c);
     }
   }
+  // Whether computing `n` now (through pure operators) computes a value φ
+  // on `joining`.
+  std::unordered_map<std::uint32_t, bool> joins;
+  const auto computes_joining = [&](const auto& self, std::uint32_t n) -> bool {
+    if (lookup(n)) return false;
+    if (const auto it = joins.find(n); it != joins.end()) return it->second;
+    joins.emplace(n, false);  // a cycle (through θ) adds nothing
+    spend(1);
+    const PegNode& p = node(n);
+    bool out = false;
+    if (p.kind() == Kind::Phi) {
+      out = p.type().is_ir() && p.children[0] == *joining;
+    } else if (is_pure_value_op(p.kind())) {
+      out = std::any_of(p.children.begin(), p.children.end(),
+                        [&](std::uint32_t c) { return self(self, c); });
+    }
+    joins[n] = out;
+    return out;
+  };
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
-    if (joining && p.kind() == Kind::Phi && p.children[0] == *joining) continue;
+    if (joining && computes_joining(computes_joining, m)) continue;
     const NodeSet& r = lazy_reads(m, *memo);
     if (r.size() != 1 || r.front() != cur_) continue;
     ir::ExprPtr v = value(m);

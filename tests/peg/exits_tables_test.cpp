@@ -715,5 +715,35 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     2, true);
 }
 
+// The same with the value φ used through an operator (a later store's
+// address): what would compute it waits for the σ φ too.
+TEST(PegExits, WhatComputesAJoiningPhiWaitsForTheStoresBranch) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = p[m & 15i32];
+  var k: i32 = (m & 3i32) + 1i32;
+  if ((n & 1i32) != 0i32) {
+    if ((m & 2i32) != 0i32) {
+      b = c * c;
+    }
+    while (true) {
+      a = a << (m & 7i32);
+      k = k - 1i32;
+      if (k == 0i32) {
+        break;
+      }
+    }
+    p[a & 15i32] = m;
+  }
+  p[b & 15i32] = n;
+  p[a & 15i32] = m;
+  return a;
+}
+)",
+                    1, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
