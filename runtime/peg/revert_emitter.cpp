@@ -429,8 +429,10 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
   // What a side certainly evaluates, shallowly: through pure operators and
   // φ conditions, not into φ branches or anything else (a cheap MustEval:
   // each φ of a chain looks at its own operands only), and for a loop it
-  // evaluates, what the loop starts from (a value both sides start their
-  // loops from, itself a loop's: that loop was emitted in each branch).
+  // evaluates, the loop (its pass) and what it starts from (a value both
+  // sides start their loops from, itself a loop's: that loop was emitted in
+  // each branch). What both evaluate and reads no memory is computed here:
+  // values used twice, and the loops both run (with the values each needs).
   const auto evaluated = [&](int side) {
     NodeSet out;
     std::vector<std::uint32_t> todo, in_loop;
@@ -448,6 +450,7 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
       } else if (is_pure_value_op(q.kind())) {
         for (std::uint32_t c : q.children) todo.push_back(c);
       } else if (q.kind() == Kind::Eval && q.type().is_ir()) {
+        out.push_back(q.children[1]);  // the loop, whichever of its values
         const unsigned l = q.loop();
         in_loop.assign(1, q.children[0]);
         while (!in_loop.empty()) {
@@ -471,12 +474,26 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
     std::sort(out.begin(), out.end());
     return out;
   };
-  const NodeSet common = intersect(evaluated(0), evaluated(1));
+  const NodeSet sides[2] = {evaluated(0), evaluated(1)};
+  const NodeSet common = intersect(sides[0], sides[1]);
   NodeSetMemoHandle memo = node_set_memo();
   for (std::uint32_t n : common) {
     const PegNode& q = node(n);
+    if (q.kind() == Kind::Pass) {
+      // A loop both sides run, for values of their own: run once, here.
+      for (const NodeSet& side : sides)
+        for (std::uint32_t e : side) {
+          const PegNode& x = node(e);
+          if (x.kind() != Kind::Eval || x.children[1] != n || lookup(e) ||
+              in_progress_.contains(e) || !lazy_reads(e, *memo).empty())
+            continue;
+          ir::ExprPtr v = value(e);
+          if (!lookup(e)) cache(e, temp(std::move(v)));
+        }
+      continue;
+    }
     if (uses_[n] < 2 || !q.type().is_ir() || lookup(n) || in_progress_.contains(n)) continue;
-    if (!is_pure_value_op(q.kind()) && q.kind() != Kind::Phi) continue;
+    if (!is_pure_value_op(q.kind()) && q.kind() != Kind::Phi && q.kind() != Kind::Eval) continue;
     if (!lazy_reads(n, *memo).empty()) continue;
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));

@@ -745,5 +745,40 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     1, true);
 }
 
+// A loop both branches of a φ group run, for different values of it (one
+// branch starts another loop from one, the other uses another as is): it
+// runs once, before the `if`. It ran in each branch (3 loops for 2).
+TEST(PegExits, ALoopBothBranchesNeedRunsOnceBeforeThem) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var b: i32 = m;
+  var c: i32 = 0i32;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    c = b >> (b & 7i32);
+    b = n & c;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  if ((n & 1i32) != 0i32) {
+    var j: i32 = (n & 3i32) + 1i32;
+    while (true) {
+      c = b & m;
+      b = p[n & 15i32];
+      j = j - 1i32;
+      if (j == 0i32) {
+        break;
+      }
+    }
+  }
+  p[m & 15i32] = c;
+  return c;
+}
+)",
+                    2, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
