@@ -598,7 +598,6 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
     });
     if (fits) out.push_back(m);
   }
-  if (inside.empty()) return out;
   const auto on_cond = value_phis_.find(cond);
   if (on_cond == value_phis_.end()) return out;
   for (std::uint32_t m : on_cond->second) {
@@ -606,13 +605,10 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
         std::binary_search(must.begin(), must.end(), m))
       continue;
     const NodeSet& r = lazy_reads(m, *memo);
-    bool reads_inside = false, fits = true;
-    for (std::uint32_t s : r) {
-      const bool in = std::binary_search(inside.begin(), inside.end(), s);
-      reads_inside = reads_inside || in;
-      fits = fits && (s == cur_ || in);
-    }
-    if (fits && reads_inside) out.push_back(m);
+    const bool fits = std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
+      return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
+    });
+    if (fits) out.push_back(m);
   }
   return out;
 }

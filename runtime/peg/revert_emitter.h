@@ -195,12 +195,12 @@ class Emitter {
   // The σ nodes (of the current loop depth) n's lazy evaluation would read.
   // The result lives in `memo` (or is a constant) until memo is cleared.
   const NodeSet& lazy_reads(std::uint32_t n, NodeSetMemo& memo) const;
-  // The value φs of the innermost bundle on `cond` that can join an `if` on
-  // it now: they read no σ but cur_ and `inside` (states within the branches).
-  // With `inside` states, also a φ the bundle may not need on every path
-  // but that is defined on every call and reads one of them: its branch
-  // reads memory only that `if` has (`if (c) { store; v = load; }` with v
-  // used in a later loop's branch), so it is computed there or nowhere.
+  // The value φs on `cond` that can join an `if` on it now: they read no σ
+  // but cur_ and `inside` (states within the branches), and the innermost
+  // bundle evaluates them anyway, or they are defined (on every call, or
+  // where the known conditions hold). Such a φ needed later (in a loop's
+  // branch, or by a later loop) was an `if` of its own there, running the
+  // loops of the branch again, or could not read what the branch stores.
   std::vector<std::uint32_t> fusable_phis(std::uint32_t cond, std::uint32_t except,
                                           const NodeSet& inside) const;
   ir::ExprPtr constant(const PegNode& n) const;

@@ -780,5 +780,54 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     2, true);
 }
 
+// Two φs of one `if` that runs a loop, needed at different times (one
+// starts the next loop's counter, the other is stored by a later loop):
+// both are defined on every call, so they are one `if`, with the loop in
+// it once. The second was its own `if` later, with the loop again.
+TEST(PegExits, PhisOfOneIfNeededAtDifferentTimesAreOneBranch) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = n ^ m;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  if ((n & 1i32) != 0i32) {
+    k = (k & 3i32) + 1i32;
+    while (true) {
+      a = b + a;
+      k = k - 1i32;
+      if (k == 0i32) {
+        break;
+      }
+    }
+    c = a & c;
+  }
+  k = (k & 3i32) + 1i32;
+  while (true) {
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  k = (k & 3i32) + 1i32;
+  while (true) {
+    p[c & 15i32] = c;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return c;
+}
+)",
+                    4, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
