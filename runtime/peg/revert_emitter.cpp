@@ -393,7 +393,7 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   const bool split = splits(cond);
   const std::uint32_t test = split ? node(cond).children[0] : cond;
   const ir::ExprPtr t = value(test);
-  flush_readers();
+  flush_readers(cond);  // the members are emitted below, in the branches
   const std::uint32_t start = cur_;
   ir::Block blocks[2];
   for (int side = 0; side < 2; ++side) {

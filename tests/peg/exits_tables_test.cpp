@@ -829,5 +829,43 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     4, true);
 }
 
+// A value φ of an `if` that stores, the value read in the branch by a loop
+// and used after the `if` by a store's address: it is one of the σ φ's
+// group, and reading memory ahead of the branches leaves it to them. Read
+// there through the address, it was an `if` of its own, with the loop. (The
+// first loop only computes an invariant: it is gone.)
+TEST(PegExits, AGroupsMemberIsNotReadAheadOfItsBranches) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var c: i32 = m;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    a = n + -42i32;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  if ((n & 1i32) != 0i32) {
+    var j: i32 = (n & 3i32) + 1i32;
+    var b: i32 = m;
+    while (true) {
+      c = p[b & 15i32];
+      b = c >> (a & 7i32);
+      j = j - 1i32;
+      if (j == 0i32) {
+        break;
+      }
+    }
+    p[m & 15i32] = c;
+  }
+  p[c & 15i32] = n;
+  return c;
+}
+)",
+                    1, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
