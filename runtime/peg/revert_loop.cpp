@@ -504,9 +504,12 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   // division, a load, an inner loop) cannot be hoisted out of a loop that
   // may not run; peeling the first iteration computes it there, once, for
   // all the others (Tate, §8.9).
-  // Such work that is defined on every call and reads no memory but the
-  // current one is done before the loop instead: cached here, it also
-  // serves the code after the loop (which emitted an inner loop again).
+  // Such work that is defined on every call, or that the loop computes on
+  // every iteration up to its exit (so in the first one: to_peg's
+  // LoopFacts::total), and reads no memory but the current one is done
+  // before the loop instead: cached here, it also serves the code after the
+  // loop (which emitted an inner loop again, or peeled an iteration for an
+  // address computed from a load made before the loop).
   bool peel = false;
   std::vector<std::uint32_t> ahead;
   {
@@ -517,7 +520,8 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         const PegNode& q = node(n);
         if (!q.type().is_ir() || (g_.variant[n] & bit) != 0 || speculatable_[n] || lookup(n))
           continue;
-        if (defined(n) && reads_only_current(n)) {
+        const bool first_iteration = in_.total && in_.total(q.eclass, pass_node.eclass);
+        if ((defined(n) || first_iteration) && reads_only_current(n)) {
           ahead.push_back(n);
         } else {
           peel = true;

@@ -867,5 +867,36 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     1, true);
 }
 
+// A store address computed in every iteration of a loop from a value
+// loaded before it: the loop computes it in its first iteration anyway, so
+// it is computed before the loop. It may trap (the load), so the loop was
+// peeled for it, and its inner loop emitted twice (3 loops for 2).
+TEST(PegExits, WorkEveryIterationDoesRunsBeforeTheLoopNotInAPeeledOne) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = p[m & 15i32];
+  var k: i32 = (n & 3i32) + 1i32;
+  while (true) {
+    var j: i32 = (m & 3i32) + 1i32;
+    while (true) {
+      a = m - a;
+      j = j - 1i32;
+      if (j == 0i32) {
+        break;
+      }
+    }
+    p[b & 15i32] = a;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return a;
+}
+)",
+                    2, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
