@@ -73,8 +73,17 @@ double loop_work(const ir::Block& body) {
     ops(s.expr, inner);
     ops(s.ptr, weight);
     ops(s.index, weight);
-    if (!s.body.empty()) stack.push_back({s.body, inner});
-    if (!s.orelse.empty()) stack.push_back({s.orelse, weight});
+    // A branch that ends by leaving loops runs once as they end: it weighs
+    // as the code around them (reversion puts a loop's exit value there;
+    // what the next iteration also needs then appears on both paths).
+    const auto leaving = [](const ir::Block& b, double w) {
+      if (b.back().kind != ir::StmtKind::Break) return w;
+      for (std::uint32_t level = 0; level < b.back().levels; ++level) w = std::max(w / 20, 1.0);
+      return w;
+    };
+    if (!s.body.empty())
+      stack.push_back({s.body, s.kind == ir::StmtKind::If ? leaving(s.body, inner) : inner});
+    if (!s.orelse.empty()) stack.push_back({s.orelse, leaving(s.orelse, weight)});
     if (!s.step.empty()) stack.push_back({s.step, inner});
     if (!s.init.empty()) stack.push_back({s.init, weight});
   }

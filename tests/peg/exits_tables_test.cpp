@@ -898,5 +898,47 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     2, true);
 }
 
+// An inner loop whose exit value is computed on the way out (`if (t) {
+// exit values; break; }`) while the next iteration computes the same load:
+// the exit branch runs once per run of the loop, so the loop-work check
+// weighs it as the code around the loop. Weighed as a statement of the
+// loop, it made the loops' work grow (3,700 for 2,900), and the function was
+// kept.
+TEST(PegExits, AnExitBranchWeighsAsTheCodeAroundItsLoop) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = 0i32;
+  var d: i32 = 0i32;
+  var k: i32 = (m & 3i32) + 1i32;
+  if ((n & 1i32) != 0i32) {
+    while (true) {
+      var j: i32 = (n & 3i32) + 1i32;
+      while (true) {
+        a = m >> (a & 7i32);
+        c = b * n;
+        b = p[a & 15i32];
+        j = j - 1i32;
+        if (j == 0i32) {
+          break;
+        }
+      }
+      d = c - a;
+      k = k - 1i32;
+      if (k == 0i32) {
+        break;
+      }
+    }
+  }
+  if (a != 0i32) {
+    p[a & 15i32] = d;
+  }
+  return a + d;
+}
+)",
+                    2, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
