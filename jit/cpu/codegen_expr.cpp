@@ -2,6 +2,8 @@
 // evaluate only what they need, with branches unless the skipped operand can be
 // evaluated for nothing (no loads, calls, atomics or integer division: nothing
 // that can trap or has an effect), where a select does.
+#include <algorithm>
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -12,28 +14,6 @@
 namespace augur::cpu {
 
 namespace {
-
-bool can_speculate(const ir::Expr& expr) {
-  bool speculable = true;
-  ir::for_each_expr(expr, [&](const ir::Expr& e) {
-    switch (e.kind) {
-      case ir::ExprKind::Load:
-      case ir::ExprKind::Call:
-      case ir::ExprKind::Atomic:
-        speculable = false;
-        break;
-      case ir::ExprKind::Binary: {
-        const ir::BinaryOp op = e.binary_op();
-        const bool divides = op == ir::BinaryOp::Div || op == ir::BinaryOp::Rem;
-        if (divides && !e.type.is_float()) speculable = false;
-        break;
-      }
-      default:
-        break;
-    }
-  });
-  return speculable;
-}
 
 // Operands evaluated in branches of their own nest at most this deep: each
 // level is a few native frames (docs/cpu.md), and compiles may run on
@@ -81,14 +61,36 @@ llvm::Value* FunctionEmitter::emit(const ir::Expr& root) {
   }
 }
 
-std::size_t FunctionEmitter::eager_operands(const ir::Expr& expr) const {
+bool FunctionEmitter::can_speculate(const ir::ExprPtr& expr) {
+  // 0 or 1 (fold_expr keeps its results in a vector, and vector<bool> has no
+  // span).
+  const auto speculable = [](const ir::ExprPtr& e, std::span<unsigned char> args) -> unsigned char {
+    if (std::find(args.begin(), args.end(), 0) != args.end()) return 0;
+    switch (e->kind) {
+      case ir::ExprKind::Load:
+      case ir::ExprKind::Call:
+      case ir::ExprKind::Atomic:
+        return 0;
+      case ir::ExprKind::Binary: {
+        const ir::BinaryOp op = e->binary_op();
+        const bool divides = op == ir::BinaryOp::Div || op == ir::BinaryOp::Rem;
+        return divides && !e->type.is_float() ? 0 : 1;
+      }
+      default:
+        return 1;
+    }
+  };
+  return ir::fold_expr<unsigned char>(expr, speculable, &speculable_) != 0;
+}
+
+std::size_t FunctionEmitter::eager_operands(const ir::Expr& expr) {
   switch (expr.kind) {
     case ir::ExprKind::Binary:
       if (expr.binary_op() == ir::BinaryOp::And || expr.binary_op() == ir::BinaryOp::Or)
-        return can_speculate(*expr.args.at(1)) ? 2 : 1;
+        return can_speculate(expr.args.at(1)) ? 2 : 1;
       break;
     case ir::ExprKind::Select:
-      return can_speculate(*expr.args.at(1)) && can_speculate(*expr.args.at(2)) ? 3 : 1;
+      return can_speculate(expr.args.at(1)) && can_speculate(expr.args.at(2)) ? 3 : 1;
     default:
       break;
   }

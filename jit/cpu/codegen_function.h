@@ -16,6 +16,7 @@
 #include <array>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -78,7 +79,8 @@ class FunctionEmitter {
   llvm::Value* emit(const ir::Expr& expr);
   // The operands emit() evaluated before `expr`, left to right: all of them,
   // except the branches of `&&`, `||` and `?:` when they cannot be speculated.
-  std::size_t eager_operands(const ir::Expr& expr) const;
+  std::size_t eager_operands(const ir::Expr& expr);
+  bool can_speculate(const ir::ExprPtr& expr);
   // One node, given its eager operands' values.
   llvm::Value* emit_node(const ir::Expr& expr, std::span<llvm::Value* const> operands);
   // An operand evaluated in a branch of its own.
@@ -113,6 +115,9 @@ class FunctionEmitter {
   std::vector<llvm::Value*> slots_;  // by VarId: an alloca, or a Shared array's address
   llvm::BasicBlock* entry_;          // where allocas go
   int lazy_depth_ = 0;               // emit_lazy calls under way
+  // can_speculate by node: a chain of `?:` asks about each operand at every
+  // level, which would walk the chain's tail again each time.
+  std::unordered_map<const ir::Expr*, unsigned char> speculable_;  // 0 or 1
 
   const FunctionPlan* plan_ = nullptr;  // null: the function is emitted whole
   // The part being emitted (null for the function itself), its one exit

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "runtime/ir/visit.h"
+
 namespace augur::cpu {
 
 namespace {
@@ -28,11 +30,13 @@ constexpr std::size_t kNestFactor = 16;
 constexpr std::size_t kIfWeight = 16;
 constexpr std::size_t kNestCost = 4;
 
-// Straight-line code without stores, branches or calls for their effect (a
-// chain of arithmetic on loaded values) stays whole up to this multiple of
-// the bound, and is cut into runs of that size beyond: what grows
+// Straight-line code without stores, branches, compares or calls for their
+// effect (a chain of arithmetic on loaded values) stays whole up to this
+// multiple of the bound, and is cut into runs of that size beyond: what grows
 // superlinearly in LLVM is work per loop, per store (MemorySSA, dead-store
-// elimination, GVN's walks over memory definitions) and per branch, and
+// elimination, GVN's walks over memory definitions), per branch, and per
+// compare at O2 (the SLP vectorizer tries a block's compares together: 10,000
+// statements `e = x > i ? e : i` took 21 s in parts of 16 times the bound), and
 // cutting such code costs its speed (the scheduler can no longer interleave
 // independent chains across a cut: 1.4x slower on the corpus's power_110,
 // whose LLVM time is the same either way).
@@ -56,6 +60,14 @@ std::size_t expr_nodes(const ir::ExprPtr& root) {
     for (const ir::ExprPtr& arg : expr->args) pending.push_back(arg.get());
   }
   return nodes;
+}
+
+bool compares(const ir::Stmt& stmt) {
+  bool found = false;
+  ir::for_each_expr(stmt, [&](const ir::Expr& e) {
+    found = found || (e.kind == ir::ExprKind::Binary && ir::is_comparison(e.binary_op()));
+  });
+  return found;
 }
 
 std::size_t own_nodes(const ir::Stmt& stmt) {
@@ -206,8 +218,9 @@ class Planner {
       sizes[i] = own_nodes(stmt);
       nodes_ += sizes[i];
       control += own_control(stmt);
-      straight[i] = stmt.kind == ir::StmtKind::Decl || stmt.kind == ir::StmtKind::Assign ||
-                    stmt.kind == ir::StmtKind::Return;
+      straight[i] = (stmt.kind == ir::StmtKind::Decl || stmt.kind == ir::StmtKind::Assign ||
+                     stmt.kind == ir::StmtKind::Return) &&
+                    !compares(stmt);
       Exits nested;
       for (const ir::Block* inner : nested_blocks(stmt)) {
         if (inner->empty()) continue;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "jit/jit.h"
@@ -28,6 +29,20 @@ jit::dyn<double> accumulate(jit::dyn<double> x, int n) {
   jit::dyn_expr<double> acc(x);
   for (int i = 1; i < n; ++i) acc = acc + x;
   return acc;
+}
+
+// e = x > i ? e : i, n times: a chain of `?:` n tall, nested in its first arm
+// (the backend asks whether each level's arms may be evaluated eagerly).
+jit::dyn<double> select_chain(jit::dyn<double> x, int n) {
+  jit::dyn_expr<double> e(x);
+  for (int i = 0; i < n; ++i) e = jit::select(x > double(i), e, double(i));
+  return e;
+}
+
+double plain_select_chain(double x, int n) {
+  double e = x;
+  for (int i = 0; i < n; ++i) e = x > i ? e : i;
+  return e;
 }
 
 // r = r * x in a stat loop: n statements, each using the one before.
@@ -74,6 +89,16 @@ TEST(Depth, AnAccumulationInAPlainLoopCompiles) {
   for (int level : {0, 2}) {
     const jit::function<double(double)> f = jit::compile(at(level), accumulate, n);
     EXPECT_EQ(f(0.5), 0.5 * n) << "O" << level;
+  }
+}
+
+// Shorter than kDeep: LLVM itself is superlinear on one expression this tall
+// (docs/cpu.md, "Depth"), at O2 most.
+TEST(Depth, AChainOfSelectsCompiles) {
+  for (auto [level, n] : {std::pair{0, 20'000}, std::pair{2, 2'000}}) {
+    const jit::function<double(double)> f = jit::compile(at(level), select_chain, n);
+    for (double x : {0.5, n / 2 + 0.5, n + 0.5})
+      EXPECT_EQ(f(x), plain_select_chain(x, n)) << "O" << level << " x " << x;
   }
 }
 

@@ -5,7 +5,7 @@
 // programs; a split version unloads as a unit, goes through the disk
 // cache's object route, and compiles from several threads at once. The plan
 // keeps loop nests within their cost whole and straight-line arithmetic
-// whole, cuts where few variables are live, and knows the constants that
+// (not compares) whole, cuts where few variables are live, and knows the constants that
 // flow into and out of its parts.
 #include <algorithm>
 #include <cstring>
@@ -331,6 +331,32 @@ TEST(SplitPlan, StraightLineArithmeticStaysWholeAndIsCutWhereFewValuesLive) {
   }
   const auto o2 = compile(large.module, {}, split_options(2, kBound));
   expect_interpreter_results(large, {o2.get()}, 3, 2);
+}
+
+// e = x[j % 8] > j ? e : j, `levels` times: straight-line code of compares.
+RandomProgram select_chain(int levels) {
+  std::string text = "fn chain(x: i64*) -> i64 {\n  var e: i64 = x[0u64];\n";
+  for (int j = 0; j < levels; ++j) {
+    const std::string k = std::to_string(j) + "i64";
+    text += "  e = x[" + std::to_string(j % 8) + "u64] > " + k + " ? e : " + k + ";\n";
+  }
+  text += "  return e;\n}\n";
+  return parsed(text, {{"x", ir::Type(ir::Scalar::I64, true), 8}});
+}
+
+// Compares are not the arithmetic that stays whole past the bound (at O2 the
+// SLP vectorizer tries a block's compares together, superlinearly): a chain
+// of them is cut at the bound like code with branches.
+TEST(SplitPlan, StraightLineCompareChainsAreCutAtTheBound) {
+  constexpr std::size_t kBound = 100;
+  const RandomProgram chain = select_chain(100);
+  ASSERT_GT(chain.nodes, 4 * kBound);
+  ASSERT_LT(chain.nodes, 16 * kBound);
+  const FunctionPlan plan = plan_split(chain.module.functions.front(), kBound);
+  EXPECT_GE(plan.parts.size(), 3u);
+  for (const Part& part : plan.parts) EXPECT_LE(part.nodes, 2 * kBound) << "part " << part.index;
+  const auto o2 = compile(chain.module, {}, split_options(2, kBound));
+  expect_interpreter_results(chain, {o2.get()}, 5, 3);
 }
 
 TEST(Split, RandomProgramsCutIntoTinyPartsMatchTheInterpreter) {
