@@ -328,9 +328,12 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       if (defined.contains(cls)) return true;
       const auto paths = defined_when.equal_range(cls);
       return std::any_of(paths.first, paths.second, [&](const auto& entry) {
-        return std::all_of(
-            entry.second->path.begin(), entry.second->path.end(),
-            [&](const auto& step) { return known(g->find(step.first)) == step.second; });
+        for (std::uint32_t s = entry.second->path; s != PegFunction::kTopLevel;) {
+          const PegFunction::PathStep& step = peg.path_steps[s];
+          if (known(g->find(step.condition)) != step.taken) return false;
+          s = step.outer;
+        }
+        return true;
       });
     };
     input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;

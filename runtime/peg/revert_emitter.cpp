@@ -437,12 +437,14 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
     NodeSet out;
     std::vector<std::uint32_t> todo, in_loop;
     for (std::uint32_t m : members) todo.push_back(node(m).children[1 + side]);
+    Marks in_out = marks();
     Marks seen_in_loop = marks();
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
       todo.pop_back();
-      if (lookup(n) || std::find(out.begin(), out.end(), n) != out.end()) continue;
+      if (lookup(n) || in_out.contains(n)) continue;
       spend(1);
+      in_out.insert(n);
       out.push_back(n);
       const PegNode& q = node(n);
       if (q.kind() == Kind::Phi) {
@@ -450,7 +452,7 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
       } else if (is_pure_value_op(q.kind())) {
         for (std::uint32_t c : q.children) todo.push_back(c);
       } else if (q.kind() == Kind::Eval && q.type().is_ir()) {
-        out.push_back(q.children[1]);  // the loop, whichever of its values
+        if (in_out.insert(q.children[1])) out.push_back(q.children[1]);  // the loop
         const unsigned l = q.loop();
         in_loop.assign(1, q.children[0]);
         while (!in_loop.empty()) {
@@ -586,17 +588,20 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   std::vector<std::uint32_t> out;
   if (bundles_.empty()) return out;
   NodeSetMemoHandle memo = node_set_memo();
+  // Reads only the current memory or what the group's branches make.
+  const auto fits = [&](std::uint32_t m) {
+    const NodeSet& r = lazy_reads(m, *memo);
+    return std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
+      return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
+    });
+  };
   const std::vector<std::uint32_t>& must = bundles_.back().must;
   for (std::uint32_t m : must) {
     const PegNode& q = node(m);
     if (m == except || q.kind() != Kind::Phi || q.children[0] != cond || !q.type().is_ir() ||
         lookup(m))
       continue;
-    const NodeSet& r = lazy_reads(m, *memo);
-    const bool fits = std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
-      return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
-    });
-    if (fits) out.push_back(m);
+    if (fits(m)) out.push_back(m);
   }
   const auto on_cond = value_phis_.find(cond);
   if (on_cond == value_phis_.end()) return out;
@@ -604,11 +609,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
     if (m == except || lookup(m) || g_.depth(m) > depth_ || !defined(m) ||
         std::binary_search(must.begin(), must.end(), m))
       continue;
-    const NodeSet& r = lazy_reads(m, *memo);
-    const bool fits = std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
-      return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
-    });
-    if (fits) out.push_back(m);
+    if (fits(m)) out.push_back(m);
   }
   return out;
 }

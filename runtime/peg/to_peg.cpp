@@ -294,10 +294,12 @@ class Translator {
     std::vector<Id>* const path_always = path_always_;
     always_ = path_always_ = &on_every_pass;
     every_pass_ = true;
-    path_.emplace_back(c, taken);
+    const std::uint32_t outer = path_;
+    path_ = static_cast<std::uint32_t>(out_.path_steps.size());
+    out_.path_steps.push_back({c, taken, outer});
     Flow f = block(b, std::move(env), depth);
     for (Id v : on_every_pass) out_.defined_when.push_back({v, path_});
-    path_.pop_back();
+    path_ = outer;
     always_ = always;
     path_always_ = path_always;
     every_pass_ = false;
@@ -667,7 +669,7 @@ class Translator {
   // The branches around the statement being translated, from the top level
   // (path_block), and where values on every pass of the innermost go: an
   // `if` is on the path when always_ is that.
-  std::vector<std::pair<Id, bool>> path_;
+  std::uint32_t path_ = PegFunction::kTopLevel;  // the innermost step (out_.path_steps)
   std::vector<Id>* path_always_ = &out_.defined;
   unsigned lazy_ = 0;  // inside operands `&&`, `||` or `?:` may skip
 };

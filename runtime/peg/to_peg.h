@@ -69,10 +69,19 @@ struct PegFunction {
   // conditions hold, so they may be computed ahead of need where they are
   // known (inside the branch of an `if (c)` with a store, a load its later
   // loop reads).
+  // A path is its innermost step; each step links to the one around it, so
+  // the paths of a function take memory linear in its branches.
+  static constexpr std::uint32_t kTopLevel = ~std::uint32_t{0};
+  struct PathStep {
+    eqsat::Id condition;
+    bool taken = false;
+    std::uint32_t outer = kTopLevel;  // the enclosing step, an index into path_steps
+  };
   struct Conditional {
     eqsat::Id value;
-    std::vector<std::pair<eqsat::Id, bool>> path;  // (condition, taken), outermost first
+    std::uint32_t path = kTopLevel;  // the innermost step
   };
+  std::vector<PathStep> path_steps;
   std::vector<Conditional> defined_when;
   // The externs the function calls, by name id (extern_names.h).
   std::unordered_map<std::uint64_t, ir::ExternRef> externs;
