@@ -1,14 +1,12 @@
 // Expressions. Operands are evaluated left to right; `&&`, `||` and `?:`
 // evaluate only what they need, with branches unless the skipped operand can be
-// evaluated for nothing (no loads, calls, atomics or integer division: nothing
-// that can trap or has an effect), where a select does.
-#include <algorithm>
-
+// evaluated for nothing, where a select does (speculation.h).
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include "jit/cpu/codegen_function.h"
 #include "jit/cpu/codegen_types.h"
+#include "jit/cpu/speculation.h"
 #include "runtime/ir/visit.h"
 
 namespace augur::cpu {
@@ -43,13 +41,13 @@ llvm::Value* FunctionEmitter::emit(const ir::Expr& root) {
     std::size_t eager;  // how many operands are eager
     std::size_t base;   // where its operands' values start in `values`
   };
-  std::vector<Frame> stack{{&root, 0, eager_operands(root), 0}};
+  std::vector<Frame> stack{{&root, 0, speculation_.eager_operands(root), 0}};
   std::vector<llvm::Value*> values;
   while (true) {
     Frame& top = stack.back();
     if (top.next < top.eager) {
       const ir::Expr& operand = *top.e->args[top.next++];
-      stack.push_back({&operand, 0, eager_operands(operand), values.size()});
+      stack.push_back({&operand, 0, speculation_.eager_operands(operand), values.size()});
       continue;
     }
     const std::size_t base = top.base;
@@ -59,42 +57,6 @@ llvm::Value* FunctionEmitter::emit(const ir::Expr& root) {
     if (stack.empty()) return value;
     values.push_back(value);
   }
-}
-
-bool FunctionEmitter::can_speculate(const ir::ExprPtr& expr) {
-  // 0 or 1 (fold_expr keeps its results in a vector, and vector<bool> has no
-  // span).
-  const auto speculable = [](const ir::ExprPtr& e, std::span<unsigned char> args) -> unsigned char {
-    if (std::find(args.begin(), args.end(), 0) != args.end()) return 0;
-    switch (e->kind) {
-      case ir::ExprKind::Load:
-      case ir::ExprKind::Call:
-      case ir::ExprKind::Atomic:
-        return 0;
-      case ir::ExprKind::Binary: {
-        const ir::BinaryOp op = e->binary_op();
-        const bool divides = op == ir::BinaryOp::Div || op == ir::BinaryOp::Rem;
-        return divides && !e->type.is_float() ? 0 : 1;
-      }
-      default:
-        return 1;
-    }
-  };
-  return ir::fold_expr<unsigned char>(expr, speculable, &speculable_) != 0;
-}
-
-std::size_t FunctionEmitter::eager_operands(const ir::Expr& expr) {
-  switch (expr.kind) {
-    case ir::ExprKind::Binary:
-      if (expr.binary_op() == ir::BinaryOp::And || expr.binary_op() == ir::BinaryOp::Or)
-        return can_speculate(expr.args.at(1)) ? 2 : 1;
-      break;
-    case ir::ExprKind::Select:
-      return can_speculate(expr.args.at(1)) && can_speculate(expr.args.at(2)) ? 3 : 1;
-    default:
-      break;
-  }
-  return expr.args.size();
 }
 
 llvm::Value* FunctionEmitter::emit_lazy(const ir::Expr& expr) {

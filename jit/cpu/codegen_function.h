@@ -16,7 +16,6 @@
 #include <array>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -24,6 +23,7 @@
 
 #include "jit/cpu/abi.h"
 #include "jit/cpu/codegen_module.h"
+#include "jit/cpu/speculation.h"
 #include "jit/cpu/split_plan.h"
 #include "runtime/ir/ir.h"
 #include "runtime/ir/range_switch.h"
@@ -77,10 +77,6 @@ class FunctionEmitter {
   // `&&`, `||` and `?:` evaluated in branches of their own nest at most
   // kMaxLazyNesting deep (docs/cpu.md).
   llvm::Value* emit(const ir::Expr& expr);
-  // The operands emit() evaluated before `expr`, left to right: all of them,
-  // except the branches of `&&`, `||` and `?:` when they cannot be speculated.
-  std::size_t eager_operands(const ir::Expr& expr);
-  bool can_speculate(const ir::ExprPtr& expr);
   // One node, given its eager operands' values.
   llvm::Value* emit_node(const ir::Expr& expr, std::span<llvm::Value* const> operands);
   // An operand evaluated in a branch of its own.
@@ -115,9 +111,7 @@ class FunctionEmitter {
   std::vector<llvm::Value*> slots_;  // by VarId: an alloca, or a Shared array's address
   llvm::BasicBlock* entry_;          // where allocas go
   int lazy_depth_ = 0;               // emit_lazy calls under way
-  // can_speculate by node: a chain of `?:` asks about each operand at every
-  // level, which would walk the chain's tail again each time.
-  std::unordered_map<const ir::Expr*, unsigned char> speculable_;  // 0 or 1
+  Speculation speculation_;          // which operands emit() evaluates first
 
   const FunctionPlan* plan_ = nullptr;  // null: the function is emitted whole
   // The part being emitted (null for the function itself), its one exit

@@ -4,6 +4,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <optional>
 #include <string_view>
 #include <unordered_set>
 
@@ -17,6 +18,7 @@
 #include "jit/cpu/object_bundle.h"
 #include "jit/cpu/split_compile.h"
 #include "jit/cpu/statistics.h"
+#include "jit/cpu/tall_expressions.h"
 #include "jit/cpu/target.h"
 #include "jit/error.h"
 #include "runtime/ir/verifier.h"
@@ -77,6 +79,14 @@ void check_object(const llvm::MemoryBuffer& object) {
   }
 }
 
+// `module` with its tall expressions cut (tall_expressions.h), verified
+// again when the options verify; nullopt if it has none.
+std::optional<ir::Module> cut_for_code(const ir::Module& module, const Options& options) {
+  std::optional<ir::Module> cut = cut_tall_expressions(module, options.split_nodes);
+  if (cut && verifies(options)) ir::verify(*cut);
+  return cut;
+}
+
 // compile() for a module with split functions: its objects, compiled
 // concurrently, linked in one JITDylib.
 std::shared_ptr<CompiledCode> compile_split_module(const ir::Module& module,
@@ -101,11 +111,13 @@ std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::Extern
   check_options(options);
   const std::vector<SymbolAddress> bound = bind_externs(module, externs);
   if (verifies(options)) ir::verify(module);
-  const std::vector<FunctionPlan> plans = plan_module(module, options);
-  if (split_any(plans)) return compile_split_module(module, plans, bound, options);
+  const std::optional<ir::Module> cut = cut_for_code(module, options);
+  const ir::Module& source = cut ? *cut : module;
+  const std::vector<FunctionPlan> plans = plan_module(source, options);
+  if (split_any(plans)) return compile_split_module(source, plans, bound, options);
   auto dylib = std::make_unique<Dylib>(Engine::get().new_label());
   const std::string label = dylib->label();
-  GeneratedModule generated = generate(module, options, label);
+  GeneratedModule generated = generate(source, options, label);
   const std::shared_ptr<std::string> failure = CompileJob::of(*generated.context)->failure();
   dylib->define(bound);
   dylib->add(std::move(generated.module), std::move(generated.context));
@@ -122,14 +134,16 @@ std::shared_ptr<CompiledCode> compile(const ir::Module& module, const ir::Extern
 std::vector<char> compile_object(const ir::Module& module, const Options& options) {
   check_options(options);
   if (verifies(options)) ir::verify(module);
-  const std::vector<FunctionPlan> plans = plan_module(module, options);
+  const std::optional<ir::Module> cut = cut_for_code(module, options);
+  const ir::Module& source = cut ? *cut : module;
+  const std::vector<FunctionPlan> plans = plan_module(source, options);
   if (split_any(plans)) {
     const std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects =
-        compile_split(module, plans, options, Engine::get().new_label());
+        compile_split(source, plans, options, Engine::get().new_label());
     stats::count(stats::Counter::ObjectsCompiled);
     return bundle_objects(objects);
   }
-  GeneratedModule generated = generate(module, options, Engine::get().new_label());
+  GeneratedModule generated = generate(source, options, Engine::get().new_label());
   std::unique_ptr<llvm::MemoryBuffer> object = unwrap(
       compile_to_object(*generated.module), "cannot compile " + generated.module->getName().str());
   stats::count(stats::Counter::ObjectsCompiled);

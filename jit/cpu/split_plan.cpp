@@ -36,7 +36,7 @@ constexpr std::size_t kNestCost = 4;
 // superlinearly in LLVM is work per loop, per store (MemorySSA, dead-store
 // elimination, GVN's walks over memory definitions), per branch, and per
 // compare at O2 (the SLP vectorizer tries a block's compares together: 10,000
-// statements `e = x > i ? e : i` took 12.5 s in parts of 16 times the bound), and
+// statements `e = x > i ? e : i` took 14 s in parts of 16 times the bound), and
 // cutting such code costs its speed (the scheduler can no longer interleave
 // independent chains across a cut: 1.4x slower on the corpus's power_110,
 // whose LLVM time is the same either way).
