@@ -1,7 +1,8 @@
 // Runs the PEG optimizer on IR text files and prints its report: a tool for
-// looking at one program's phases (and, with --print, the result).
+// looking at one program's phases (with --print, the result; with
+// --print-kept, each region of a large function that was kept, and why).
 //
-//   build/dev/bench/peg_file [--print] [--no-saturate] [--region-nodes N]
+//   build/dev/bench/peg_file [--print] [--print-kept] [--no-saturate] [--region-nodes N]
 //                             [--straight-line] [--iterations N] [--growth BASE PER_NODE]
 //                             [--time-ms MS] FILE.ir...
 #include <chrono>
@@ -30,6 +31,12 @@ int main(int argc, char** argv) {
     const std::string_view arg = argv[i];
     if (arg == "--print") {
       print = true;
+      continue;
+    }
+    if (arg == "--print-kept") {
+      options.on_kept_region = [](const ir::Function& region, const peg::PegFunctionReport& r) {
+        std::cout << "kept region (" << r.fallback << "):\n" << ir::print(region);
+      };
       continue;
     }
     if (arg == "--region-nodes" && i + 1 < argc) {

@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ namespace augur::peg {
 // back edges aside), on whatever thread compiles. A function deeper than this
 // is kept as it is, and its report says why (docs/peg.md).
 inline constexpr std::size_t kMaxPegDepth = 1000;
+
+struct PegFunctionReport;
 
 struct PegOptions {
   // Saturation budget (eqsat::Limits::jit(): 8 iterations, 6,000 e-nodes,
@@ -81,6 +84,11 @@ struct PegOptions {
   // Declarations of externs user rules may introduce (jit::compile passes
   // the registered ones); externs the module already calls need not be here.
   const ir::ExternTable* externs = nullptr;
+  // Called after a large function's regions are optimized, in plan order,
+  // with each region that was kept and its report (`fallback` says why): a
+  // look at what extraction or reversion could not handle, for tools
+  // (bench/peg_file --print-kept).
+  std::function<void(const ir::Function& region, const PegFunctionReport& report)> on_kept_region;
 };
 
 struct PegFunctionReport {

@@ -189,7 +189,10 @@ class RegionSplitter {
     // parallel_for has joined the regions already, but inside libtbb, which
     // ThreadSanitizer cannot see: this acquire shows it the regions' work.
     static_cast<void>(finished.load(std::memory_order_acquire));
-    for (Region& r : regions_) add_to_report(r.report);
+    for (Region& r : regions_) {
+      add_to_report(r.report);
+      if (!r.optimized && options_.on_kept_region) options_.on_kept_region(r.function, r.report);
+    }
     // A block's regions are consecutive in plan order, and a block is
     // planned before the blocks inside it: splicing the last block first
     // never moves a block still to splice.
