@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "runtime/eqsat/bisimulation.h"
+#include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
 #include "runtime/ir/visit.h"
 #include "runtime/peg/axioms.h"
@@ -368,6 +369,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       emitted > in) {
     report.fallback = "reversion duplicated loops (" + std::to_string(emitted) + " for " +
                       std::to_string(in) + ")";
+    if (dump) std::cerr << "== " << report.fallback << ":\n" << ir::print(*out);
     return std::nullopt;
   }
   // Counted statically, an exit value computed after its loop (once) weighs

@@ -471,9 +471,32 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         return out;
       };
       const std::uint32_t test_root[] = {test};
-      Bundle b{unite(must(test_root),
-                     intersect(assuming(true, exit_roots), assuming(false, next_roots))),
-               {test}};
+      const NodeSet leaving = assuming(true, exit_roots);
+      const NodeSet going_on = assuming(false, next_roots);
+      // And the inner loops the source runs in every iteration before the
+      // test (LoopFacts::total) that either way may need, reading no memory
+      // but the current one: once, before the test as in the source, not in
+      // a branch of one way and again in the other (or inside the branch of
+      // an `if` a later loop's start waits for).
+      NodeSet inner_loops;
+      if (in_.total) {
+        Marks seen = marks();
+        std::vector<std::uint32_t> todo = exit_roots;
+        todo.insert(todo.end(), next_roots.begin(), next_roots.end());
+        while (!todo.empty()) {
+          const std::uint32_t n = todo.back();
+          todo.pop_back();
+          if (!seen.insert(n) || lookup(n)) continue;
+          spend(1);
+          const PegNode& q = node(n);
+          if (q.kind() == Kind::Eval && q.type().is_ir() &&
+              in_.total(q.eclass, pass_node.eclass) && reads_only_current(n))
+            inner_loops.push_back(n);
+          for (std::uint32_t c : q.children) todo.push_back(c);
+        }
+        std::sort(inner_loops.begin(), inner_loops.end());
+      }
+      Bundle b{unite(unite(must(test_root), intersect(leaving, going_on)), inner_loops), {test}};
       b.roots.insert(b.roots.end(), exit_roots.begin(), exit_roots.end());
       b.roots.insert(b.roots.end(), next_roots.begin(), next_roots.end());
       return b;

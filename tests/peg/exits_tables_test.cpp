@@ -940,5 +940,100 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     2, true);
 }
 
+// An inner loop the source runs in every iteration (its `a` needed in a
+// branch, its counter `j` by the next loop and the next iteration): it runs
+// once, before the `if`, as in the source. It was emitted in the branch for
+// `a` and again after the exit test for `j` (4 loops for 3), and the function
+// kept (the register VM's last duplicated loop, minimized).
+TEST(PegExits, AnInnerLoopOfEveryIterationRunsBeforeTheBranchThatNeedsIt) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = n ^ m;
+  var j: i32 = n & 7i32;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    while (true) {
+      a = a >> (a & 7i32);
+      j = j - 1i32;
+      if (j <= 0i32) {
+        break;
+      }
+    }
+    if (c != 0i32) {
+      c = a + b;
+      b = c >> (b & 7i32);
+    }
+    while (true) {
+      a = m >> (n & 7i32);
+      j = j - 1i32;
+      if (j <= 0i32) {
+        break;
+      }
+    }
+    p[b & 15i32] = a;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return a + b;
+}
+)",
+                    3, true);
+}
+
+// The same when the branch also loads, so that it must come before a later
+// loop's stores: the `if` is emitted on the way to that loop, and the inner
+// loop it needs had not run yet (5 loops for 4).
+TEST(PegExits, AnInnerLoopOfEveryIterationRunsBeforeABranchThatLoads) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = n ^ m;
+  var e: i32 = 0i32;
+  var j: i32 = n & 7i32;
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    e = b * b;
+    while (true) {
+      a = a >> (a & 7i32);
+      j = j - 1i32;
+      if (j <= 0i32) {
+        break;
+      }
+    }
+    if (c != 0i32) {
+      c = a + b;
+      c = p[c & 15i32];
+      b = c >> (b & 7i32);
+    }
+    while (true) {
+      a = m >> (e & 7i32);
+      j = j - 1i32;
+      if (j <= 0i32) {
+        break;
+      }
+    }
+    while (true) {
+      p[m & 15i32] = e;
+      j = j - 1i32;
+      if (j <= 0i32) {
+        break;
+      }
+    }
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return a + b;
+}
+)",
+                    4, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
