@@ -473,13 +473,36 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       const std::uint32_t test_root[] = {test};
       const NodeSet leaving = assuming(true, exit_roots);
       const NodeSet going_on = assuming(false, next_roots);
+      const NodeSet certain = unite(must(test_root), intersect(leaving, going_on));
       // And the inner loops the source runs in every iteration before the
       // test (LoopFacts::total) that either way may need, reading no memory
-      // but the current one: once, before the test as in the source, not in
-      // a branch of one way and again in the other (or inside the branch of
-      // an `if` a later loop's start waits for).
+      // but the current one or one the iteration reaches anyway: once,
+      // before the test as in the source (run_must_loops), not in a branch
+      // of one way and again in the other, or inside the branch of an `if`
+      // that a later loop's start waits for.
       NodeSet inner_loops;
       if (in_.total) {
+        // The σs both ways reach: the effects before the test, down to the
+        // current σ.
+        const auto states_down_from = [&](std::optional<std::uint32_t> root) {
+          NodeSet out;
+          if (!root) return out;
+          std::uint32_t x = resolve(*root);
+          while (x != cur_ && out.size() <= g_.nodes.size() && is_producer(x)) {
+            out.push_back(x);
+            const std::optional<std::uint32_t> in = input_of(x);
+            if (!in) break;
+            x = resolve(*in);
+          }
+          std::sort(out.begin(), out.end());
+          return out;
+        };
+        const NodeSet reached_anyway =
+            intersect(states_down_from(state_out ? std::optional(node(*state_out).children[0])
+                                                 : std::nullopt),
+                      states_down_from(state_theta ? std::optional(node(*state_theta).children[1])
+                                                   : std::nullopt));
+        NodeSetMemoHandle memo = node_set_memo();
         Marks seen = marks();
         std::vector<std::uint32_t> todo = exit_roots;
         todo.insert(todo.end(), next_roots.begin(), next_roots.end());
@@ -489,14 +512,19 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
           if (!seen.insert(n) || lookup(n)) continue;
           spend(1);
           const PegNode& q = node(n);
-          if (q.kind() == Kind::Eval && q.type().is_ir() &&
-              in_.total(q.eclass, pass_node.eclass) && reads_only_current(n))
-            inner_loops.push_back(n);
           for (std::uint32_t c : q.children) todo.push_back(c);
+          if (q.kind() != Kind::Eval || !q.type().is_ir() || !in_.total(q.eclass, pass_node.eclass))
+            continue;
+          const NodeSet& reads = lazy_reads(n, *memo);
+          if (std::all_of(reads.begin(), reads.end(), [&](std::uint32_t s) {
+                return s == cur_ || std::binary_search(certain.begin(), certain.end(), s) ||
+                       std::binary_search(reached_anyway.begin(), reached_anyway.end(), s);
+              }))
+            inner_loops.push_back(n);
         }
         std::sort(inner_loops.begin(), inner_loops.end());
       }
-      Bundle b{unite(unite(must(test_root), intersect(leaving, going_on)), inner_loops), {test}};
+      Bundle b{unite(certain, inner_loops), {test}};
       b.roots.insert(b.roots.end(), exit_roots.begin(), exit_roots.end());
       b.roots.insert(b.roots.end(), next_roots.begin(), next_roots.end());
       return b;

@@ -1035,5 +1035,56 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     4, true);
 }
 
+// The same when the loop the branch needs starts from a loop that loads after
+// the iteration's first store: it can run once the iteration has made that
+// store, which both leaving and going on reach anyway (5 loops for 4). The
+// counter is a u8, so that the loops it runs on from zero end.
+TEST(PegExits, AnInnerLoopOfEveryIterationRunsOnceTheMemoryItReadsIsReached) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = n ^ m;
+  var e: i32 = 0i32;
+  var j: u8 = u8(n);
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    p[c & 15i32] = c;
+    while (true) {
+      e = p[a & 15i32];
+      j = j - 1u8;
+      if (j == 0u8) {
+        break;
+      }
+    }
+    while (true) {
+      a = a >> (a & 7i32);
+      j = j - 1u8;
+      if (j == 0u8) {
+        break;
+      }
+    }
+    if (c != 0i32) {
+      c = a + b;
+      c = p[c & 15i32];
+    }
+    while (true) {
+      p[e & 15i32] = m;
+      j = j - 1u8;
+      if (j == 0u8) {
+        break;
+      }
+    }
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return 0i32;
+}
+)",
+                    4, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
