@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -85,10 +86,13 @@ struct PegOptions {
   // the registered ones); externs the module already calls need not be here.
   const ir::ExternTable* externs = nullptr;
   // Called after a large function's regions are optimized, in plan order,
-  // with each region that was kept and its report (`fallback` says why): a
-  // look at what extraction or reversion could not handle, for tools
-  // (bench/peg_file --print-kept).
-  std::function<void(const ir::Function& region, const PegFunctionReport& report)> on_kept_region;
+  // with each region that was kept, the variables whose final values it
+  // must keep, and its report (`fallback` says why): a look at what
+  // extraction or reversion could not handle, for tools (bench/peg_file
+  // --print-kept).
+  std::function<void(const ir::Function& region, std::span<const ir::VarId> outputs,
+                     const PegFunctionReport& report)>
+      on_kept_region;
 };
 
 struct PegFunctionReport {

@@ -191,7 +191,8 @@ class RegionSplitter {
     static_cast<void>(finished.load(std::memory_order_acquire));
     for (Region& r : regions_) {
       add_to_report(r.report);
-      if (!r.optimized && options_.on_kept_region) options_.on_kept_region(r.function, r.report);
+      if (!r.optimized && options_.on_kept_region)
+        options_.on_kept_region(r.function, r.outputs, r.report);
     }
     // A block's regions are consecutive in plan order, and a block is
     // planned before the blocks inside it: splicing the last block first

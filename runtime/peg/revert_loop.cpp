@@ -578,6 +578,20 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
           peel = true;
         }
       }
+      // An invariant inner loop that only the exit needs, one that every
+      // iteration of an enclosing loop runs: before the loop too. Run in
+      // the exit, it was out of sight of the code after the loop, which
+      // needed it again.
+      for (std::uint32_t n : must(exit_roots)) {
+        const PegNode& q = node(n);
+        if (q.kind() != Kind::Eval || !q.type().is_ir() || (g_.variant[n] & bit) != 0 ||
+            speculatable_[n] || lookup(n) || !in_.total)
+          continue;
+        const bool every_outer_iteration = std::any_of(
+            open_passes_.begin(), open_passes_.end(),
+            [&](eqsat::Id outer) { return outer != kNoPass && in_.total(q.eclass, outer); });
+        if (every_outer_iteration && reads_only_current(n)) ahead.push_back(n);
+      }
     });
     cur_ = entry;
   }

@@ -1086,5 +1086,51 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     4, true);
 }
 
+// An inner loop of every outer iteration that a later loop needs only in its
+// exit (`b`'s last value reads `a`, which waits for the first loop's `c`):
+// it runs before the later loop, as in the source. Run in that loop's exit,
+// it was out of sight of the next outer iteration, which ran it again
+// (4 loops for 3).
+TEST(PegExits, AnInnerLoopThatALaterLoopsExitNeedsRunsBeforeThatLoop) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = n ^ m;
+  var d: i32 = m & 5i32;
+  var e: i32 = n | 3i32;
+  var j: u8 = u8(n);
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    while (true) {
+      c = c - n;
+      j = j - 1u8;
+      if (j == 0u8) {
+        break;
+      }
+    }
+    j = u8(b & 7i32);
+    if (c != 0i32) {
+      a = b >> (d & 7i32);
+    }
+    while (true) {
+      b = d >> (a & 7i32);
+      d = e + 249i32;
+      j = j - 1u8;
+      if (j == 0u8) {
+        break;
+      }
+    }
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return a + b + c + d + i32(j);
+}
+)",
+                    3, false);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
