@@ -92,13 +92,35 @@ double loop_work(const ir::Block& body) {
 }
 
 // Which classes to_peg found defined at every iteration of each loop.
+// The passes of the loops each loop runs on every iteration up to its exit
+// (a LoopFacts::total value that is an eval: its loop's pass), as (outer
+// pass, inner pass). Read before saturation, while a class holds only what
+// translation made: afterwards, a value's class may hold evals of loops the
+// source never runs.
+std::vector<std::pair<eqsat::Id, eqsat::Id>> loops_run_by_loops(const eqsat::EGraph& g,
+                                                                const PegFunction& peg) {
+  std::vector<std::pair<eqsat::Id, eqsat::Id>> out;
+  for (const LoopFacts& loop : peg.loops)
+    for (eqsat::Id id : loop.total)
+      for (eqsat::Id n : g.nodes_of(g.find(id))) {
+        const eqsat::ENodeView v = g.node(n);
+        if (kind_of(v.label.op) == Kind::Eval) out.emplace_back(loop.pass, v.children[1]);
+      }
+  return out;
+}
+
+// LoopFacts::total by class, and the passes of the loops every iteration
+// runs (loops_run_by_loops).
 class Totality {
  public:
-  Totality(const eqsat::EGraph& g, const PegFunction& peg) {
+  Totality(const eqsat::EGraph& g, const PegFunction& peg,
+           std::span<const std::pair<eqsat::Id, eqsat::Id>> inner_loops) {
     for (const LoopFacts& loop : peg.loops) {
       auto& set = total_[eqsat::index(g.find(loop.pass))];
       for (eqsat::Id id : loop.total) set.insert(eqsat::index(g.find(id)));
     }
+    for (const auto& [outer, inner] : inner_loops)
+      total_[eqsat::index(g.find(outer))].insert(eqsat::index(g.find(inner)));
   }
   bool operator()(eqsat::Id value, eqsat::Id pass) const {
     auto it = total_.find(eqsat::index(pass));
@@ -223,6 +245,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   }
   report.to_peg = Clock::now() - t;
   report.peg_nodes = g->node_count();
+  const std::vector<std::pair<eqsat::Id, eqsat::Id>> inner_loops = loops_run_by_loops(*g, peg);
   if (const std::size_t d = peg_depth(*g, peg.roots()); d > kMaxPegDepth) {
     report.fallback = "a PEG " + std::to_string(d) + " deep, past the optimizer's limit of " +
                       std::to_string(kMaxPegDepth);
@@ -268,7 +291,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   report.egraph_nodes = g->node_count();
   report.egraph_classes = g->class_count();
 
-  const Totality total(*g, peg);
+  const Totality total(*g, peg, inner_loops);
   std::unordered_set<std::uint32_t> defined;
   for (eqsat::Id c : peg.defined) defined.insert(eqsat::index(g->find(c)));
   std::unordered_multimap<std::uint32_t, const PegFunction::Conditional*> defined_when;

@@ -40,7 +40,8 @@ struct RevertInput {
   // The tables Table nodes name, by payload (to_peg's PegFunction::tables).
   const std::unordered_map<std::uint64_t, ir::TableRef>* tables = nullptr;
   // Whether the class `value` is defined at every iteration up to the exit of
-  // the loop whose pass is the class `pass` (to_peg's LoopFacts).
+  // the loop whose pass is the class `pass` (to_peg's LoopFacts); `value`
+  // may also be the pass of a loop the source runs in every such iteration.
   std::function<bool(eqsat::Id value, eqsat::Id pass)> total;
   // What a condition's class is known to be where reversion stands (empty:
   // not known).

@@ -299,6 +299,10 @@ class Emitter {
   void run_must_loops();
   // Whether `n` reads no σ but cur_ (lazy_reads).
   bool reads_only_current(std::uint32_t n);
+  // Whether the loop of the eval `eval` runs in every iteration, up to its
+  // exit, of the loop whose pass is the class `pass` (LoopFacts::total: the
+  // value itself, or its loop).
+  bool runs_every_pass(std::uint32_t eval, eqsat::Id pass) const;
   // Whether `state` lies on the σ chain ahead of cur_ and no σ φ on the way
   // chooses by a value `in_test` holds (the exit test still pending).
   bool effects_ahead(std::uint32_t state, const Marks& in_test);

@@ -132,6 +132,11 @@ void Emitter::run_common_work(std::uint32_t test) {
   }
 }
 
+bool Emitter::runs_every_pass(std::uint32_t eval, eqsat::Id pass) const {
+  const PegNode& e = node(eval);
+  return in_.total && (in_.total(e.eclass, pass) || in_.total(node(e.children[1]).eclass, pass));
+}
+
 bool Emitter::reads_only_current(std::uint32_t n) {
   NodeSetMemoHandle memo = node_set_memo();
   const NodeSet& r = lazy_reads(n, *memo);
@@ -513,7 +518,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
           spend(1);
           const PegNode& q = node(n);
           for (std::uint32_t c : q.children) todo.push_back(c);
-          if (q.kind() != Kind::Eval || !q.type().is_ir() || !in_.total(q.eclass, pass_node.eclass))
+          if (q.kind() != Kind::Eval || !q.type().is_ir() || !runs_every_pass(n, pass_node.eclass))
             continue;
           const NodeSet& reads = lazy_reads(n, *memo);
           if (std::all_of(reads.begin(), reads.end(), [&](std::uint32_t s) {
@@ -589,7 +594,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
           continue;
         const bool every_outer_iteration = std::any_of(
             open_passes_.begin(), open_passes_.end(),
-            [&](eqsat::Id outer) { return outer != kNoPass && in_.total(q.eclass, outer); });
+            [&](eqsat::Id outer) { return outer != kNoPass && runs_every_pass(n, outer); });
         if (every_outer_iteration && reads_only_current(n)) ahead.push_back(n);
       }
     });

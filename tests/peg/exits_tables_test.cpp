@@ -1132,5 +1132,53 @@ fn f(n: i32, m: i32) -> i32 {
                     3, false);
 }
 
+// The same after saturation, which rewrites the first loop's `c` as another
+// value of that loop (its value one iteration before, minus n): that value
+// is not one the source computes, but its loop is one the source runs in
+// every iteration (to_peg's total values include the loops they evaluate).
+// It was run in the second loop's exit and again for the next iteration
+// (5 loops for 4).
+TEST(PegExits, ALoopOfEveryIterationRunsOnceWhateverValueOfItIsNeeded) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var b: i32 = n ^ m;
+  var c: i32 = m;
+  var e: i32 = 0i32;
+  var j: u8 = u8(n);
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    while (true) {
+      c = c - n;
+      j = j - 1u8;
+      if (j == 0u8) {
+        break;
+      }
+    }
+    j = u8(b & 7i32);
+    while (true) {
+      e = c & b;
+      b = b >> (b & 7i32);
+      j = j - 1u8;
+      if (j == 0u8) {
+        break;
+      }
+    }
+    while (true) {
+      j = j - 1u8;
+      if (j == 0u8) {
+        break;
+      }
+    }
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return b + c + e + i32(j);
+}
+)",
+                    4, false);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
