@@ -635,6 +635,19 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining) {
       for (std::uint32_t c : p.children) todo.push_back(c);
     }
   }
+  // The initial values of the loops whose values the bundle certainly
+  // needs: a loop whose σ starts from an effect about to be made computes
+  // them after it, and they may read the memory before.
+  for (std::size_t i = 0, certain = bundles_.back().must.size(); i < certain; ++i) {
+    const std::uint32_t e = bundles_.back().must[i];
+    const PegNode& p = node(e);
+    if (p.kind() != Kind::Eval || !p.type().is_ir() || lookup(e) || invariant_eval(e)) continue;
+    const std::uint32_t value[] = {p.children[0]};
+    for (std::uint32_t t : loop_thetas(p.loop(), value)) {
+      spend(1);
+      if (!node(t).type().is_state()) candidates.push_back(node(t).children[0]);
+    }
+  }
   // Whether computing `n` now (through pure operators) computes a value φ
   // on `joining`.
   std::unordered_map<std::uint32_t, bool> joins;

@@ -1180,5 +1180,51 @@ fn f(n: i32, m: i32) -> i32 {
                     4, false);
 }
 
+// A loop whose σ starts from a store (`p[n & 15] = m` before the second
+// inner loop) and whose `b` starts from a value read before that store (`a`,
+// loaded by the first inner loop): the load is made before the store, with
+// the other readers of that memory. The loop computed its initial values
+// after reaching its σ, and the function was kept ("a σ read after memory
+// moved past it").
+TEST(PegExits, ALoopsInitialValuesReadTheMemoryBeforeTheStoreItStartsFrom) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = n;
+  var b: i32 = m;
+  var c: i32 = n ^ m;
+  var j: u8 = u8(n);
+  var k: i32 = (m & 3i32) + 1i32;
+  while (true) {
+    if (c != 0i32) {
+      while (true) {
+        a = p[m & 15i32];
+        j = j - 1u8;
+        if (j == 0u8) {
+          break;
+        }
+      }
+      p[n & 15i32] = m;
+      b = a >> (b & 7i32);
+      while (true) {
+        b = b + b;
+        a = m << (c & 7i32);
+        p[m & 15i32] = c;
+        j = j - 1u8;
+        if (j == 0u8) {
+          break;
+        }
+      }
+    }
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return a + b + i32(j);
+}
+)",
+                    3, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
