@@ -91,7 +91,6 @@ double loop_work(const ir::Block& body) {
   return work;
 }
 
-// Which classes to_peg found defined at every iteration of each loop.
 // The passes of the loops each loop runs on every iteration up to its exit
 // (a LoopFacts::total value that is an eval: its loop's pass), as (outer
 // pass, inner pass). Read before saturation, while a class holds only what
@@ -109,8 +108,9 @@ std::vector<std::pair<eqsat::Id, eqsat::Id>> loops_run_by_loops(const eqsat::EGr
   return out;
 }
 
-// LoopFacts::total by class, and the passes of the loops every iteration
-// runs (loops_run_by_loops).
+// Which classes to_peg found defined at every iteration of each loop
+// (LoopFacts::total), and the passes of the loops every iteration runs
+// (loops_run_by_loops).
 class Totality {
  public:
   Totality(const eqsat::EGraph& g, const PegFunction& peg,

@@ -514,7 +514,8 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         while (!todo.empty()) {
           const std::uint32_t n = todo.back();
           todo.pop_back();
-          if (!seen.insert(n) || lookup(n)) continue;
+          // What is invariant here holds no loop of this one's iterations.
+          if (!seen.insert(n) || lookup(n) || g_.depth(n) < l) continue;
           spend(1);
           const PegNode& q = node(n);
           for (std::uint32_t c : q.children) todo.push_back(c);
