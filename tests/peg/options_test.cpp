@@ -3,11 +3,13 @@
 // budget.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "runtime/ir/printer.h"
 #include "runtime/ir/range_switch.h"
 #include "runtime/ir/verifier.h"
+#include "runtime/ir/visit.h"
 #include "runtime/peg/optimize.h"
 #include "runtime/peg/wellformed.h"
 #include "tests/peg/peg_check.h"
@@ -343,6 +346,43 @@ TEST(PegOptions, RegionsKeepARangeDispatchWhole) {
   EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 1, 16),
             "")
       << ir::print(r.module);
+}
+
+// Sibling loops over the same variables, `loops` of them, each summing into x.
+std::string sibling_loops(int loops) {
+  std::string text = "fn f(b: i32, c: i32, d: i32) -> i32 {\n  var x: i32 = b;\n";
+  for (int k = 0; k < loops; ++k) {
+    const std::string i = "k" + std::to_string(k);
+    text += "  for (var " + i + ": i32 = 0i32; " + i + " < d; " + i + " = " + i +
+            " + 1i32) {\n    x = x + c * " + std::to_string(k + 2) + "i32;\n  }\n";
+  }
+  return text + "  return x;\n}\n";
+}
+
+// A region kept (here: reversion given no budget) is reported, with the
+// variables whose final values it must keep, so that tools can look at it
+// alone (bench/peg_file --print-kept).
+TEST(PegOptions, KeptRegionsAreReportedWithTheirOutputs) {
+  const ir::Module m = ir::parse_module(sibling_loops(12));
+  PegOptions options = unhurried();
+  options.region_nodes = 40;
+  options.revert_work_base = 0;
+  options.revert_work_per_node = 0;
+  std::vector<std::vector<std::string>> outputs;
+  options.on_kept_region = [&](const ir::Function& region, std::span<const ir::VarId> out,
+                               const PegFunctionReport& report) {
+    EXPECT_FALSE(report.fallback.empty());
+    EXPECT_GE(ir::loop_count(region.body), 1u) << ir::print(region);
+    outputs.emplace_back();
+    for (ir::VarId v : out) outputs.back().push_back(region.var(v).name);
+  };
+  const PegResult r = optimize(m, options);
+  const PegFunctionReport& report = r.report.functions.front();
+  ASSERT_GE(report.regions, 2u) << r.report.summary();
+  EXPECT_EQ(report.regions_optimized, 0u) << r.report.summary();
+  EXPECT_EQ(outputs.size(), report.regions) << r.report.summary();
+  for (const std::vector<std::string>& names : outputs)
+    EXPECT_NE(std::find(names.begin(), names.end(), "x"), names.end());
 }
 
 }  // namespace
