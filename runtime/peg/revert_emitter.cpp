@@ -614,6 +614,18 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   return out;
 }
 
+const std::vector<std::uint32_t>& Emitter::loop_initial_values(std::uint32_t e) {
+  const auto [it, added] = initial_values_.try_emplace(e);
+  if (added) {
+    const std::uint32_t value[] = {node(e).children[0]};
+    for (std::uint32_t t : loop_thetas(node(e).loop(), value)) {
+      spend(1);
+      if (!node(t).type().is_state()) it->second.push_back(node(t).children[0]);
+    }
+  }
+  return it->second;
+}
+
 void Emitter::flush_readers(std::optional<std::uint32_t> joining) {
   if (bundles_.empty()) return;
   NodeSetMemoHandle memo = node_set_memo();
@@ -642,11 +654,8 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining) {
     const std::uint32_t e = bundles_.back().must[i];
     const PegNode& p = node(e);
     if (p.kind() != Kind::Eval || !p.type().is_ir() || lookup(e) || invariant_eval(e)) continue;
-    const std::uint32_t value[] = {p.children[0]};
-    for (std::uint32_t t : loop_thetas(p.loop(), value)) {
-      spend(1);
-      if (!node(t).type().is_state()) candidates.push_back(node(t).children[0]);
-    }
+    const std::vector<std::uint32_t>& inits = loop_initial_values(e);
+    candidates.insert(candidates.end(), inits.begin(), inits.end());
   }
   // Whether computing `n` now (through pure operators) computes a value φ
   // on `joining`.

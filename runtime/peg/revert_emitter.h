@@ -243,6 +243,8 @@ class Emitter {
   template <class Exit, class Iteration>
   bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
   std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
+  // The initial values of the value θs the eval `e`'s value reads.
+  const std::vector<std::uint32_t>& loop_initial_values(std::uint32_t e);
   // Before a loop that moves memory: computes what it reads of the memory it
   // starts from (cur_), does not vary in it and is defined on every call;
   // inside, that memory is gone.
@@ -329,6 +331,9 @@ class Emitter {
   std::vector<char> speculatable_;
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;    // pass -> evals
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
+  // eval -> the initial values of the loop variables its value reads
+  // (loop_initial_values), computed once: flush_readers asks at every effect.
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> initial_values_;
   // known() by the condition's class, for RevertInput::defined.
   RevertInput::KnownCondition known_class_;
   std::unordered_map<std::uint32_t, std::uint32_t> state_of_tuple_;  // tuple -> ρ_σ
