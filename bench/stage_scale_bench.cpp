@@ -8,6 +8,12 @@
 //                  machine), peak heap per node, runs and events per node.
 //   RunawayLoop/N  staging rule 8's dyn loop, stopped by max_nodes = N with
 //                  its staging_error (N = 1,000,000 is the default budget).
+//   PlainLoop/N    N statements from a plain `int` loop (staging rule 1's
+//                  supported case: each iteration's statement differs, all
+//                  from one call site), beside StatLoop/N, the same program
+//                  with a `jit::stat` counter: first-stage CPU time per node.
+//   NamedLoop/N    StatLoop with each iteration's value in a variable named
+//                  "t" (made unique: t, t.1, t.2, ...).
 //
 // Peak heap is counted by replacing operator new and delete in this program
 // (the aligned forms too), so it covers everything the extraction allocates,
@@ -153,6 +159,68 @@ void RunawayLoop(benchmark::State& state) {
   }
   state.counters["heap_bytes_per_node"] = heap / extractions / static_cast<double>(state.range(0));
 }
+// Statements that differ only in a constant, all from one call site when
+// the counter is a plain int (Counter = int) and from one per iteration
+// with jit::stat.
+template <class Counter>
+jit::dyn<int> select_chain(jit::dyn<int> x, int count) {
+  jit::dyn<int> e = 0;
+  for (Counter i = 0; i < count; ++i) e = jit::select(x > i, e, jit::dyn<int>(i));
+  return e;
+}
+
+jit::dyn<int> named_select_chain(jit::dyn<int> x, int count) {
+  jit::dyn<int> e = 0;
+  for (jit::stat<int> i = 0; i < count; ++i) {
+    jit::dyn<int> t("t", x > i);
+    e = jit::select(t, e, jit::dyn<int>(i));
+  }
+  return e;
+}
+
+template <auto Program>
+void Loop(benchmark::State& state) {
+  const int count = static_cast<int>(state.range(0));
+  jit::stage_report last;
+  double cpu_ns = 0, extractions = 0;
+  for (auto _ : state) {
+    const double cpu_start = thread_cpu_ns();
+    last = jit::extract(Program, count).report();
+    cpu_ns += thread_cpu_ns() - cpu_start;
+    ++extractions;
+  }
+  const double nodes = static_cast<double>(last.nodes);
+  state.counters["nodes"] = nodes;
+  state.counters["cpu_ns_per_node"] = cpu_ns / extractions / nodes;
+}
+void PlainLoop(benchmark::State& state) {
+  Loop<select_chain<int>>(state);
+}
+void StatLoop(benchmark::State& state) {
+  Loop<select_chain<jit::stat<int>>>(state);
+}
+void NamedLoop(benchmark::State& state) {
+  Loop<named_select_chain>(state);
+}
+BENCHMARK(PlainLoop)
+    ->Arg(1'000)
+    ->Arg(10'000)
+    ->Arg(50'000)
+    ->ArgNames({"statements"})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(StatLoop)
+    ->Arg(1'000)
+    ->Arg(10'000)
+    ->Arg(50'000)
+    ->ArgNames({"statements"})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(NamedLoop)
+    ->Arg(1'000)
+    ->Arg(10'000)
+    ->Arg(50'000)
+    ->ArgNames({"statements"})
+    ->Unit(benchmark::kMillisecond);
+
 BENCHMARK(RunawayLoop)
     ->Arg(100'000)
     ->Arg(1'000'000)

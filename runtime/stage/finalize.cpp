@@ -275,9 +275,16 @@ std::string sanitize(std::string_view wanted) {
 
 class Namer {
  public:
+  // `base`, or base.<k> for the first free k from 1 on. The probe starts
+  // where the last one for this base stopped (every name below is taken):
+  // a name repeated n times costs O(n), not O(n²).
   std::string unique(const std::string& base) {
-    std::string name = base;
-    for (int k = 1; !taken_.insert(name).second; ++k) name = base + "." + std::to_string(k);
+    if (taken_.insert(base).second) return base;
+    std::size_t& suffix = last_suffix_[base];
+    std::string name;
+    do {
+      name = base + "." + std::to_string(++suffix);
+    } while (!taken_.insert(name).second);
     return name;
   }
   // prefix<k> for the first free k from `next` on.
@@ -290,6 +297,7 @@ class Namer {
 
  private:
   std::unordered_set<std::string> taken_;
+  std::unordered_map<std::string, std::size_t> last_suffix_;
 };
 
 }  // namespace

@@ -44,7 +44,6 @@ struct Node {
   Event event;
   // Statements: succ[0]. Branches: succ[1] when the condition holds, succ[0] when not.
   std::array<std::uint32_t, 2> succ{kNoNode, kNoNode};
-  std::uint32_t next_variant = kNoNode;  // another node with the same tag
 };
 
 struct GraphVar {
@@ -54,32 +53,31 @@ struct GraphVar {
   std::uint32_t shared_count = 0;  // > 0: a kernel's block-shared array of this many elements
 };
 
-// Tag → the first node with it: 32 bits of the tag's hash and the node in a
-// NodeIndex (a million nodes' index is 16 MB, and a probe reads a node only
-// when the hash bits match; a node-based map would cost two misses per
-// lookup once an exploration outgrows the caches). A hash match is confirmed
-// on the node's tag.
+// Recorded events by tag and content: 32 bits of a hash of the event and the
+// node in a NodeIndex, a match confirmed by same_event(). The hash covers the
+// tag, the kind, the variable and the first nodes of each expression (a
+// bounded walk, so an event costs the same however tall its expressions are;
+// equal events hash equal). So the statements one call site makes with
+// different contents (a plain loop around dyn code: staging rule 1) are found
+// in constant time, not by comparing each with every earlier one of its tag.
 class Graph;
-class TagIndex {
+class EventIndex {
  public:
-  // The first node of `tag` in `graph`, or kNoNode.
-  std::uint32_t find(Tag tag, const Graph& graph) const;
-  // Records `node` as the first of `tag` unless `graph` has one; returns the first.
-  std::uint32_t insert(Tag tag, std::uint32_t node, const Graph& graph);
+  // The indexed node whose event equals `event`, or kNoNode.
+  std::uint32_t find(const Event& event, const Graph& graph) const;
+  // Indexes `node` (whose event no indexed node has yet).
+  void insert(const Event& event, std::uint32_t node);
   void clear() { index_.clear(); }
 
  private:
-  // The top bits of a product, which every bit of the tag reaches: the
-  // tags structuring makes (a serial in the low word) spread too.
-  static std::uint32_t hash(Tag tag) {
-    return static_cast<std::uint32_t>(((tag.lo ^ tag.hi) * 0x9e3779b97f4a7c15ull) >> 32);
-  }
+  static std::uint32_t hash(const Event& event);
 
   NodeIndex index_;
 };
 
 class Graph {
  public:
+  // Adds a node for `event`, which find() must not know.
   std::uint32_t add(Event event);
   // The node with the same tag and content as `event`, if any.
   std::uint32_t find(const Event& event) const;
@@ -89,7 +87,7 @@ class Graph {
   std::uint32_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   void clear();
-  // Frees the tag index once nothing finds nodes by tag (after exploring):
+  // Frees the event index once nothing finds nodes (after exploring):
   // find() then sees only the nodes added since.
   void forget_tags();
 
@@ -112,7 +110,7 @@ class Graph {
   }
   std::vector<BigVector<Node>> chunks_;
   std::uint32_t size_ = 0;
-  TagIndex by_tag_;  // the first variant
+  EventIndex by_event_;
 };
 
 }  // namespace augur::stage

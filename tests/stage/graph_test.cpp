@@ -1,6 +1,7 @@
 // The exploration graph (runtime/stage/graph.h): nodes found again by tag and
-// content across the chunks its nodes live in and the growth of its tag
-// index, variants of one tag in creation order, and the index freed once
+// content across the chunks its nodes live in and the growth of its index,
+// many statements of one tag told apart by content (near the root or deep in
+// the expression, past what the index hashes), and the index freed once
 // exploring is done.
 #include <gtest/gtest.h>
 
@@ -65,18 +66,37 @@ TEST(Graph, FindsTagsThatDifferInTheLowWordOnly) {
   }
 }
 
-TEST(Graph, KeepsVariantsOfATagInCreationOrder) {
+// A plain loop around dyn code makes one tag's statements with different
+// contents (staging rule 1).
+TEST(Graph, FindsTheStatementsOfOneTagByContent) {
   Graph g;
   std::vector<std::uint32_t> variants;
   for (std::uint32_t i = 0; i < 3000; ++i) {
     g.add(assign(1'000'000 + i, 0, 0));  // other tags between the variants
-    if (i % 100 == 0) variants.push_back(g.add(assign(5, 0, i)));
+    variants.push_back(g.add(assign(5, 0, i)));
   }
-  for (std::size_t k = 0; k < variants.size(); ++k) {
-    EXPECT_EQ(g.find(assign(5, 0, static_cast<std::int64_t>(100 * k))), variants[k]);
-    const std::uint32_t next = k + 1 < variants.size() ? variants[k + 1] : kNoNode;
-    EXPECT_EQ(g[variants[k]].next_variant, next);
+  for (std::uint32_t i = 0; i < 3000; ++i) {
+    ASSERT_EQ(g.find(assign(5, 0, i)), variants[i]) << i;
   }
+  EXPECT_EQ(g.find(assign(5, 0, 3000)), kNoNode);
+  EXPECT_EQ(g.find(assign(5, 1, 7)), kNoNode);
+}
+
+// `((c + 1) + 1) + ...`: statements equal in their first levels and different
+// at the bottom of a tall expression hash alike, and are still told apart.
+TEST(Graph, TellsApartStatementsThatDifferDeepInTheirExpressions) {
+  const auto deep = [](std::int64_t bottom) {
+    Event e = assign(9, 0, bottom);
+    for (int level = 0; level < 40; ++level) {
+      e.expr = ir::binary(ir::BinaryOp::Add, e.expr, ir::constant(ir::Type::i64(), 1));
+    }
+    return e;
+  };
+  Graph g;
+  std::vector<std::uint32_t> nodes;
+  for (std::int64_t i = 0; i < 200; ++i) nodes.push_back(g.add(deep(i)));
+  for (std::int64_t i = 0; i < 200; ++i) ASSERT_EQ(g.find(deep(i)), nodes[i]) << i;
+  EXPECT_EQ(g.find(deep(200)), kNoNode);
 }
 
 TEST(Graph, ForgettingTagsKeepsTheNodes) {
