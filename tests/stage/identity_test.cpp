@@ -137,7 +137,8 @@ TEST(Variables, NamesAreValidAndUnique) {
     jit::dyn<int> d("two words!", c);
     jit::dyn<int> e("var0", d);
     jit::dyn<int> f = e * 2;
-    return f;
+    jit::dyn<int> g("total", f);
+    return g;
   };
   jit::extract_options options;
   options.name = "named";
@@ -151,7 +152,8 @@ TEST(Variables, NamesAreValidAndUnique) {
             "  var two_words_: i32 = if_;\n"
             "  var var0: i32 = two_words_;\n"
             "  var var1: i32 = var0 * 2i32;\n"
-            "  return var1;\n"
+            "  var total.2: i32 = var1;\n"
+            "  return total.2;\n"
             "}\n");
 }
 
