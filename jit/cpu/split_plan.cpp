@@ -49,29 +49,20 @@ constexpr std::size_t kStraightFactor = 16;
 // the next one by either half's scheduler.
 constexpr std::size_t kMinRunFraction = 2;
 
-std::size_t expr_nodes(const ir::ExprPtr& root) {
-  std::size_t nodes = 0;
-  std::vector<const ir::Expr*> pending;
-  if (root) pending.push_back(root.get());
-  while (!pending.empty()) {
-    const ir::Expr* expr = pending.back();
-    pending.pop_back();
-    ++nodes;
-    for (const ir::ExprPtr& arg : expr->args) pending.push_back(arg.get());
-  }
-  return nodes;
-}
+struct OwnExprs {
+  std::size_t nodes = 0;  // the statement itself and its expressions' nodes, as trees
+  bool compares = false;  // whether any of them is a comparison
+};
 
-bool compares(const ir::Stmt& stmt) {
-  bool found = false;
-  ir::for_each_expr(stmt, [&](const ir::Expr& e) {
-    found = found || (e.kind == ir::ExprKind::Binary && ir::is_comparison(e.binary_op()));
+// One walk over the expressions `stmt` holds itself, on the caller's stack.
+OwnExprs own_exprs(const ir::Stmt& stmt, std::vector<const ir::Expr*>& stack) {
+  OwnExprs own{1, false};
+  ir::for_each_expr(stmt, stack, [&](const ir::Expr& e) {
+    ++own.nodes;
+    own.compares =
+        own.compares || (e.kind == ir::ExprKind::Binary && ir::is_comparison(e.binary_op()));
   });
-  return found;
-}
-
-std::size_t own_nodes(const ir::Stmt& stmt) {
-  return 1 + expr_nodes(stmt.expr) + expr_nodes(stmt.ptr) + expr_nodes(stmt.index);
+  return own;
 }
 
 std::array<const ir::Block*, 4> nested_blocks(const ir::Stmt& stmt) {
@@ -215,12 +206,13 @@ class Planner {
     std::size_t control = 0;
     for (std::size_t i = 0; i < block.size(); ++i) {
       const ir::Stmt& stmt = block[i];
-      sizes[i] = own_nodes(stmt);
+      const OwnExprs own = own_exprs(stmt, expr_stack_);
+      sizes[i] = own.nodes;
       nodes_ += sizes[i];
       control += own_control(stmt);
       straight[i] = (stmt.kind == ir::StmtKind::Decl || stmt.kind == ir::StmtKind::Assign ||
                      stmt.kind == ir::StmtKind::Return) &&
-                    !compares(stmt);
+                    !own.compares;
       Exits nested;
       for (const ir::Block* inner : nested_blocks(stmt)) {
         if (inner->empty()) continue;
@@ -397,6 +389,7 @@ class Planner {
   std::vector<std::size_t> last_;
   FunctionPlan plan_;
   std::unordered_map<const ir::Block*, BlockSummary> summaries_;
+  std::vector<const ir::Expr*> expr_stack_;  // own_exprs' walks
 };
 
 }  // namespace
