@@ -374,7 +374,7 @@ bool Explorer::replay(Event& event) {
 // run that took a new outcome at a branch mostly meets recorded code again
 // where the branch's arms join, a few nodes down the other arm (N sequential
 // ifs: at the next if); those nodes are tried first, from memory the run just
-// read, before the tag index, whose probe of a table far larger than the
+// read, before the event index, whose probe of a table far larger than the
 // caches costs a miss at a million nodes. Both answers are the same: while
 // exploring, a tag and statement are recorded once at most.
 std::uint32_t Explorer::find_recorded(const Event& event) {

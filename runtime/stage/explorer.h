@@ -64,7 +64,7 @@ class Explorer {
 
   // Runs explorations until the prophecies are stable; the final graph is
   // graph(). Then it frees what only exploring needs (the expression pool,
-  // the graph's tag index, the paths), before structuring allocates the IR.
+  // the graph's event index, the paths), before structuring allocates the IR.
   void explore();
 
   const Graph& graph() const { return graph_; }

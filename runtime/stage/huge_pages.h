@@ -1,5 +1,5 @@
 // Memory for the first stage's large arrays: the expression pool's and the
-// tag index's slots, the graph's nodes, the tables kept per node while
+// event index's slots, the graph's nodes, the tables kept per node while
 // exploring and structuring. A block of kHugePage bytes or more is aligned
 // to kHugePage and advised as transparent huge pages (madvise), so that a
 // million-node extraction

@@ -1,5 +1,5 @@
 // Node numbers by 32-bit hash: the expression pool's table and the graph's
-// tag index. Open addressing with linear probing, slots of 8 bytes (the hash
+// event index. Open addressing with linear probing, slots of 8 bytes (the hash
 // and the node; a probe reads no node unless the hash matches), a power of
 // two at most three quarters full, the hash's top bits the home.
 //
