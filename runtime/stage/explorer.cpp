@@ -376,8 +376,9 @@ bool Explorer::replay(Event& event) {
 // ifs: at the next if); those nodes are tried first, from memory the run just
 // read, before the event index, whose probe of a table far larger than the
 // caches costs a miss at a million nodes. Both answers are the same: while
-// exploring, a tag and statement are recorded once at most.
-std::uint32_t Explorer::find_recorded(const Event& event) {
+// exploring, a tag and statement are recorded once at most. `hash` gets the
+// event's hash when the index was asked (for Graph::add).
+std::uint32_t Explorer::find_recorded(const Event& event, std::uint32_t& hash) {
   for (std::uint32_t i = 0; i < join_count_; ++i) {
     if (join_tags_[i] == event.tag && same_event(graph_[join_nodes_[i]].event, event)) {
       const std::uint32_t n = join_nodes_[i];
@@ -385,7 +386,8 @@ std::uint32_t Explorer::find_recorded(const Event& event) {
       return n;
     }
   }
-  return graph_.find(event);
+  hash = EventIndex::hash(event);
+  return graph_.find(event, hash);
 }
 
 // Takes the first nodes from `other_arm` on, down straight-line code to the
@@ -403,7 +405,8 @@ void Explorer::expect_join(std::uint32_t other_arm) {
 }
 
 bool Explorer::record(Event& event) {
-  if (const std::uint32_t known = find_recorded(event); known != kNoNode) {
+  std::uint32_t hash = 0;
+  if (const std::uint32_t known = find_recorded(event, hash); known != kNoNode) {
     if (known < node_run_.size() && node_run_[known] == run_serial_ &&
         (last_branch_pos_ == kNoNode || last_branch_pos_ < node_pos_[known])) {
       give_up_if_mispredicted();
@@ -425,7 +428,7 @@ bool Explorer::record(Event& event) {
         "body) unrolls without end; otherwise raise extract_options::max_nodes");
   }
   const EventKind kind = event.kind;
-  const std::uint32_t n = graph_.add(std::move(event));
+  const std::uint32_t n = graph_.add(std::move(event), hash);
   link(n);
   visit(n);
   if (kind == EventKind::Branch) {

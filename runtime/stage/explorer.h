@@ -143,7 +143,7 @@ class Explorer {
   bool ignoring() const noexcept;
   void require_run(const char* what) const;
   bool on_event(Event event);
-  std::uint32_t find_recorded(const Event& event);
+  std::uint32_t find_recorded(const Event& event, std::uint32_t& hash);
   void expect_join(std::uint32_t other_arm);
   bool replay(Event& event);
   bool record(Event& event);

@@ -23,36 +23,34 @@ std::uint32_t EventIndex::hash(const Event& event) {
   push(event.expr);
   push(event.ptr);
   push(event.index);
-  TagHasher hasher;
-  hasher.add(event.tag);
-  hasher.add(std::uint64_t{static_cast<std::uint8_t>(event.kind)} << 32 | event.var.index);
+  // A multiply-xorshift per word (the tag is a hash already), one finalizer.
+  std::uint64_t h = event.tag.hi ^ event.tag.lo;
+  const auto mix = [&h](std::uint64_t word) {
+    h = (h ^ word) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+  };
+  mix(std::uint64_t{static_cast<std::uint8_t>(event.kind)} << 32 | event.var.index);
   for (std::size_t i = 0; i < queued; ++i) {
     // The fields same_node() compares, but the callee and the table.
     const ir::Expr& e = *queue[i];
-    hasher.add(static_cast<std::uint64_t>(e.kind) | std::uint64_t{e.op} << 8 |
-               std::uint64_t{e.axis} << 16 | static_cast<std::uint64_t>(e.type.scalar()) << 24 |
-               std::uint64_t{e.type.is_pointer()} << 32 | std::uint64_t{e.args.size()} << 40);
-    hasher.add(e.bits);
-    hasher.add(e.var.index);
+    mix(static_cast<std::uint64_t>(e.kind) | std::uint64_t{e.op} << 8 |
+        std::uint64_t{e.axis} << 16 | static_cast<std::uint64_t>(e.type.scalar()) << 24 |
+        std::uint64_t{e.type.is_pointer()} << 32 | std::uint64_t{e.args.size()} << 40);
+    mix(e.bits ^ std::uint64_t{e.var.index} * 0xc2b2ae3d27d4eb4full);
     for (const ir::ExprPtr& arg : e.args) push(arg);
   }
-  return static_cast<std::uint32_t>(hasher.finish().lo);
+  return static_cast<std::uint32_t>(murmur_mix64(h) >> 32);
 }
 
-std::uint32_t EventIndex::find(const Event& event, const Graph& graph) const {
+std::uint32_t EventIndex::find(const Event& event, std::uint32_t hash, const Graph& graph) const {
   static_assert(NodeIndex::kNone == kNoNode);
-  const std::uint32_t h = hash(event);
-  return index_.find(h, h, [&](std::uint32_t n) { return same_event(graph[n].event, event); });
+  return index_.find(hash, hash,
+                     [&](std::uint32_t n) { return same_event(graph[n].event, event); });
 }
 
-void EventIndex::insert(const Event& event, std::uint32_t node) {
-  const std::uint32_t h = hash(event);
-  index_.insert(h, h, node);
-}
-
-std::uint32_t Graph::add(Event event) {
+std::uint32_t Graph::add(Event event, std::uint32_t hash) {
   const std::uint32_t n = size_;
-  by_event_.insert(event, n);
+  by_event_.insert(hash, n);
   if (offset_in_chunk(n) == 0) {
     chunks_.emplace_back().reserve(n < kInSmallChunks ? kSmallChunk : kBigChunk);
   }
@@ -61,8 +59,8 @@ std::uint32_t Graph::add(Event event) {
   return n;
 }
 
-std::uint32_t Graph::find(const Event& event) const {
-  return by_event_.find(event, *this);
+std::uint32_t Graph::find(const Event& event, std::uint32_t hash) const {
+  return by_event_.find(event, hash, *this);
 }
 
 void Graph::forget_tags() {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/ir/ir.h"
@@ -63,24 +64,30 @@ struct GraphVar {
 class Graph;
 class EventIndex {
  public:
-  // The indexed node whose event equals `event`, or kNoNode.
-  std::uint32_t find(const Event& event, const Graph& graph) const;
-  // Indexes `node` (whose event no indexed node has yet).
-  void insert(const Event& event, std::uint32_t node);
+  static std::uint32_t hash(const Event& event);
+  // The indexed node whose event equals `event` (whose hash is `hash`), or kNoNode.
+  std::uint32_t find(const Event& event, std::uint32_t hash, const Graph& graph) const;
+  // Indexes `node` under `hash` (its event's; no indexed node has that event yet).
+  void insert(std::uint32_t hash, std::uint32_t node) { index_.insert(hash, hash, node); }
   void clear() { index_.clear(); }
 
  private:
-  static std::uint32_t hash(const Event& event);
-
   NodeIndex index_;
 };
 
 class Graph {
  public:
+  // The node with the same tag and content as `event`, if any; `hash` is
+  // EventIndex::hash(event), which a caller that may add the event next
+  // computes once for both.
+  std::uint32_t find(const Event& event, std::uint32_t hash) const;
+  std::uint32_t find(const Event& event) const { return find(event, EventIndex::hash(event)); }
   // Adds a node for `event`, which find() must not know.
-  std::uint32_t add(Event event);
-  // The node with the same tag and content as `event`, if any.
-  std::uint32_t find(const Event& event) const;
+  std::uint32_t add(Event event, std::uint32_t hash);
+  std::uint32_t add(Event event) {
+    const std::uint32_t h = EventIndex::hash(event);
+    return add(std::move(event), h);
+  }
 
   Node& operator[](std::uint32_t n) { return chunks_[chunk_of(n)][offset_in_chunk(n)]; }
   const Node& operator[](std::uint32_t n) const { return chunks_[chunk_of(n)][offset_in_chunk(n)]; }
