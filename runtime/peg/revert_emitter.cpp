@@ -206,6 +206,13 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
     case Kind::CallRead: {
       std::vector<ir::ExprPtr> args;
       for (std::size_t i = 1; i < p.children.size(); ++i) args.push_back(value(p.children[i]));
+      if (p.kind() == Kind::Load) {
+        if (ir::ExprPtr e = load_past_overwrite(n, args[0], args[1])) {
+          e = temp(std::move(e));
+          cache(n, e);
+          return e;
+        }
+      }
       read_at(p.children[0], n);
       ir::ExprPtr e =
           p.kind() == Kind::Load ? ir::load(args[0], args[1]) : ir::call(callee(p), args);
@@ -332,7 +339,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
         needs = unite(needs, lazy_reads(node(m).children[side], *memo));
     const NodeSet& must_now = bundles_.back().must;
     for (std::uint32_t s : needs)
-      if (s != kNoBlame && s != cur_ && !reached(s) &&
+      if (s != kNoBlame && s != cur_ && !reached(s) && !overwritten(s) &&
           std::binary_search(must_now.begin(), must_now.end(), s))
         reach(s);
   }

@@ -220,6 +220,16 @@ class Emitter {
   // When memory has moved past it, `reader` is blamed (another e-node of its
   // class may read a later σ).
   void read_at(std::uint32_t state, std::uint32_t reader);
+  // Whether `state` is a store ptr[i] = v over a σ behind cur_, with only
+  // stores to the same ptr[i] between that σ and cur_: the extraction
+  // dropped a store that a later one to the same address overwrote, and a
+  // load in between reads it. Such a σ is not reached; its loads are
+  // load_past_overwrite's.
+  bool overwritten(std::uint32_t state) const;
+  // `a == i ? v : ptr[a]` at cur_ for a load of ptr[a] from an overwritten
+  // σ (above); null for any other load.
+  ir::ExprPtr load_past_overwrite(std::uint32_t load, const ir::ExprPtr& ptr,
+                                  const ir::ExprPtr& index);
   // A σ φ whose condition is known is the σ it selects.
   std::uint32_t resolve(std::uint32_t state) const;
   void produce(std::uint32_t producer);

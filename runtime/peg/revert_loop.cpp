@@ -330,8 +330,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     NodeSet reads;
     for (std::uint32_t r : roots) reads = unite(reads, lazy_reads(r, *memo));
     for (std::uint32_t t : thetas) reads = unite(reads, lazy_reads(node(t).children[1], *memo));
-    std::erase_if(reads,
-                  [&](std::uint32_t st) { return st == kNoBlame || st == cur_ || reached(st); });
+    std::erase_if(reads, [&](std::uint32_t st) {
+      return st == kNoBlame || st == cur_ || reached(st) || overwritten(st);
+    });
     if (reads.size() > 1) fail(trigger, "a loop that reads memory at two different times");
     if (reads.size() == 1) {
       // Reaching that σ must not need this loop's own results.

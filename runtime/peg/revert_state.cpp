@@ -107,6 +107,40 @@ void Emitter::read_at(std::uint32_t state, std::uint32_t reader) {
   reach(state);
 }
 
+bool Emitter::overwritten(std::uint32_t state) const {
+  // Stores between the σ and cur_, at most: a longer chain of stores to one
+  // address is no shape the rules make.
+  constexpr unsigned kMaxOverwrites = 8;
+  const std::uint32_t store = resolve(state);
+  if (memory_of(store) == cur_ || node(store).kind() != Kind::Store) return false;
+  const PegNode& read = node(store);
+  const std::uint32_t below = resolve(read.children[0]);
+  if (below == cur_) return false;  // the store follows cur_: it can be reached
+  std::uint32_t x = cur_;
+  for (unsigned k = 0; x != below; ++k) {
+    const PegNode& over = node(x);
+    if (k == kMaxOverwrites || over.kind() != Kind::Store || over.children[1] != read.children[1] ||
+        over.children[2] != read.children[2])
+      return false;
+    x = resolve(over.children[0]);
+  }
+  return true;
+}
+
+ir::ExprPtr Emitter::load_past_overwrite(std::uint32_t load, const ir::ExprPtr& ptr,
+                                         const ir::ExprPtr& index) {
+  const PegNode& l = node(load);
+  if (!overwritten(l.children[0])) return nullptr;
+  const PegNode& read = node(resolve(l.children[0]));
+  if (read.children[1] != l.children[1]) return nullptr;  // another pointer: may alias
+  const std::uint32_t at = cur_;
+  ir::ExprPtr stored_index = value(read.children[2]);
+  ir::ExprPtr stored = value(read.children[3]);
+  if (cur_ != at || stored_index->type != index->type) return nullptr;
+  return ir::select(ir::binary(ir::BinaryOp::Eq, index, std::move(stored_index)), std::move(stored),
+                    ir::load(ptr, index));
+}
+
 void Emitter::reach(std::uint32_t target) {
   const std::uint32_t state = resolve(target);
   if (state == cur_) return;

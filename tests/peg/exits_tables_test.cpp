@@ -1226,5 +1226,59 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     3, true);
 }
 
+// The store a later store to the same address overwrites is dropped from σ's
+// chain by saturation, while a load between them still reads it (the last
+// loop region of the corpus's vm_10000 that was kept): the load becomes
+// `a == i ? v : p[a]` after the later store, instead of a σ the emitter
+// cannot reach.
+TEST(PegExits, ALoadBetweenTwoStoresToOneAddressReadsTheFirst) {
+  const char* text = R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var z: i32 = n & 0i32;
+  p[z & 15i32] = n;
+  var a: i32 = p[m & 15i32];
+  p[z & 15i32] = 0i32;
+  var k: i32 = (m & 3i32) + 1i32;
+  var b: i32 = a;
+  while (true) {
+    b = b + p[k & 15i32];
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return b;
+}
+)";
+  expect_loops_kept(text, 1, true);
+  const Optimized o = optimize_text(text);
+  EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 1) << o.text();
+}
+
+// Three stores to one address, a load after each of the first two.
+TEST(PegExits, LoadsBetweenThreeStoresToOneAddressReadEachInTurn) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var z: i32 = m & 0i32;
+  p[z + 3i32] = n;
+  var a: i32 = p[n & 7i32];
+  p[z + 3i32] = m;
+  var c: i32 = p[m & 7i32];
+  p[z + 3i32] = a ^ c;
+  var k: i32 = (n & 3i32) + 1i32;
+  var b: i32 = a - c;
+  while (true) {
+    b = b * 3i32 + p[k & 7i32];
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return b + c;
+}
+)",
+                    1, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
