@@ -688,7 +688,12 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining) {
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
     if (joining && computes_joining(computes_joining, m)) continue;
     const NodeSet& r = lazy_reads(m, *memo);
-    if (r.size() != 1 || r.front() != cur_) continue;
+    // A reader of this memory: of cur_, and maybe of stores it overwrote
+    // (load_past_overwrite reads those while cur_ is still over them).
+    if (std::find(r.begin(), r.end(), cur_) == r.end() ||
+        !std::all_of(r.begin(), r.end(),
+                     [&](std::uint32_t s) { return s == cur_ || overwritten(s); }))
+      continue;
     ir::ExprPtr v = value(m);
     if (!lookup(m)) cache(m, temp(std::move(v)));
     memo->clear();

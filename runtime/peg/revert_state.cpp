@@ -111,6 +111,7 @@ bool Emitter::overwritten(std::uint32_t state) const {
   // Stores between the σ and cur_, at most: a longer chain of stores to one
   // address is no shape the rules make.
   constexpr unsigned kMaxOverwrites = 8;
+  if (state == kNoBlame) return false;
   const std::uint32_t store = resolve(state);
   if (memory_of(store) == cur_ || node(store).kind() != Kind::Store) return false;
   const PegNode& read = node(store);

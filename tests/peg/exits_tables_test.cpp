@@ -1280,5 +1280,34 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     1, true);
 }
 
+// A value read before an effect moves memory on reads both the store a
+// later one overwrote and the memory after that later store (an index from
+// the first load): it is computed before the effect, as a reader of cur_
+// is (vm_50000's last kept loop region).
+TEST(PegExits, AReaderOfAnOverwrittenStoreIsReadBeforeTheNextEffect) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var z: i32 = n & 0i32;
+  p[z + 5i32] = n;
+  var a: i32 = p[m & 7i32];
+  p[z + 5i32] = m;
+  var c: i32 = p[a & 7i32];
+  p[m & 7i32] = a;
+  var k: i32 = (n & 3i32) + 1i32;
+  var b: i32 = c;
+  while (true) {
+    b = b * 3i32 + p[k & 7i32];
+    p[k & 7i32] = b;
+    k = k - 1i32;
+    if (k == 0i32) {
+      break;
+    }
+  }
+  return b;
+}
+)",
+                    1, true);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
