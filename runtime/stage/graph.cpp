@@ -49,8 +49,18 @@ std::uint32_t EventIndex::find(const Event& event, std::uint32_t hash, const Gra
 }
 
 std::uint32_t Graph::add(Event event, std::uint32_t hash) {
+  by_event_.insert(hash, size_);
+  return append(std::move(event));
+}
+
+std::uint32_t Graph::add(Event event) {
+  const std::uint32_t hash = EventIndex::hash(event);
+  if (find(event, hash) != kNoNode) return append(std::move(event));
+  return add(std::move(event), hash);
+}
+
+std::uint32_t Graph::append(Event event) {
   const std::uint32_t n = size_;
-  by_event_.insert(hash, n);
   if (offset_in_chunk(n) == 0) {
     chunks_.emplace_back().reserve(n < kInSmallChunks ? kSmallChunk : kBigChunk);
   }

@@ -8,7 +8,6 @@
 #include <array>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "runtime/ir/ir.h"
@@ -82,12 +81,11 @@ class Graph {
   // computes once for both.
   std::uint32_t find(const Event& event, std::uint32_t hash) const;
   std::uint32_t find(const Event& event) const { return find(event, EventIndex::hash(event)); }
-  // Adds a node for `event`, which find() must not know.
+  // Adds a node for `event`, which find() does not know (its hash: `hash`).
   std::uint32_t add(Event event, std::uint32_t hash);
-  std::uint32_t add(Event event) {
-    const std::uint32_t h = EventIndex::hash(event);
-    return add(std::move(event), h);
-  }
+  // Adds a node for any event (structuring copies nodes): find() goes on
+  // answering the first node with it.
+  std::uint32_t add(Event event);
 
   Node& operator[](std::uint32_t n) { return chunks_[chunk_of(n)][offset_in_chunk(n)]; }
   const Node& operator[](std::uint32_t n) const { return chunks_[chunk_of(n)][offset_in_chunk(n)]; }
@@ -115,6 +113,8 @@ class Graph {
   static std::uint32_t offset_in_chunk(std::uint32_t n) {
     return n < kInSmallChunks ? n % kSmallChunk : (n - kInSmallChunks) % kBigChunk;
   }
+  std::uint32_t append(Event event);  // a node, not indexed
+
   std::vector<BigVector<Node>> chunks_;
   std::uint32_t size_ = 0;
   EventIndex by_event_;

@@ -99,6 +99,17 @@ TEST(Graph, TellsApartStatementsThatDifferDeepInTheirExpressions) {
   EXPECT_EQ(g.find(deep(200)), kNoNode);
 }
 
+// Structuring copies nodes (node splitting): the copies are nodes of their
+// own, and find() keeps answering the first.
+TEST(Graph, AnEventAddedAgainIsFoundAtItsFirstNode) {
+  Graph g;
+  const std::uint32_t first = g.add(assign(4, 2, 9));
+  const std::uint32_t copy = g.add(assign(4, 2, 9));
+  EXPECT_NE(copy, first);
+  EXPECT_EQ(g.size(), 2u);
+  EXPECT_EQ(g.find(assign(4, 2, 9)), first);
+}
+
 TEST(Graph, ForgettingTagsKeepsTheNodes) {
   Graph g;
   for (std::uint32_t i = 0; i < 2000; ++i) g.add(assign(i, 0, i));
