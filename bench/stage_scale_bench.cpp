@@ -202,24 +202,15 @@ void StatLoop(benchmark::State& state) {
 void NamedLoop(benchmark::State& state) {
   Loop<named_select_chain>(state);
 }
-BENCHMARK(PlainLoop)
-    ->Arg(1'000)
-    ->Arg(10'000)
-    ->Arg(50'000)
-    ->ArgNames({"statements"})
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(StatLoop)
-    ->Arg(1'000)
-    ->Arg(10'000)
-    ->Arg(50'000)
-    ->ArgNames({"statements"})
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(NamedLoop)
-    ->Arg(1'000)
-    ->Arg(10'000)
-    ->Arg(50'000)
-    ->ArgNames({"statements"})
-    ->Unit(benchmark::kMillisecond);
+
+// The sizes of the one-call-site programs.
+void statement_counts(benchmark::internal::Benchmark* b) {
+  b->Arg(1'000)->Arg(10'000)->Arg(50'000)->ArgNames({"statements"})->Unit(benchmark::kMillisecond);
+}
+
+BENCHMARK(PlainLoop)->Apply(statement_counts);
+BENCHMARK(StatLoop)->Apply(statement_counts);
+BENCHMARK(NamedLoop)->Apply(statement_counts);
 
 BENCHMARK(RunawayLoop)
     ->Arg(100'000)
