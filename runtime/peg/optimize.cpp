@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "jit/rules.h"
 #include "runtime/dump_request.h"
 #include "runtime/ir/printer.h"
 #include "runtime/peg/axioms.h"
@@ -74,8 +75,12 @@ PegResult optimize(const ir::Module& module, const PegOptions& options) {
     }
     result.report.functions.push_back(std::move(report));
   }
-  // Externs that user rules introduced.
-  for (const ir::Function& f : result.module.functions) declare_called_externs(result.module, f);
+  // Externs that user rules introduced into the functions they optimized
+  // (the kept ones call what the module declares already).
+  if (options.user_rules && !jit::registered_rules().empty())
+    for (std::size_t i = 0; i < result.module.functions.size(); ++i)
+      if (result.report.functions[i].optimized)
+        declare_called_externs(result.module, result.module.functions[i]);
   result.report.total = Clock::now() - start;
   if (dump) {
     std::cerr << result.report.summary() << "== after the PEG optimizer\n"

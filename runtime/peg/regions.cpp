@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -101,6 +102,7 @@ void rename_vars(ir::Block& block, const std::function<ir::VarId(ir::VarId)>& re
 struct StmtFacts {
   std::size_t nodes = 0;    // up to the cap + 1
   bool regionable = false;  // may be part of a region (see regions.h)
+  bool loops = false;       // has a loop (a regionable statement only)
 };
 
 // What a region needs to know of one statement, walking at most `cap` + 1
@@ -147,6 +149,7 @@ StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap)
     }
     if (nesting > kMaxRegionNesting) facts.regionable = false;
     const bool loop = s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For;
+    facts.loops = facts.loops || loop;
     for (const ir::Block* b : {&s.orelse, &s.step, &s.body, &s.init})
       if (!b->empty())
         stack.push_back({*b, loops + (loop && b != &s.orelse ? 1u : 0u), nesting + 1});
@@ -209,22 +212,31 @@ class RegionSplitter {
 
  private:
   // The locals of optimized regions are gone from the code (reversion makes
-  // its own): the variable table keeps only what is declared.
+  // its own): the variable table keeps only what is declared. The last
+  // variables fill the holes, so only they are renamed.
   void drop_undeclared_vars() {
     std::vector<bool> keep(out_.vars.size(), false);
     for (std::uint32_t i = 0; i < out_.num_params; ++i) keep[i] = true;
     ir::for_each_stmt(out_.body, [&](const ir::Stmt& s) {
       if (s.kind == ir::StmtKind::Decl) keep[s.var.index] = true;
     });
-    std::vector<std::uint32_t> renamed(out_.vars.size(), ir::VarId::kNone);
-    std::vector<ir::Variable> vars;
-    for (std::size_t i = 0; i < out_.vars.size(); ++i) {
-      if (!keep[i]) continue;
-      renamed[i] = static_cast<std::uint32_t>(vars.size());
-      vars.push_back(std::move(out_.vars[i]));
+    std::vector<std::uint32_t> renamed(out_.vars.size());
+    std::iota(renamed.begin(), renamed.end(), 0u);
+    bool moved = false;
+    std::size_t size = out_.vars.size();
+    for (std::size_t hole = 0; hole < size; ++hole) {
+      if (keep[hole]) continue;
+      while (size > hole + 1 && !keep[size - 1]) --size;
+      if (size == hole + 1) {
+        size = hole;
+        break;
+      }
+      out_.vars[hole] = std::move(out_.vars[--size]);
+      renamed[size] = static_cast<std::uint32_t>(hole);
+      moved = true;
     }
-    out_.vars = std::move(vars);
-    rename_vars(out_.body, [&](ir::VarId v) { return ir::VarId{renamed[v.index]}; });
+    out_.vars.erase(out_.vars.begin() + static_cast<std::ptrdiff_t>(size), out_.vars.end());
+    if (moved) rename_vars(out_.body, [&](ir::VarId v) { return ir::VarId{renamed[v.index]}; });
   }
 
   // A run of statements to optimize as one region: where it goes back, the
@@ -242,48 +254,60 @@ class RegionSplitter {
   };
 
   // Moves the regions of `block` out, each leaving one placeholder statement
-  // behind; returns the blocks left to split further.
+  // behind; returns the blocks left to split further. The block is rebuilt
+  // in place: what stays moves at most once, towards the front (a run
+  // leaves at most one statement, so the write position never passes the
+  // read position).
   std::vector<ir::Block*> split(ir::Block& block) {
-    ir::Block rebuilt, run;
-    std::size_t run_nodes = 0;
+    std::size_t kept = 0;  // block[0, kept) is the rebuilt block so far
+    std::size_t run_begin = 0, run_nodes = 0;
+    bool run_loops = false;
     std::vector<std::size_t> descend, switches, placeholders;
-    const auto flush = [&] {
-      if (run.empty()) return;
-      if (!options_.straight_line_regions && ir::loop_count(run) == 0) {
+    const auto keep = [&](std::size_t from, std::size_t to) {
+      for (std::size_t i = from; i < to; ++i, ++kept)
+        if (kept != i) block[kept] = std::move(block[i]);
+    };
+    // The run is block[run_begin, end).
+    const auto flush = [&](std::size_t end) {
+      const std::size_t begin = std::exchange(run_begin, end);
+      const bool loops = std::exchange(run_loops, false);
+      run_nodes = 0;
+      if (begin == end) return;
+      if (!options_.straight_line_regions && !loops) {
         ++report_.regions;
         if (report_.fallback.empty()) report_.fallback = "a region without loops (left to LLVM)";
-        rebuilt.insert(rebuilt.end(), std::make_move_iterator(run.begin()),
-                       std::make_move_iterator(run.end()));
-        run.clear();
-        run_nodes = 0;
+        keep(begin, end);
         return;
       }
-      placeholders.push_back(rebuilt.size());
-      rebuilt.push_back(ir::Stmt::eval(nullptr));
-      plan(std::move(run));
-      run.clear();
-      run_nodes = 0;
+      const auto first = block.begin() + static_cast<std::ptrdiff_t>(begin);
+      plan(ir::Block(std::make_move_iterator(first),
+                     std::make_move_iterator(block.begin() + static_cast<std::ptrdiff_t>(end))));
+      placeholders.push_back(kept);
+      block[kept++] = ir::Stmt::eval(nullptr);
     };
-    for (ir::Stmt& s : block) {
+    for (std::size_t i = 0; i < block.size(); ++i) {
+      const ir::Stmt& s = block[i];
       if (is_switch(s)) {
-        flush();
-        switches.push_back(rebuilt.size());
-        rebuilt.push_back(std::move(s));
+        flush(i);
+        switches.push_back(kept);
+        keep(i, i + 1);
+        run_begin = i + 1;
         continue;
       }
       const StmtFacts facts = facts_of(out_, s, options_.region_nodes);
       if (facts.regionable) {
-        if (run_nodes + facts.nodes > options_.region_nodes) flush();
+        if (run_nodes + facts.nodes > options_.region_nodes) flush(i);
         run_nodes += facts.nodes;
-        run.push_back(std::move(s));
+        run_loops = run_loops || facts.loops;
         continue;
       }
-      flush();
-      if (!s.body.empty() || !s.orelse.empty()) descend.push_back(rebuilt.size());
-      rebuilt.push_back(std::move(s));
+      flush(i);
+      if (!s.body.empty() || !s.orelse.empty()) descend.push_back(kept);
+      keep(i, i + 1);
+      run_begin = i + 1;
     }
-    flush();
-    block = std::move(rebuilt);
+    flush(block.size());
+    block.erase(block.begin() + static_cast<std::ptrdiff_t>(kept), block.end());
     const std::size_t first = regions_.size() - placeholders.size();
     for (std::size_t k = 0; k < placeholders.size(); ++k) {
       regions_[first + k].block = &block;
@@ -393,12 +417,19 @@ class RegionSplitter {
   // places, all of one block, in one pass over it.
   void splice(std::span<Region> regions) {
     ir::Block& block = *regions.front().block;
+    std::vector<ir::Block> codes;
+    codes.reserve(regions.size());
+    std::size_t size = block.size() - regions.size();
+    for (Region& r : regions) {
+      codes.push_back(r.optimized ? optimized_code(r) : std::move(r.run));
+      size += codes.back().size();
+    }
     ir::Block rebuilt;
+    rebuilt.reserve(size);
     std::size_t next = 0;
     for (std::size_t i = 0; i < block.size(); ++i) {
       if (next < regions.size() && regions[next].position == i) {
-        Region& r = regions[next++];
-        ir::Block code = r.optimized ? optimized_code(r) : std::move(r.run);
+        ir::Block& code = codes[next++];
         rebuilt.insert(rebuilt.end(), std::make_move_iterator(code.begin()),
                        std::make_move_iterator(code.end()));
       } else {

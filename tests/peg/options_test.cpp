@@ -288,6 +288,42 @@ fn f(a: i32, n: i32) -> i32 {
       << ir::print(r.module);
 }
 
+// Loops whose bodies declare locals, each loop a region, and locals declared
+// after them: optimized regions take their locals away, and the variables
+// declared later move into the holes. The table keeps the parameters and
+// each declared variable once, and the program computes the same.
+TEST(PegOptions, RegionsLeaveOnlyDeclaredVariables) {
+  std::string text = "fn f(n: i32, c: i32) -> i32 {\n  var x: i32 = c;\n";
+  for (int k = 0; k < 4; ++k) {
+    const std::string i = "i" + std::to_string(k), t = "t" + std::to_string(k);
+    text += "  for (var " + i + ": i32 = 0i32; " + i + " < n; " + i + " = " + i +
+            " + 1i32) {\n    var " + t + ": i32 = x * " + std::to_string(k + 3) + "i32 + " + i +
+            ";\n    x = " + t + " - " + t + " / 2i32;\n  }\n";
+  }
+  for (int k = 0; k < 3; ++k)
+    text += "  var late" + std::to_string(k) + ": i32 = x + " + std::to_string(k) +
+            "i32;\n  x = x * late" + std::to_string(k) + ";\n";
+  text += "  return x;\n}\n";
+  const ir::Module m = ir::parse_module(text);
+  PegOptions options = unhurried();
+  options.region_nodes = 30;
+  const PegResult r = optimize(m, options);
+  ASSERT_NO_THROW(ir::verify(r.module)) << ir::print(r.module);
+  const PegFunctionReport& report = r.report.functions.front();
+  EXPECT_GT(report.regions_optimized, 1u) << r.report.summary();
+  const ir::Function& f = r.module.functions.front();
+  std::vector<int> declared(f.vars.size(), 0);
+  ir::for_each_stmt(f.body, [&](const ir::Stmt& s) {
+    if (s.kind == ir::StmtKind::Decl) ++declared.at(s.var.index);
+  });
+  for (std::size_t v = 0; v < f.vars.size(); ++v)
+    EXPECT_EQ(declared[v], v < f.num_params ? 0 : 1) << f.vars[v].name << "\n" << ir::print(r.module);
+  const ir::ExternTable none;
+  EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 3, 32),
+            "")
+      << ir::print(r.module);
+}
+
 // A binary search on one variable's ranges, the dispatch a first stage builds
 // by narrowing a static range: `leaves` states, each leaf a little arithmetic
 // on `acc` and the next state.
