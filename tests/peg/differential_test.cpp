@@ -197,33 +197,40 @@ TEST(PegDifferential, Tables) {
 
 // Every function cut into regions of a few statements (regions.h): each
 // region is optimized alone and spliced back; the function must verify and
-// agree with the original, and most regions must be optimized.
+// agree with the original, and most regions must be optimized. By default
+// runs without loops stay in place between the optimized ones.
 TEST(PegDifferential, Regions) {
-  PegOptions options;
-  options.region_nodes = 24;
-  options.straight_line_regions = true;
-  std::uint64_t regions = 0, regions_optimized = 0;
-  for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + fuzz_count() / 2; ++seed) {
-    testing::RandomProgramOptions o;
-    o.seed = seed + 2'000'000;
-    const testing::RandomProgram p = testing::random_program(o);
-    PegOptions deterministic = options;
-    deterministic.limits.time = std::chrono::hours(1);
-    const PegResult r = optimize(p.module, deterministic);
-    const PegFunctionReport& report = r.report.functions.front();
-    regions += report.regions;
-    regions_optimized += report.regions_optimized;
-    ASSERT_FALSE(report.fallback.starts_with("saturation:")) << "seed " << o.seed;
-    ASSERT_NO_THROW(ir::verify(r.module)) << "seed " << o.seed << "\n" << ir::print(r.module);
-    const std::string diff = compare_on_random_inputs(p.module, r.module, p.entry, p.params,
-                                                      p.externs, o.seed, 4, p.inexact_math ? 4 : 0);
-    ASSERT_TRUE(diff.empty()) << "seed " << o.seed << ": " << diff << "\noriginal:\n"
-                              << ir::print(p.module) << "optimized:\n"
-                              << ir::print(r.module);
+  for (const bool straight_line : {true, false}) {
+    PegOptions options;
+    options.region_nodes = 24;
+    options.straight_line_regions = straight_line;
+    options.limits.time = std::chrono::hours(1);
+    std::uint64_t regions = 0, regions_optimized = 0;
+    for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + fuzz_count() / 2; ++seed) {
+      testing::RandomProgramOptions o;
+      o.seed = seed + 2'000'000;
+      const testing::RandomProgram p = testing::random_program(o);
+      const PegResult r = optimize(p.module, options);
+      const PegFunctionReport& report = r.report.functions.front();
+      regions += report.regions;
+      regions_optimized += report.regions_optimized;
+      ASSERT_FALSE(report.fallback.starts_with("saturation:")) << "seed " << o.seed;
+      ASSERT_NO_THROW(ir::verify(r.module)) << "seed " << o.seed << "\n" << ir::print(r.module);
+      const std::string diff = compare_on_random_inputs(
+          p.module, r.module, p.entry, p.params, p.externs, o.seed, 4, p.inexact_math ? 4 : 0);
+      ASSERT_TRUE(diff.empty()) << "seed " << o.seed << ": " << diff << "\noriginal:\n"
+                                << ir::print(p.module) << "optimized:\n"
+                                << ir::print(r.module);
+    }
+    std::cout << (straight_line ? "with" : "without")
+              << " straight-line regions: " << regions_optimized << " of " << regions
+              << " regions optimized\n";
+    EXPECT_GT(regions, fuzz_count() / 2);
+    if (straight_line)
+      EXPECT_GE(regions_optimized * 10, regions * 9);
+    else  // a region with loops in one program of four, at least
+      EXPECT_GE(regions_optimized, fuzz_count() / 8);
   }
-  std::cout << regions_optimized << " of " << regions << " regions optimized\n";
-  EXPECT_GT(regions, fuzz_count() / 2);
-  EXPECT_GE(regions_optimized * 10, regions * 9);
 }
 
 // The shapes of the corpus's staged programs (bench/corpus): many sibling
