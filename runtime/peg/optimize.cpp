@@ -4,7 +4,6 @@
 #include <iostream>
 #include <sstream>
 
-#include "jit/rules.h"
 #include "runtime/dump_request.h"
 #include "runtime/ir/printer.h"
 #include "runtime/peg/axioms.h"
@@ -77,10 +76,9 @@ PegResult optimize(const ir::Module& module, const PegOptions& options) {
   }
   // Externs that user rules introduced into the functions they optimized
   // (the kept ones call what the module declares already).
-  if (options.user_rules && !jit::registered_rules().empty())
-    for (std::size_t i = 0; i < result.module.functions.size(); ++i)
-      if (result.report.functions[i].optimized)
-        declare_called_externs(result.module, result.module.functions[i]);
+  for (std::size_t i = 0; i < result.module.functions.size(); ++i)
+    if (result.report.functions[i].optimized)
+      declare_called_externs(result.module, result.module.functions[i]);
   result.report.total = Clock::now() - start;
   if (dump) {
     std::cerr << result.report.summary() << "== after the PEG optimizer\n"
