@@ -317,7 +317,8 @@ TEST(PegOptions, RegionsLeaveOnlyDeclaredVariables) {
     if (s.kind == ir::StmtKind::Decl) ++declared.at(s.var.index);
   });
   for (std::size_t v = 0; v < f.vars.size(); ++v)
-    EXPECT_EQ(declared[v], v < f.num_params ? 0 : 1) << f.vars[v].name << "\n" << ir::print(r.module);
+    EXPECT_EQ(declared[v], v < f.num_params ? 0 : 1) << f.vars[v].name << "\n"
+                                                     << ir::print(r.module);
   const ir::ExternTable none;
   EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 3, 32),
             "")
