@@ -11,9 +11,9 @@
 
 namespace augur::testing {
 
-// 1 MiB, or under AddressSanitizer (whose frames are several times larger)
-// 4 MiB, a TBB worker's default.
-#if defined(__SANITIZE_ADDRESS__)
+// 1 MiB, or under AddressSanitizer or ThreadSanitizer (whose frames are
+// several times larger) 4 MiB, a TBB worker's default.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 inline constexpr std::size_t kSmallStack = std::size_t{4} << 20;
 #else
 inline constexpr std::size_t kSmallStack = std::size_t{1} << 20;
