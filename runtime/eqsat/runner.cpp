@@ -4,6 +4,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -69,14 +70,23 @@ std::string Report::summary() const {
 class Runner::Pool {
  public:
   explicit Pool(unsigned threads) : arena_(static_cast<int>(threads)) {}
+  // parallel_for hands the e-graph to its workers and joins them inside
+  // libtbb, which ThreadSanitizer cannot see: the release and acquire pairs
+  // around each chunk show it both hand-offs.
   template <class F>
   void for_each(std::size_t n, const F& f) {
+    std::atomic<bool> published{false};
+    std::atomic<std::size_t> finished{0};
+    published.store(true, std::memory_order_release);
     arena_.execute([&] {
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1),
                         [&](const tbb::blocked_range<std::size_t>& r) {
+                          static_cast<void>(published.load(std::memory_order_acquire));
                           for (std::size_t i = r.begin(); i != r.end(); ++i) f(i);
+                          finished.fetch_add(1, std::memory_order_release);
                         });
     });
+    static_cast<void>(finished.load(std::memory_order_acquire));
   }
 
  private:
