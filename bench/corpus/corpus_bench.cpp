@@ -6,7 +6,8 @@
 //                counters give e-nodes, iterations, optimized (1) or kept (0)
 //                and the time of each phase; the summary says why it kept one
 //   llvm_O1/P    augur::cpu::compile of the staged IR at O1 and O2, no PEG
-//   llvm_O2/P
+//   llvm_O2/P    (opt_ms, codegen_ms: the backend's pass pipeline and
+//                machine code, CPU summed over its threads)
 //   compile/P    a cold compile at O2: staging, the PEG optimizer and the CPU
 //                backend on its result; wall time, and all threads' CPU time
 //                in its cpu_ms counter
@@ -65,6 +66,7 @@
 #include "bench/corpus/probe.h"
 #include "bench/support/ratio_reporter.h"
 #include "jit/cpu/compile.h"
+#include "jit/cpu/statistics.h"
 #include "runtime/peg/optimize.h"
 #include "runtime/stage/extract.h"
 
@@ -261,12 +263,22 @@ cpu::Options at_level(int level) {
   return options;
 }
 
+// Also the backend's own timers per compile, summed over its threads: the
+// pass pipeline (opt_ms) and machine code (codegen_ms).
 void llvm(benchmark::State& state, Subject& s, int level) {
+  const cpu::Statistics before = cpu::statistics();
   phase(state, s, "llvm_O" + std::to_string(level), [&] {
     std::shared_ptr<cpu::CompiledCode> code = cpu::compile(s.module(), {}, at_level(level));
     // The O2 code is the peg_off version the runs call.
     if (level == 2) s.augur["peg_off"] = std::move(code);
   });
+  if (state.iterations() == 0) return;
+  const cpu::Statistics after = cpu::statistics();
+  const auto per_compile = [&](std::chrono::nanoseconds from, std::chrono::nanoseconds to) {
+    return ms(to - from) / static_cast<double>(state.iterations());
+  };
+  state.counters["opt_ms"] = per_compile(before.optimization, after.optimization);
+  state.counters["codegen_ms"] = per_compile(before.machine_code, after.machine_code);
 }
 
 // A cold jit::compile at O2 of the program: the first stage, the PEG

@@ -2,7 +2,10 @@
 
 #include <utility>
 
+#include <llvm/Transforms/Scalar/SROA.h>
+
 #include "jit/cpu/llvm_error.h"
+#include "jit/cpu/square_chains.h"
 
 namespace augur::cpu {
 
@@ -41,6 +44,22 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
   builder.registerFunctionAnalyses(functions_);
   builder.registerLoopAnalyses(loops_);
   builder.crossRegisterProxies(loops_, functions_, cgscc_, modules_);
+  // Chains of squarings are cut before the first InstCombine and joined
+  // after the last pass (square_chains.h); SROA first, so that a variable
+  // squared in a row is one value.
+  builder.registerPipelineEarlySimplificationEPCallback(
+      [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
+        if (level == llvm::OptimizationLevel::O0) return;
+        llvm::FunctionPassManager sroa;
+        sroa.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+        passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(sroa)));
+        passes.addPass(CutSquareChainsPass());
+      });
+  builder.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
+        if (level == llvm::OptimizationLevel::O0) return;
+        passes.addPass(JoinSquareChainsPass());
+      });
 
   opt_level_ = opt_level;
 }

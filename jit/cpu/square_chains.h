@@ -1,0 +1,46 @@
+// Chains of squarings cut for the optimizer, joined again for the code
+// generator.
+//
+// LLVM's known-bits analysis looks at both operands of a multiply, and at a
+// square `x * x` it also asks whether `x` may be undef: on a chain of
+// squarings (`x = x * x`, as square-and-multiply unrolls a power, a modular
+// exponentiation or a hash) each query walks about 2^6 paths, to its depth
+// limit of 6, with no cache. InstCombine asks several such queries per
+// multiply (whether it overflows, its known bits) in each of its runs: a
+// chain of 1,000 squarings cost 68 ms per InstCombine run against 2.6 ms for
+// 1,000 multiplies by one value, and the pass pipeline spent 4.8 s on a
+// 10,000-statement program of powers (docs/cpu.md, "Chains of squarings").
+//
+// CutSquareChainsPass runs before the first InstCombine (after SROA, which
+// makes a variable squared in a row one value): every kSquaresPerCut-th
+// square of a chain goes through a call to a declared, never defined, pure
+// function that returns its operand (augur.square_chain_cut.N), where the
+// analyses stop. JoinSquareChainsPass, at the end of the optimizer,
+// replaces each call by its operand and removes the declaration, so the
+// code generator sees the plain chain. The optimizer loses only the known
+// bits of a square past a cut (its bit 1 is zero), which no fold of such a
+// chain uses: the optimized IR of every corpus program is the same with
+// and without the cuts (docs/cpu.md, "Chains of squarings").
+#pragma once
+
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+
+namespace augur::cpu {
+
+// Squares in a row between two cuts: a query walks at most about 2^4
+// paths through a chain instead of 2^6 (`opt -O2` on the corpus's power_11
+// with cuts every 3, 4 and 6 squares: 0.07, 0.10 and 0.19 s; 0.70 s without).
+inline constexpr unsigned kSquaresPerCut = 4;
+
+class CutSquareChainsPass : public llvm::PassInfoMixin<CutSquareChainsPass> {
+ public:
+  llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
+};
+
+class JoinSquareChainsPass : public llvm::PassInfoMixin<JoinSquareChainsPass> {
+ public:
+  llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
+};
+
+}  // namespace augur::cpu

@@ -1,0 +1,121 @@
+// Chains of squarings (jit/cpu/square_chains.h): cut for the optimizer at
+// O1 and above, joined before machine code, so the optimized LLVM IR holds
+// the plain multiplies and no cut; the code computes what the interpreter
+// does, for every integer width the cut takes and for a chain in a loop.
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "jit/cpu/statistics.h"
+#include "runtime/ir/interp.h"
+#include "runtime/ir/parser.h"
+#include "tests/jit/jit_test_util.h"
+
+namespace augur::cpu::test {
+namespace {
+
+constexpr int kSquares = 40;
+
+// r = x^(2^kSquares - 1) by square-and-multiply, in `type`: y squared
+// kSquares times in a row.
+ir::Module power_chain(const std::string& type) {
+  std::string text = "fn chain(x: " + type + ") -> " + type + " {\n  var r: " + type + " = 1" +
+                     type + ";\n  var y: " + type + " = x;\n";
+  for (int k = 0; k < kSquares; ++k) text += "  r = r * y;\n  y = y * y;\n";
+  text += "  return r + y;\n}\n";
+  return ir::parse_module(text);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+struct Compiled {
+  std::shared_ptr<CompiledCode> code;
+  std::string optimized;  // the optimized LLVM IR
+  std::uint64_t cuts = 0;
+};
+
+Compiled compile_dumped(const ir::Module& module, int opt_level) {
+  Options options;
+  options.opt_level = opt_level;
+  options.verify = true;
+  options.dump_llvm = true;
+  options.invokers = false;
+  Compiled out;
+  options.dump_sink = [&](DumpKind kind, std::string_view, std::string_view text) {
+    if (kind == DumpKind::OptimizedLlvmIr) out.optimized += text;
+  };
+  const std::uint64_t before = statistics().square_chains_cut;
+  out.code = compile(module, {}, options);
+  out.cuts = statistics().square_chains_cut - before;
+  return out;
+}
+
+template <class T>
+void expect_interpreter_results(const ir::Module& module, const CompiledCode& code) {
+  const ir::Interpreter interpreter(module, "chain");
+  std::mt19937_64 rng(11);
+  for (int run = 0; run < 50; ++run) {
+    const T x = static_cast<T>(rng());
+    EXPECT_EQ(call_native<T>(code, "chain", x), interpreter.call<T>(x)) << "x = " << +x;
+  }
+}
+
+TEST(SquareChains, ACutEveryFourSquaresIsGoneFromTheOptimizedCode) {
+  const ir::Module module = power_chain("i64");
+  const Compiled o2 = compile_dumped(module, 2);
+  EXPECT_EQ(o2.cuts, kSquares / 4);
+  ASSERT_NE(o2.optimized.find("define"), std::string::npos);
+  EXPECT_EQ(count(o2.optimized, "square_chain_cut"), 0u) << o2.optimized;
+  EXPECT_GE(count(o2.optimized, " mul "), std::size_t{kSquares}) << o2.optimized;
+  expect_interpreter_results<std::int64_t>(module, *o2.code);
+}
+
+TEST(SquareChains, OnlyTheOptimizingLevelsCut) {
+  const ir::Module module = power_chain("i64");
+  const Compiled o0 = compile_dumped(module, 0);
+  EXPECT_EQ(o0.cuts, 0u);
+  expect_interpreter_results<std::int64_t>(module, *o0.code);
+  const Compiled o1 = compile_dumped(module, 1);
+  EXPECT_EQ(o1.cuts, kSquares / 4);
+  expect_interpreter_results<std::int64_t>(module, *o1.code);
+}
+
+TEST(SquareChains, EveryIntegerWidthComputesWhatTheInterpreterDoes) {
+  for (const char* type : {"i8", "i16", "i32", "u32", "u64"}) {
+    SCOPED_TRACE(type);
+    const ir::Module module = power_chain(type);
+    const Compiled o2 = compile_dumped(module, 2);
+    EXPECT_EQ(o2.cuts, kSquares / 4);
+    EXPECT_EQ(count(o2.optimized, "square_chain_cut"), 0u);
+    const std::string t = type;
+    if (t == "i8") expect_interpreter_results<std::int8_t>(module, *o2.code);
+    if (t == "i16") expect_interpreter_results<std::int16_t>(module, *o2.code);
+    if (t == "i32") expect_interpreter_results<std::int32_t>(module, *o2.code);
+    if (t == "u32") expect_interpreter_results<std::uint32_t>(module, *o2.code);
+    if (t == "u64") expect_interpreter_results<std::uint64_t>(module, *o2.code);
+  }
+}
+
+// Squares in a loop body meet the loop's φ, where a run starts over; a
+// chain after the loop is cut as one in straight-line code.
+TEST(SquareChains, ASquareChainInALoopComputesWhatTheInterpreterDoes) {
+  std::string text =
+      "fn chain(x: i64) -> i64 {\n  var y: i64 = x;\n  var i: i64 = 0i64;\n"
+      "  while (i < (x & 7i64)) {\n";
+  for (int k = 0; k < 9; ++k) text += "    y = y * y;\n";
+  text += "    y = y + i;\n    i = i + 1i64;\n  }\n";
+  for (int k = 0; k < 8; ++k) text += "  y = y * y;\n";
+  text += "  return y;\n}\n";
+  const ir::Module module = ir::parse_module(text);
+  const Compiled o2 = compile_dumped(module, 2);
+  EXPECT_GE(o2.cuts, 2u);
+  EXPECT_EQ(count(o2.optimized, "square_chain_cut"), 0u) << o2.optimized;
+  expect_interpreter_results<std::int64_t>(module, *o2.code);
+}
+
+}  // namespace
+}  // namespace augur::cpu::test
