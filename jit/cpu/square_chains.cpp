@@ -19,6 +19,8 @@ namespace {
 // removes every call before machine code). Unlike an empty inline asm, a
 // declared function carries attributes, so the caller's inferred ones
 // (nounwind, norecurse, nosync) are those it would have without the cuts.
+// No other symbol of a module has this prefix (abi.cpp names functions,
+// externs and parts "augur.fn.", "augur.extern.", "augur.part.").
 constexpr llvm::StringLiteral kCutPrefix = "augur.square_chain_cut.";
 
 llvm::FunctionCallee cut_function(llvm::Module& module, llvm::IntegerType* type) {
