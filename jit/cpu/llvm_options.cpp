@@ -66,4 +66,15 @@ void set_llvm_options() {
   static_cast<void>(set);
 }
 
+std::vector<std::string> llvm_options_not_in_effect() {
+  const llvm::StringMap<llvm::cl::Option*>& registered = llvm::cl::getRegisteredOptions();
+  std::vector<std::string> missing;
+  for (const char* option : kOptions) {
+    const auto it = registered.find(name_of(option));
+    if (it == registered.end() || it->second->getNumOccurrences() == 0)
+      missing.emplace_back(option);
+  }
+  return missing;
+}
+
 }  // namespace augur::cpu

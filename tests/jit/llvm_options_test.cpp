@@ -1,14 +1,17 @@
-// The LLVM options the CPU backend sets (jit/cpu/llvm_options.h), seen in the
-// code LLVM makes: a loop that updates 200 memory cells at fixed addresses
-// (402 accesses, past LLVM's default cap of 250 for promotion) keeps them in
-// registers, so no store is left inside a loop, and it computes what the
-// interpreter does.
+// The LLVM options the CPU backend sets (jit/cpu/llvm_options.h): all of them
+// known to this LLVM and in effect (the others change compile time only), and
+// the promotion cap seen in the code LLVM makes: a loop that updates 200
+// memory cells at fixed addresses (402 accesses, past LLVM's default cap of
+// 250 for promotion) keeps them in registers, so no store is left inside a
+// loop, and it computes what the interpreter does.
 #include <array>
 #include <cstdint>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "jit/cpu/llvm_options.h"
 #include "runtime/ir/interp.h"
 #include "runtime/ir/parser.h"
 #include "tests/jit/jit_test_util.h"
@@ -55,6 +58,11 @@ int stores_in_loops(const std::string& llvm) {
   }
   flush();
   return stores;
+}
+
+TEST(LlvmOptions, AllInEffect) {
+  set_llvm_options();
+  EXPECT_EQ(llvm_options_not_in_effect(), std::vector<std::string>{});
 }
 
 TEST(LlvmOptions, CellsOfALongLoopStayInRegisters) {
