@@ -44,9 +44,10 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
   builder.registerFunctionAnalyses(functions_);
   builder.registerLoopAnalyses(loops_);
   builder.crossRegisterProxies(loops_, functions_, cgscc_, modules_);
-  // Chains of squarings are cut before the first InstCombine and joined
-  // after the last pass (square_chains.h); SROA first, so that a variable
-  // squared in a row is one value.
+  // Chains of squarings are cut before the first InstCombine, chains of
+  // multiplies again once Reassociate has run, and both joined after the
+  // last pass (square_chains.h); SROA first, so that a variable squared in a
+  // row is one value.
   builder.registerPipelineEarlySimplificationEPCallback(
       [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
         if (level == llvm::OptimizationLevel::O0) return;
@@ -54,6 +55,11 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
         sroa.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
         passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(sroa)));
         passes.addPass(CutSquareChainsPass());
+      });
+  builder.registerScalarOptimizerLateEPCallback(
+      [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel level) {
+        if (level == llvm::OptimizationLevel::O0) return;
+        passes.addPass(CutMultiplyChainsPass());
       });
   builder.registerOptimizerLastEPCallback(
       [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {

@@ -1,10 +1,12 @@
 #include "jit/cpu/square_chains.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -42,28 +44,55 @@ llvm::FunctionCallee cut_function(llvm::Module& module, llvm::IntegerType* type)
   return callee;
 }
 
-// The squares of `function` that end a run of kSquaresPerCut.
-std::vector<llvm::BinaryOperator*> squares_to_cut(llvm::Function& function) {
-  // Squares in a row ending at each value; a value's operands are defined
-  // before it in reverse post-order (a φ's are not, and a φ starts over).
+// Which multiplies a run counts.
+enum class Chain { Squares, Multiplies };
+
+// The integer multiplies of `function` (squares only, or all) that end a run
+// of `per_cut` in a row, in blocks outside `loops` when it is given.
+std::vector<llvm::BinaryOperator*> multiplies_to_cut(llvm::Function& function, Chain chain,
+                                                     unsigned per_cut,
+                                                     const llvm::LoopInfo* loops) {
+  // Multiplies in a row ending at each value, one more than the longest of
+  // its operands'; a value's operands are defined before it in reverse
+  // post-order (a φ's are not, and a φ starts over).
   llvm::DenseMap<const llvm::Value*, unsigned> run;
   std::vector<llvm::BinaryOperator*> to_cut;
+  const auto run_of = [&run](const llvm::Value* value) {
+    const auto it = run.find(value);
+    return it == run.end() ? 0u : it->second;
+  };
   for (llvm::BasicBlock* block : llvm::ReversePostOrderTraversal<llvm::Function*>(&function)) {
+    if (loops && loops->getLoopFor(block)) continue;
     for (llvm::Instruction& instruction : *block) {
-      auto* square = llvm::dyn_cast<llvm::BinaryOperator>(&instruction);
-      if (!square || square->getOpcode() != llvm::Instruction::Mul ||
-          square->getOperand(0) != square->getOperand(1) || !square->getType()->isIntegerTy())
+      auto* multiply = llvm::dyn_cast<llvm::BinaryOperator>(&instruction);
+      if (!multiply || multiply->getOpcode() != llvm::Instruction::Mul ||
+          !multiply->getType()->isIntegerTy())
         continue;
-      const auto it = run.find(square->getOperand(0));
-      const unsigned length = (it == run.end() ? 0 : it->second) + 1;
-      if (length < kSquaresPerCut) {
-        run[square] = length;
+      if (chain == Chain::Squares && multiply->getOperand(0) != multiply->getOperand(1)) continue;
+      const unsigned length =
+          std::max(run_of(multiply->getOperand(0)), run_of(multiply->getOperand(1))) + 1;
+      if (length < per_cut) {
+        run[multiply] = length;
       } else {
-        to_cut.push_back(square);  // its copy starts over, at 0
+        to_cut.push_back(multiply);  // its copy starts over, at 0
       }
     }
   }
   return to_cut;
+}
+
+// Sends every use of `value` but the copy's through a copy right after it.
+void cut_after(llvm::Module& module, llvm::BinaryOperator* value) {
+  llvm::IRBuilder<> builder(value->getNextNode());
+  llvm::CallInst* cut = builder.CreateCall(
+      cut_function(module, llvm::cast<llvm::IntegerType>(value->getType())), {value});
+  // The same attributes on the call itself: the analyses ask every
+  // instruction near a multiply whether it may throw or not return, and a
+  // call answers from its own attributes before it looks up its callee's
+  // (about 5% of power_110's pass pipeline).
+  cut->setDoesNotThrow();
+  cut->addFnAttr(llvm::Attribute::WillReturn);
+  value->replaceUsesWithIf(cut, [cut](llvm::Use& use) { return use.getUser() != cut; });
 }
 
 }  // namespace
@@ -73,22 +102,31 @@ llvm::PreservedAnalyses CutSquareChainsPass::run(llvm::Module& module,
   bool changed = false;
   for (llvm::Function& function : module) {
     if (function.isDeclaration()) continue;
-    for (llvm::BinaryOperator* square : squares_to_cut(function)) {
-      llvm::IRBuilder<> builder(square->getNextNode());
-      llvm::CallInst* cut = builder.CreateCall(
-          cut_function(module, llvm::cast<llvm::IntegerType>(square->getType())), {square});
-      // The same attributes on the call itself: the analyses ask every
-      // instruction near a square whether it may throw or not return, and
-      // a call answers from its own attributes before it looks up its
-      // callee's (about 5% of power_110's pass pipeline).
-      cut->setDoesNotThrow();
-      cut->addFnAttr(llvm::Attribute::WillReturn);
-      square->replaceUsesWithIf(cut, [cut](llvm::Use& use) { return use.getUser() != cut; });
+    for (llvm::BinaryOperator* square :
+         multiplies_to_cut(function, Chain::Squares, kSquaresPerCut, nullptr)) {
+      cut_after(module, square);
       stats::count(stats::Counter::SquareChainsCut);
       changed = true;
     }
   }
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+}
+
+llvm::PreservedAnalyses CutMultiplyChainsPass::run(llvm::Function& function,
+                                                   llvm::FunctionAnalysisManager& analyses) {
+  const llvm::LoopInfo& loops = analyses.getResult<llvm::LoopAnalysis>(function);
+  bool changed = false;
+  for (llvm::BinaryOperator* multiply :
+       multiplies_to_cut(function, Chain::Multiplies, kMultipliesPerLateCut, &loops)) {
+    cut_after(*function.getParent(), multiply);
+    stats::count(stats::Counter::MultiplyChainsCut);
+    changed = true;
+  }
+  if (!changed) return llvm::PreservedAnalyses::all();
+  // Calls added within blocks: the dominator tree and the loops stand.
+  llvm::PreservedAnalyses preserved;
+  preserved.preserveSet<llvm::CFGAnalyses>();
+  return preserved;
 }
 
 llvm::PreservedAnalyses JoinSquareChainsPass::run(llvm::Module& module,

@@ -17,6 +17,7 @@ struct Statistics {
   std::uint64_t functions_split = 0;    // IR functions compiled as parts (split_plan.h)
   std::uint64_t pieces_compiled = 0;    // modules of split compilations, each to an object
   std::uint64_t square_chains_cut = 0;  // cuts in chains of squarings (square_chains.h)
+  std::uint64_t multiply_chains_cut = 0;     // later cuts in chains of multiplies (square_chains.h)
   std::chrono::nanoseconds ir_to_llvm{0};    // Augur IR → LLVM IR, verification included
   std::chrono::nanoseconds optimization{0};  // the pass pipeline
   std::chrono::nanoseconds machine_code{0};  // LLVM IR → object code
@@ -37,7 +38,8 @@ enum class Counter : std::uint8_t {
   ModulesVerified,
   FunctionsSplit,
   PiecesCompiled,
-  SquareChainsCut
+  SquareChainsCut,
+  MultiplyChainsCut
 };
 enum class Timer : std::uint8_t { IrToLlvm, Optimization, MachineCode, Total };
 

@@ -1,7 +1,8 @@
-// Chains of squarings (jit/cpu/square_chains.h): cut for the optimizer at
-// O1 and above, joined before machine code, so the optimized LLVM IR holds
-// the plain multiplies and no cut; the code computes what the interpreter
-// does, for every integer width the cut takes and for a chain in a loop.
+// Chains of squarings, and later of multiplies (jit/cpu/square_chains.h): cut
+// for the optimizer at O1 and above, joined before machine code, so the
+// optimized LLVM IR holds the plain multiplies and no cut; the later cuts
+// leave loops alone; the code computes what the interpreter does, for every
+// integer width the cuts take and for a chain in a loop.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -34,8 +35,9 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 struct Compiled {
   std::shared_ptr<CompiledCode> code;
-  std::string optimized;  // the optimized LLVM IR
-  std::uint64_t cuts = 0;
+  std::string optimized;        // the optimized LLVM IR
+  std::uint64_t cuts = 0;       // of squarings, before Reassociate
+  std::uint64_t late_cuts = 0;  // of multiplies, after it
 };
 
 Compiled compile_dumped(const ir::Module& module, int opt_level) {
@@ -48,9 +50,10 @@ Compiled compile_dumped(const ir::Module& module, int opt_level) {
   options.dump_sink = [&](DumpKind kind, std::string_view, std::string_view text) {
     if (kind == DumpKind::OptimizedLlvmIr) out.optimized += text;
   };
-  const std::uint64_t before = statistics().square_chains_cut;
+  const Statistics before = statistics();
   out.code = compile(module, {}, options);
-  out.cuts = statistics().square_chains_cut - before;
+  out.cuts = statistics().square_chains_cut - before.square_chains_cut;
+  out.late_cuts = statistics().multiply_chains_cut - before.multiply_chains_cut;
   return out;
 }
 
@@ -68,6 +71,7 @@ TEST(SquareChains, ACutEveryFourSquaresIsGoneFromTheOptimizedCode) {
   const ir::Module module = power_chain("i64");
   const Compiled o2 = compile_dumped(module, 2);
   EXPECT_EQ(o2.cuts, kSquares / 4);
+  EXPECT_GT(o2.late_cuts, 0u);
   ASSERT_NE(o2.optimized.find("define"), std::string::npos);
   EXPECT_EQ(count(o2.optimized, "square_chain_cut"), 0u) << o2.optimized;
   EXPECT_GE(count(o2.optimized, " mul "), std::size_t{kSquares}) << o2.optimized;
@@ -78,9 +82,11 @@ TEST(SquareChains, OnlyTheOptimizingLevelsCut) {
   const ir::Module module = power_chain("i64");
   const Compiled o0 = compile_dumped(module, 0);
   EXPECT_EQ(o0.cuts, 0u);
+  EXPECT_EQ(o0.late_cuts, 0u);
   expect_interpreter_results<std::int64_t>(module, *o0.code);
   const Compiled o1 = compile_dumped(module, 1);
   EXPECT_EQ(o1.cuts, kSquares / 4);
+  EXPECT_GT(o1.late_cuts, 0u);
   expect_interpreter_results<std::int64_t>(module, *o1.code);
 }
 
@@ -115,6 +121,51 @@ TEST(SquareChains, ASquareChainInALoopComputesWhatTheInterpreterDoes) {
   EXPECT_GE(o2.cuts, 2u);
   EXPECT_EQ(count(o2.optimized, "square_chain_cut"), 0u) << o2.optimized;
   expect_interpreter_results<std::int64_t>(module, *o2.code);
+}
+
+// Square-and-multiply steps, `kSteps` in a row, either in straight-line code
+// or in the body of a loop that runs `n` times.
+ir::Module products(bool in_loop) {
+  constexpr int kSteps = 12;
+  std::string body;
+  for (int k = 0; k < kSteps; ++k) body += "    r = r * y;\n    y = y * y;\n";
+  std::string text =
+      "fn chain(a: i64, b: i64, n: i64) -> i64 {\n  var r: i64 = a;\n"
+      "  var y: i64 = b;\n";
+  if (in_loop) {
+    text += "  var i: i64 = 0i64;\n  while (i < n) {\n" + body + "    i = i + 1i64;\n  }\n";
+  } else {
+    text += body;
+  }
+  text += "  return r + y;\n}\n";
+  return ir::parse_module(text);
+}
+
+void expect_products_as_interpreted(const ir::Module& module, const CompiledCode& code) {
+  const ir::Interpreter interpreter(module, "chain");
+  std::mt19937_64 rng(3);
+  for (int run = 0; run < 50; ++run) {
+    const auto a = static_cast<std::int64_t>(rng());
+    const auto b = static_cast<std::int64_t>(rng());
+    const std::int64_t n = static_cast<std::int64_t>(rng() % 5);
+    EXPECT_EQ(call_native<std::int64_t>(code, "chain", a, b, n),
+              interpreter.call<std::int64_t>(a, b, n));
+  }
+}
+
+// A loop keeps its multiplies uncut: a call in its body would change what
+// the unroller and the vectorizer decide.
+TEST(SquareChains, LaterCutsTakeProductsOutsideLoopsOnly) {
+  const ir::Module straight = products(false);
+  const Compiled outside = compile_dumped(straight, 2);
+  EXPECT_GT(outside.late_cuts, 0u);
+  EXPECT_EQ(count(outside.optimized, "square_chain_cut"), 0u) << outside.optimized;
+  expect_products_as_interpreted(straight, *outside.code);
+
+  const ir::Module looped = products(true);
+  const Compiled inside = compile_dumped(looped, 2);
+  EXPECT_EQ(inside.late_cuts, 0u) << inside.optimized;
+  expect_products_as_interpreted(looped, *inside.code);
 }
 
 }  // namespace
