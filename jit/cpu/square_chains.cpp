@@ -23,7 +23,7 @@ namespace {
 // (nounwind, norecurse, nosync) are those it would have without the cuts.
 // No other symbol of a module has this prefix (abi.cpp names functions,
 // externs and parts "augur.fn.", "augur.extern.", "augur.part.").
-constexpr llvm::StringLiteral kCutPrefix = "augur.square_chain_cut.";
+constexpr llvm::StringLiteral kCutPrefix = "augur.chain_cut.";
 
 llvm::FunctionCallee cut_function(llvm::Module& module, llvm::IntegerType* type) {
   const std::string name = (kCutPrefix + std::to_string(type->getBitWidth())).str();

@@ -14,7 +14,7 @@
 // CutSquareChainsPass runs before the first InstCombine (after SROA, which
 // makes a variable squared in a row one value): every kSquaresPerCut-th
 // square of a chain goes through a call to a declared, never defined, pure
-// function that returns its operand (augur.square_chain_cut.N), where the
+// function that returns its operand (augur.chain_cut.N), where the
 // analyses stop. CutMultiplyChainsPass cuts again, more often and products
 // too, once Reassociate has ordered the products (the later half of the
 // pipeline's InstCombine runs). JoinSquareChainsPass, at the end of the
