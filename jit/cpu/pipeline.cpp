@@ -5,6 +5,7 @@
 #include <llvm/Transforms/Scalar/SROA.h>
 
 #include "jit/cpu/llvm_error.h"
+#include "jit/cpu/schedule_regions.h"
 #include "jit/cpu/square_chains.h"
 
 namespace augur::cpu {
@@ -45,9 +46,10 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
   builder.registerLoopAnalyses(loops_);
   builder.crossRegisterProxies(loops_, functions_, cgscc_, modules_);
   // Chains of squarings are cut before the first InstCombine, chains of
-  // multiplies again once Reassociate has run, and both joined after the
-  // last pass (square_chains.h); SROA first, so that a variable squared in a
-  // row is one value.
+  // multiplies and long reductions once Reassociate has run, and all joined
+  // after the last pass (square_chains.h); SROA first, so that a variable
+  // squared in a row is one value. Last, long blocks get bounded scheduling
+  // regions (schedule_regions.h).
   builder.registerPipelineEarlySimplificationEPCallback(
       [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
         if (level == llvm::OptimizationLevel::O0) return;
@@ -60,11 +62,13 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
       [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel level) {
         if (level == llvm::OptimizationLevel::O0) return;
         passes.addPass(CutMultiplyChainsPass());
+        passes.addPass(CutReductionChainsPass());
       });
   builder.registerOptimizerLastEPCallback(
       [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
         if (level == llvm::OptimizationLevel::O0) return;
         passes.addPass(JoinSquareChainsPass());
+        passes.addPass(llvm::createModuleToFunctionPassAdaptor(BoundScheduleRegionsPass()));
       });
 
   opt_level_ = opt_level;

@@ -81,6 +81,52 @@ std::vector<llvm::BinaryOperator*> multiplies_to_cut(llvm::Function& function, C
   return to_cut;
 }
 
+// Whether `instruction` is a link the SLP vectorizer takes into a horizontal
+// reduction: an integer add, xor, or, and.
+bool is_reduction_link(const llvm::Instruction& instruction) {
+  if (!instruction.getType()->isIntegerTy()) return false;
+  switch (instruction.getOpcode()) {
+    case llvm::Instruction::Add:
+    case llvm::Instruction::Xor:
+    case llvm::Instruction::Or:
+    case llvm::Instruction::And:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The links of `function`'s reduction chains, outside `loops`, that end a
+// run of `per_cut`: a link's run is one more than that of the longest
+// operand of its kind that it alone uses, as the vectorizer follows them.
+std::vector<llvm::BinaryOperator*> reduction_links_to_cut(llvm::Function& function,
+                                                          unsigned per_cut,
+                                                          const llvm::LoopInfo& loops) {
+  llvm::DenseMap<const llvm::Value*, unsigned> run;
+  std::vector<llvm::BinaryOperator*> to_cut;
+  for (llvm::BasicBlock* block : llvm::ReversePostOrderTraversal<llvm::Function*>(&function)) {
+    if (loops.getLoopFor(block)) continue;
+    for (llvm::Instruction& instruction : *block) {
+      auto* link = llvm::dyn_cast<llvm::BinaryOperator>(&instruction);
+      if (!link || !is_reduction_link(*link)) continue;
+      unsigned length = 1;
+      for (const llvm::Value* operand : link->operands()) {
+        const auto* previous = llvm::dyn_cast<llvm::Instruction>(operand);
+        if (!previous || previous->getOpcode() != link->getOpcode() || !previous->hasOneUse())
+          continue;
+        const auto it = run.find(previous);
+        if (it != run.end()) length = std::max(length, it->second + 1);
+      }
+      if (length < per_cut) {
+        run[link] = length;
+      } else {
+        to_cut.push_back(link);
+      }
+    }
+  }
+  return to_cut;
+}
+
 // Sends every use of `value` but the copy's through a copy right after it.
 void cut_after(llvm::Module& module, llvm::BinaryOperator* value) {
   llvm::IRBuilder<> builder(value->getNextNode());
@@ -124,6 +170,21 @@ llvm::PreservedAnalyses CutMultiplyChainsPass::run(llvm::Function& function,
   }
   if (!changed) return llvm::PreservedAnalyses::all();
   // Calls added within blocks: the dominator tree and the loops stand.
+  llvm::PreservedAnalyses preserved;
+  preserved.preserveSet<llvm::CFGAnalyses>();
+  return preserved;
+}
+
+llvm::PreservedAnalyses CutReductionChainsPass::run(llvm::Function& function,
+                                                    llvm::FunctionAnalysisManager& analyses) {
+  const llvm::LoopInfo& loops = analyses.getResult<llvm::LoopAnalysis>(function);
+  const std::vector<llvm::BinaryOperator*> links =
+      reduction_links_to_cut(function, kLinksPerReductionCut, loops);
+  if (links.empty()) return llvm::PreservedAnalyses::all();
+  for (llvm::BinaryOperator* link : links) {
+    cut_after(*function.getParent(), link);
+    stats::count(stats::Counter::ReductionChainsCut);
+  }
   llvm::PreservedAnalyses preserved;
   preserved.preserveSet<llvm::CFGAnalyses>();
   return preserved;

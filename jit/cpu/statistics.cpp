@@ -7,7 +7,7 @@ namespace augur::cpu {
 
 namespace {
 // Atomics are trivially destructible: safe to touch during static destruction.
-constinit std::array<std::atomic<std::uint64_t>, 11> counters{};
+constinit std::array<std::atomic<std::uint64_t>, 13> counters{};
 constinit std::array<std::atomic<std::int64_t>, 4> timers_ns{};
 
 std::uint64_t get(stats::Counter c) {
@@ -44,6 +44,8 @@ Statistics statistics() {
   s.pieces_compiled = get(Counter::PiecesCompiled);
   s.square_chains_cut = get(Counter::SquareChainsCut);
   s.multiply_chains_cut = get(Counter::MultiplyChainsCut);
+  s.reduction_chains_cut = get(Counter::ReductionChainsCut);
+  s.schedule_regions_bounded = get(Counter::ScheduleRegionsBounded);
   s.ir_to_llvm = get(Timer::IrToLlvm);
   s.optimization = get(Timer::Optimization);
   s.machine_code = get(Timer::MachineCode);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "jit/cpu/compile.h"
 #include "jit/cpu/invoke.h"
+#include "jit/cpu/statistics.h"
 #include "runtime/ir/builder.h"
 
 namespace augur::cpu::test {
@@ -28,6 +30,36 @@ inline std::shared_ptr<CompiledCode> compile_at(int opt_level, const ir::Module&
   options.opt_level = opt_level;
   options.verify = true;
   return compile(module, externs, options);
+}
+
+// A compile with its optimized LLVM IR kept, and the backend's counters
+// around it.
+struct CompiledWithIr {
+  std::shared_ptr<CompiledCode> code;
+  std::string optimized;
+  Statistics before;
+  Statistics after;
+};
+
+inline CompiledWithIr compile_keeping_ir(const ir::Module& module, Options options) {
+  options.verify = true;
+  options.dump_llvm = true;
+  options.invokers = false;
+  CompiledWithIr out;
+  options.dump_sink = [&out](DumpKind kind, std::string_view, std::string_view text) {
+    if (kind == DumpKind::OptimizedLlvmIr) out.optimized += text;
+  };
+  out.before = statistics();
+  out.code = compile(module, {}, options);
+  out.after = statistics();
+  return out;
+}
+
+inline std::size_t occurrences(std::string_view text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
 }
 
 // Calls `function` through its generic invoker.

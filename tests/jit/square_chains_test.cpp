@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "jit/cpu/statistics.h"
 #include "runtime/ir/interp.h"
@@ -27,34 +28,24 @@ ir::Module power_chain(const std::string& type) {
   return ir::parse_module(text);
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 struct Compiled {
   std::shared_ptr<CompiledCode> code;
   std::string optimized;        // the optimized LLVM IR
   std::uint64_t cuts = 0;       // of squarings, before Reassociate
   std::uint64_t late_cuts = 0;  // of multiplies, after it
+  std::uint64_t reduction_cuts = 0;
 };
 
 Compiled compile_dumped(const ir::Module& module, int opt_level) {
   Options options;
   options.opt_level = opt_level;
-  options.verify = true;
-  options.dump_llvm = true;
-  options.invokers = false;
-  Compiled out;
-  options.dump_sink = [&](DumpKind kind, std::string_view, std::string_view text) {
-    if (kind == DumpKind::OptimizedLlvmIr) out.optimized += text;
-  };
-  const Statistics before = statistics();
-  out.code = compile(module, {}, options);
-  out.cuts = statistics().square_chains_cut - before.square_chains_cut;
-  out.late_cuts = statistics().multiply_chains_cut - before.multiply_chains_cut;
-  return out;
+  CompiledWithIr compiled = compile_keeping_ir(module, options);
+  const Statistics& before = compiled.before;
+  const Statistics& after = compiled.after;
+  return {std::move(compiled.code), std::move(compiled.optimized),
+          after.square_chains_cut - before.square_chains_cut,
+          after.multiply_chains_cut - before.multiply_chains_cut,
+          after.reduction_chains_cut - before.reduction_chains_cut};
 }
 
 template <class T>
@@ -73,8 +64,8 @@ TEST(SquareChains, ACutEveryFourSquaresIsGoneFromTheOptimizedCode) {
   EXPECT_EQ(o2.cuts, kSquares / 4);
   EXPECT_GT(o2.late_cuts, 0u);
   ASSERT_NE(o2.optimized.find("define"), std::string::npos);
-  EXPECT_EQ(count(o2.optimized, "augur.chain_cut."), 0u) << o2.optimized;
-  EXPECT_GE(count(o2.optimized, " mul "), std::size_t{kSquares}) << o2.optimized;
+  EXPECT_EQ(occurrences(o2.optimized, "augur.chain_cut."), 0u) << o2.optimized;
+  EXPECT_GE(occurrences(o2.optimized, " mul "), std::size_t{kSquares}) << o2.optimized;
   expect_interpreter_results<std::int64_t>(module, *o2.code);
 }
 
@@ -96,7 +87,7 @@ TEST(SquareChains, EveryIntegerWidthComputesWhatTheInterpreterDoes) {
     const ir::Module module = power_chain(type);
     const Compiled o2 = compile_dumped(module, 2);
     EXPECT_EQ(o2.cuts, kSquares / 4);
-    EXPECT_EQ(count(o2.optimized, "augur.chain_cut."), 0u);
+    EXPECT_EQ(occurrences(o2.optimized, "augur.chain_cut."), 0u);
     const std::string t = type;
     if (t == "i8") expect_interpreter_results<std::int8_t>(module, *o2.code);
     if (t == "i16") expect_interpreter_results<std::int16_t>(module, *o2.code);
@@ -119,7 +110,7 @@ TEST(SquareChains, ASquareChainInALoopComputesWhatTheInterpreterDoes) {
   const ir::Module module = ir::parse_module(text);
   const Compiled o2 = compile_dumped(module, 2);
   EXPECT_GE(o2.cuts, 2u);
-  EXPECT_EQ(count(o2.optimized, "augur.chain_cut."), 0u) << o2.optimized;
+  EXPECT_EQ(occurrences(o2.optimized, "augur.chain_cut."), 0u) << o2.optimized;
   expect_interpreter_results<std::int64_t>(module, *o2.code);
 }
 
@@ -159,13 +150,60 @@ TEST(SquareChains, LaterCutsTakeProductsOutsideLoopsOnly) {
   const ir::Module straight = products(false);
   const Compiled outside = compile_dumped(straight, 2);
   EXPECT_GT(outside.late_cuts, 0u);
-  EXPECT_EQ(count(outside.optimized, "augur.chain_cut."), 0u) << outside.optimized;
+  EXPECT_EQ(occurrences(outside.optimized, "augur.chain_cut."), 0u) << outside.optimized;
   expect_products_as_interpreted(straight, *outside.code);
 
   const ir::Module looped = products(true);
   const Compiled inside = compile_dumped(looped, 2);
   EXPECT_EQ(inside.late_cuts, 0u) << inside.optimized;
   expect_products_as_interpreted(looped, *inside.code);
+}
+
+// s = s ^ x[j % 8] * (j + 3), `links` times, in straight-line code or in
+// the body of a loop that runs `n` times.
+ir::Module reduction(bool in_loop, int links) {
+  std::string body;
+  for (int j = 0; j < links; ++j)
+    body += "    s = s ^ x[" + std::to_string(j % 8) + "u64] * " + std::to_string(j + 3) + "i64;\n";
+  std::string text = "fn chain(x: i64*, n: i64) -> i64 {\n  var s: i64 = n;\n";
+  if (in_loop) {
+    text += "  var i: i64 = 0i64;\n  while (i < n) {\n" + body + "    i = i + 1i64;\n  }\n";
+  } else {
+    text += body;
+  }
+  text += "  return s;\n}\n";
+  return ir::parse_module(text);
+}
+
+void expect_reductions_as_interpreted(const ir::Module& module, const CompiledCode& code) {
+  const ir::Interpreter interpreter(module, "chain");
+  std::mt19937_64 rng(7);
+  for (int run = 0; run < 20; ++run) {
+    std::int64_t x[8];
+    for (std::int64_t& v : x) v = static_cast<std::int64_t>(rng());
+    const auto n = static_cast<std::int64_t>(rng() % 4);
+    EXPECT_EQ(call_native<std::int64_t>(code, "chain", +x, n),
+              interpreter.call<std::int64_t>(+x, n));
+  }
+}
+
+// A chain of 200 xors is cut into chains of at most kLinksPerReductionCut
+// (64) for the SLP vectorizer; a loop's is left alone, as its multiplies are.
+TEST(SquareChains, LongReductionsAreCutOutsideLoopsOnly) {
+  const ir::Module straight = reduction(false, 200);
+  const Compiled outside = compile_dumped(straight, 2);
+  EXPECT_GE(outside.reduction_cuts, 2u);
+  EXPECT_LE(outside.reduction_cuts, 3u);
+  EXPECT_EQ(occurrences(outside.optimized, "augur.chain_cut."), 0u) << outside.optimized;
+  expect_reductions_as_interpreted(straight, *outside.code);
+
+  const ir::Module short_chain = reduction(false, 40);
+  EXPECT_EQ(compile_dumped(short_chain, 2).reduction_cuts, 0u);
+
+  const ir::Module looped = reduction(true, 200);
+  const Compiled inside = compile_dumped(looped, 2);
+  EXPECT_EQ(inside.reduction_cuts, 0u);
+  expect_reductions_as_interpreted(looped, *inside.code);
 }
 
 }  // namespace
