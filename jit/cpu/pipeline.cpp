@@ -4,9 +4,9 @@
 
 #include <llvm/Transforms/Scalar/SROA.h>
 
+#include "jit/cpu/chain_cuts.h"
 #include "jit/cpu/llvm_error.h"
 #include "jit/cpu/schedule_regions.h"
-#include "jit/cpu/square_chains.h"
 
 namespace augur::cpu {
 
@@ -47,7 +47,7 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
   builder.crossRegisterProxies(loops_, functions_, cgscc_, modules_);
   // Chains of squarings are cut before the first InstCombine, chains of
   // multiplies and long reductions once Reassociate has run, and all joined
-  // after the last pass (square_chains.h); SROA first, so that a variable
+  // after the last pass (chain_cuts.h); SROA first, so that a variable
   // squared in a row is one value. Last, long blocks get bounded scheduling
   // regions (schedule_regions.h).
   builder.registerPipelineEarlySimplificationEPCallback(
@@ -67,7 +67,7 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
   builder.registerOptimizerLastEPCallback(
       [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
         if (level == llvm::OptimizationLevel::O0) return;
-        passes.addPass(JoinSquareChainsPass());
+        passes.addPass(JoinChainCutsPass());
         passes.addPass(llvm::createModuleToFunctionPassAdaptor(BoundScheduleRegionsPass()));
       });
 

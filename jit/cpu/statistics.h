@@ -16,9 +16,9 @@ struct Statistics {
   std::uint64_t modules_verified = 0;   // passes of LLVM's verifier, before and after optimization
   std::uint64_t functions_split = 0;    // IR functions compiled as parts (split_plan.h)
   std::uint64_t pieces_compiled = 0;    // modules of split compilations, each to an object
-  std::uint64_t square_chains_cut = 0;  // cuts in chains of squarings (square_chains.h)
-  std::uint64_t multiply_chains_cut = 0;   // later cuts in chains of multiplies (square_chains.h)
-  std::uint64_t reduction_chains_cut = 0;  // cuts in reduction chains (square_chains.h)
+  std::uint64_t square_chains_cut = 0;  // cuts in chains of squarings (chain_cuts.h)
+  std::uint64_t multiply_chains_cut = 0;       // later cuts in chains of multiplies (chain_cuts.h)
+  std::uint64_t reduction_chains_cut = 0;      // cuts in reduction chains (chain_cuts.h)
   std::uint64_t schedule_regions_bounded = 0;  // long blocks given labels (schedule_regions.h)
   std::chrono::nanoseconds ir_to_llvm{0};      // Augur IR → LLVM IR, verification included
   std::chrono::nanoseconds optimization{0};    // the pass pipeline

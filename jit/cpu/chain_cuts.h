@@ -19,7 +19,7 @@
 // too, once Reassociate has ordered the products (the later half of the
 // pipeline's InstCombine runs); CutReductionChainsPass then cuts long
 // reductions for the SLP vectorizer, which those cuts made superlinear on
-// them (below). JoinSquareChainsPass, at the end of the
+// them (below). JoinChainCutsPass, at the end of the
 // optimizer, replaces each call by its operand and removes the declaration,
 // so the code generator sees the plain chain. The optimizer loses only the
 // known bits of a value past a cut (a square's bit 1 is zero), which no fold
@@ -80,7 +80,7 @@ class CutReductionChainsPass : public llvm::PassInfoMixin<CutReductionChainsPass
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
 };
 
-class JoinSquareChainsPass : public llvm::PassInfoMixin<JoinSquareChainsPass> {
+class JoinChainCutsPass : public llvm::PassInfoMixin<JoinChainCutsPass> {
  public:
   llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
 };

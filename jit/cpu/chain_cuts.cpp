@@ -1,4 +1,4 @@
-#include "jit/cpu/square_chains.h"
+#include "jit/cpu/chain_cuts.h"
 
 #include <algorithm>
 #include <string>
@@ -190,8 +190,7 @@ llvm::PreservedAnalyses CutReductionChainsPass::run(llvm::Function& function,
   return preserved;
 }
 
-llvm::PreservedAnalyses JoinSquareChainsPass::run(llvm::Module& module,
-                                                  llvm::ModuleAnalysisManager&) {
+llvm::PreservedAnalyses JoinChainCutsPass::run(llvm::Module& module, llvm::ModuleAnalysisManager&) {
   std::vector<llvm::Function*> cuts;
   for (llvm::Function& function : module)
     if (function.isDeclaration() && function.getName().starts_with(kCutPrefix))

@@ -1,8 +1,9 @@
-// Chains of squarings, and later of multiplies (jit/cpu/square_chains.h): cut
-// for the optimizer at O1 and above, joined before machine code, so the
-// optimized LLVM IR holds the plain multiplies and no cut; the later cuts
-// leave loops alone; the code computes what the interpreter does, for every
-// integer width the cuts take and for a chain in a loop.
+// Chains of squarings, later of multiplies and of reduction links
+// (jit/cpu/chain_cuts.h): cut for the optimizer at O1 and above, joined
+// before machine code, so the optimized LLVM IR holds the plain chains and no
+// cut; the later cuts leave loops alone; the code computes what the
+// interpreter does, for every integer width the cuts take and for a chain in
+// a loop.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -58,7 +59,7 @@ void expect_interpreter_results(const ir::Module& module, const CompiledCode& co
   }
 }
 
-TEST(SquareChains, ACutEveryFourSquaresIsGoneFromTheOptimizedCode) {
+TEST(ChainCuts, ACutEveryFourSquaresIsGoneFromTheOptimizedCode) {
   const ir::Module module = power_chain("i64");
   const Compiled o2 = compile_dumped(module, 2);
   EXPECT_EQ(o2.cuts, kSquares / 4);
@@ -69,7 +70,7 @@ TEST(SquareChains, ACutEveryFourSquaresIsGoneFromTheOptimizedCode) {
   expect_interpreter_results<std::int64_t>(module, *o2.code);
 }
 
-TEST(SquareChains, OnlyTheOptimizingLevelsCut) {
+TEST(ChainCuts, OnlyTheOptimizingLevelsCut) {
   const ir::Module module = power_chain("i64");
   const Compiled o0 = compile_dumped(module, 0);
   EXPECT_EQ(o0.cuts, 0u);
@@ -81,7 +82,7 @@ TEST(SquareChains, OnlyTheOptimizingLevelsCut) {
   expect_interpreter_results<std::int64_t>(module, *o1.code);
 }
 
-TEST(SquareChains, EveryIntegerWidthComputesWhatTheInterpreterDoes) {
+TEST(ChainCuts, EveryIntegerWidthComputesWhatTheInterpreterDoes) {
   for (const char* type : {"i8", "i16", "i32", "u32", "u64"}) {
     SCOPED_TRACE(type);
     const ir::Module module = power_chain(type);
@@ -99,7 +100,7 @@ TEST(SquareChains, EveryIntegerWidthComputesWhatTheInterpreterDoes) {
 
 // Squares in a loop body meet the loop's φ, where a run starts over; a
 // chain after the loop is cut as one in straight-line code.
-TEST(SquareChains, ASquareChainInALoopComputesWhatTheInterpreterDoes) {
+TEST(ChainCuts, ASquareChainInALoopComputesWhatTheInterpreterDoes) {
   std::string text =
       "fn chain(x: i64) -> i64 {\n  var y: i64 = x;\n  var i: i64 = 0i64;\n"
       "  while (i < (x & 7i64)) {\n";
@@ -146,7 +147,7 @@ void expect_products_as_interpreted(const ir::Module& module, const CompiledCode
 
 // A loop keeps its multiplies uncut: a call in its body would change what
 // the unroller and the vectorizer decide.
-TEST(SquareChains, LaterCutsTakeProductsOutsideLoopsOnly) {
+TEST(ChainCuts, LaterCutsTakeProductsOutsideLoopsOnly) {
   const ir::Module straight = products(false);
   const Compiled outside = compile_dumped(straight, 2);
   EXPECT_GT(outside.late_cuts, 0u);
@@ -189,7 +190,7 @@ void expect_reductions_as_interpreted(const ir::Module& module, const CompiledCo
 
 // A chain of 200 xors is cut into chains of at most kLinksPerReductionCut
 // (64) for the SLP vectorizer; a loop's is left alone, as its multiplies are.
-TEST(SquareChains, LongReductionsAreCutOutsideLoopsOnly) {
+TEST(ChainCuts, LongReductionsAreCutOutsideLoopsOnly) {
   const ir::Module straight = reduction(false, 200);
   const Compiled outside = compile_dumped(straight, 2);
   EXPECT_GE(outside.reduction_cuts, 2u);
