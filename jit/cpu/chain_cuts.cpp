@@ -44,83 +44,69 @@ llvm::FunctionCallee cut_function(llvm::Module& module, llvm::IntegerType* type)
   return callee;
 }
 
-// Which multiplies a run counts.
-enum class Chain { Squares, Multiplies };
+// A kind of chain: which instructions are its links, and through which
+// operands a link continues a run of them.
+struct ChainKind {
+  bool (*is_link)(const llvm::Instruction& instruction);
+  bool (*continues)(const llvm::Instruction& link, const llvm::Instruction& operand);
+};
 
-// The integer multiplies of `function` (squares only, or all) that end a run
-// of `per_cut` in a row, in blocks outside `loops` when it is given.
-std::vector<llvm::BinaryOperator*> multiplies_to_cut(llvm::Function& function, Chain chain,
-                                                     unsigned per_cut,
-                                                     const llvm::LoopInfo* loops) {
-  // Multiplies in a row ending at each value, one more than the longest of
-  // its operands'; a value's operands are defined before it in reverse
-  // post-order (a φ's are not, and a φ starts over).
-  llvm::DenseMap<const llvm::Value*, unsigned> run;
-  std::vector<llvm::BinaryOperator*> to_cut;
-  const auto run_of = [&run](const llvm::Value* value) {
-    const auto it = run.find(value);
-    return it == run.end() ? 0u : it->second;
-  };
+bool is_integer_multiply(const llvm::Instruction& instruction) {
+  return instruction.getOpcode() == llvm::Instruction::Mul && instruction.getType()->isIntegerTy();
+}
+
+// Every multiply operand continues the run: a multiply's run is one more
+// than its longest operand's.
+constexpr ChainKind kSquares{
+    [](const llvm::Instruction& i) {
+      return is_integer_multiply(i) && i.getOperand(0) == i.getOperand(1);
+    },
+    [](const llvm::Instruction&, const llvm::Instruction&) { return true; }};
+constexpr ChainKind kMultiplies{
+    is_integer_multiply, [](const llvm::Instruction&, const llvm::Instruction&) { return true; }};
+
+// The links the SLP vectorizer takes into a horizontal reduction (integer
+// add, xor, or, and), followed as it follows them: through an operand of the
+// same kind that the link alone uses.
+constexpr ChainKind kReductions{
+    [](const llvm::Instruction& i) {
+      switch (i.getOpcode()) {
+        case llvm::Instruction::Add:
+        case llvm::Instruction::Xor:
+        case llvm::Instruction::Or:
+        case llvm::Instruction::And:
+          return i.getType()->isIntegerTy();
+        default:
+          return false;
+      }
+    },
+    [](const llvm::Instruction& link, const llvm::Instruction& operand) {
+      return operand.getOpcode() == link.getOpcode() && operand.hasOneUse();
+    }};
+
+// The links of `function`'s chains of `kind` that end a run of `per_cut`,
+// in blocks outside `loops` when it is given. A link's run is one more than
+// the longest of its continuing operands'; a value's operands are defined
+// before it in reverse post-order (a φ's are not, and a φ starts over).
+std::vector<llvm::Instruction*> links_to_cut(llvm::Function& function, ChainKind kind,
+                                             unsigned per_cut, const llvm::LoopInfo* loops) {
+  llvm::DenseMap<const llvm::Instruction*, unsigned> run;
+  std::vector<llvm::Instruction*> to_cut;
   for (llvm::BasicBlock* block : llvm::ReversePostOrderTraversal<llvm::Function*>(&function)) {
     if (loops && loops->getLoopFor(block)) continue;
-    for (llvm::Instruction& instruction : *block) {
-      auto* multiply = llvm::dyn_cast<llvm::BinaryOperator>(&instruction);
-      if (!multiply || multiply->getOpcode() != llvm::Instruction::Mul ||
-          !multiply->getType()->isIntegerTy())
-        continue;
-      if (chain == Chain::Squares && multiply->getOperand(0) != multiply->getOperand(1)) continue;
-      const unsigned length =
-          std::max(run_of(multiply->getOperand(0)), run_of(multiply->getOperand(1))) + 1;
-      if (length < per_cut) {
-        run[multiply] = length;
-      } else {
-        to_cut.push_back(multiply);  // its copy starts over, at 0
-      }
-    }
-  }
-  return to_cut;
-}
-
-// Whether `instruction` is a link the SLP vectorizer takes into a horizontal
-// reduction: an integer add, xor, or, and.
-bool is_reduction_link(const llvm::Instruction& instruction) {
-  if (!instruction.getType()->isIntegerTy()) return false;
-  switch (instruction.getOpcode()) {
-    case llvm::Instruction::Add:
-    case llvm::Instruction::Xor:
-    case llvm::Instruction::Or:
-    case llvm::Instruction::And:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// The links of `function`'s reduction chains, outside `loops`, that end a
-// run of `per_cut`: a link's run is one more than that of the longest
-// operand of its kind that it alone uses, as the vectorizer follows them.
-std::vector<llvm::BinaryOperator*> reduction_links_to_cut(llvm::Function& function,
-                                                          unsigned per_cut,
-                                                          const llvm::LoopInfo& loops) {
-  llvm::DenseMap<const llvm::Value*, unsigned> run;
-  std::vector<llvm::BinaryOperator*> to_cut;
-  for (llvm::BasicBlock* block : llvm::ReversePostOrderTraversal<llvm::Function*>(&function)) {
-    if (loops.getLoopFor(block)) continue;
-    for (llvm::Instruction& instruction : *block) {
-      auto* link = llvm::dyn_cast<llvm::BinaryOperator>(&instruction);
-      if (!link || !is_reduction_link(*link)) continue;
+    for (llvm::Instruction& link : *block) {
+      if (!llvm::isa<llvm::BinaryOperator>(link) || !kind.is_link(link)) continue;
       unsigned length = 1;
-      for (const llvm::Value* operand : link->operands()) {
+      for (const llvm::Value* operand : link.operands()) {
         const auto* previous = llvm::dyn_cast<llvm::Instruction>(operand);
-        if (!previous || previous->getOpcode() != link->getOpcode() || !previous->hasOneUse())
-          continue;
+        if (!previous || !kind.continues(link, *previous)) continue;
         const auto it = run.find(previous);
         if (it != run.end()) length = std::max(length, it->second + 1);
       }
       if (length < per_cut) {
-        run[link] = length;
+        run[&link] = length;
       } else {
-        to_cut.push_back(link);
+        to_cut.push_back(&link);  // its copy starts over, at 0
       }
     }
   }
@@ -128,7 +114,7 @@ std::vector<llvm::BinaryOperator*> reduction_links_to_cut(llvm::Function& functi
 }
 
 // Sends every use of `value` but the copy's through a copy right after it.
-void cut_after(llvm::Module& module, llvm::BinaryOperator* value) {
+void cut_after(llvm::Module& module, llvm::Instruction* value) {
   llvm::IRBuilder<> builder(value->getNextNode());
   llvm::CallInst* cut = builder.CreateCall(
       cut_function(module, llvm::cast<llvm::IntegerType>(value->getType())), {value});
@@ -148,8 +134,7 @@ llvm::PreservedAnalyses CutSquareChainsPass::run(llvm::Module& module,
   bool changed = false;
   for (llvm::Function& function : module) {
     if (function.isDeclaration()) continue;
-    for (llvm::BinaryOperator* square :
-         multiplies_to_cut(function, Chain::Squares, kSquaresPerCut, nullptr)) {
+    for (llvm::Instruction* square : links_to_cut(function, kSquares, kSquaresPerCut, nullptr)) {
       cut_after(module, square);
       stats::count(stats::Counter::SquareChainsCut);
       changed = true;
@@ -158,33 +143,20 @@ llvm::PreservedAnalyses CutSquareChainsPass::run(llvm::Module& module,
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
-llvm::PreservedAnalyses CutMultiplyChainsPass::run(llvm::Function& function,
-                                                   llvm::FunctionAnalysisManager& analyses) {
+llvm::PreservedAnalyses CutLateChainsPass::run(llvm::Function& function,
+                                               llvm::FunctionAnalysisManager& analyses) {
   const llvm::LoopInfo& loops = analyses.getResult<llvm::LoopAnalysis>(function);
-  bool changed = false;
-  for (llvm::BinaryOperator* multiply :
-       multiplies_to_cut(function, Chain::Multiplies, kMultipliesPerLateCut, &loops)) {
-    cut_after(*function.getParent(), multiply);
-    stats::count(stats::Counter::MultiplyChainsCut);
-    changed = true;
-  }
-  if (!changed) return llvm::PreservedAnalyses::all();
+  // The two kinds share no link, so neither's cuts change the other's runs.
+  const std::vector<llvm::Instruction*> multiplies =
+      links_to_cut(function, kMultiplies, kMultipliesPerLateCut, &loops);
+  const std::vector<llvm::Instruction*> reductions =
+      links_to_cut(function, kReductions, kLinksPerReductionCut, &loops);
+  if (multiplies.empty() && reductions.empty()) return llvm::PreservedAnalyses::all();
+  for (llvm::Instruction* multiply : multiplies) cut_after(*function.getParent(), multiply);
+  for (llvm::Instruction* link : reductions) cut_after(*function.getParent(), link);
+  stats::count(stats::Counter::MultiplyChainsCut, multiplies.size());
+  stats::count(stats::Counter::ReductionChainsCut, reductions.size());
   // Calls added within blocks: the dominator tree and the loops stand.
-  llvm::PreservedAnalyses preserved;
-  preserved.preserveSet<llvm::CFGAnalyses>();
-  return preserved;
-}
-
-llvm::PreservedAnalyses CutReductionChainsPass::run(llvm::Function& function,
-                                                    llvm::FunctionAnalysisManager& analyses) {
-  const llvm::LoopInfo& loops = analyses.getResult<llvm::LoopAnalysis>(function);
-  const std::vector<llvm::BinaryOperator*> links =
-      reduction_links_to_cut(function, kLinksPerReductionCut, loops);
-  if (links.empty()) return llvm::PreservedAnalyses::all();
-  for (llvm::BinaryOperator* link : links) {
-    cut_after(*function.getParent(), link);
-    stats::count(stats::Counter::ReductionChainsCut);
-  }
   llvm::PreservedAnalyses preserved;
   preserved.preserveSet<llvm::CFGAnalyses>();
   return preserved;

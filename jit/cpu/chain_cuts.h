@@ -15,16 +15,14 @@
 // makes a variable squared in a row one value): every kSquaresPerCut-th
 // square of a chain goes through a call to a declared, never defined, pure
 // function that returns its operand (augur.chain_cut.N), where the
-// analyses stop. CutMultiplyChainsPass cuts again, more often and products
+// analyses stop. CutLateChainsPass cuts again, more often and products
 // too, once Reassociate has ordered the products (the later half of the
-// pipeline's InstCombine runs); CutReductionChainsPass then cuts long
-// reductions for the SLP vectorizer, which those cuts made superlinear on
-// them (below). JoinChainCutsPass, at the end of the
-// optimizer, replaces each call by its operand and removes the declaration,
-// so the code generator sees the plain chain. The optimizer loses only the
-// known bits of a value past a cut (a square's bit 1 is zero), which no fold
-// of such a chain uses: the optimized IR of every corpus program is the same
-// with and without the cuts (docs/cpu.md, "Chains of squarings").
+// pipeline's InstCombine runs), and cuts long reductions for the SLP
+// vectorizer, which those cuts made superlinear on them (below). JoinChainCutsPass, at the end of
+// the optimizer, replaces each call by its operand and removes the declaration, so the code
+// generator sees the plain chain. The optimizer loses only the known bits of a value past a cut (a
+// square's bit 1 is zero), which no fold of such a chain uses: the optimized IR of every corpus
+// program is the same with and without the cuts (docs/cpu.md, "Chains of squarings").
 #pragma once
 
 #include <llvm/IR/Module.h>
@@ -43,7 +41,7 @@ namespace augur::cpu {
 inline constexpr unsigned kSquaresPerCut = 4;
 
 // Multiplies in a row (squares or not; a multiply's run is one more than its
-// longest operand's) between two of CutMultiplyChainsPass's cuts, outside
+// longest operand's) between two of CutLateChainsPass's cuts, outside
 // loops. After Reassociate nothing ranks the products any more: at every
 // second multiply the corpus's optimized IR is the same as without cuts
 // (at every one, BF's changed), and power_110's pass pipeline takes 0.60 s
@@ -54,7 +52,7 @@ inline constexpr unsigned kMultipliesPerLateCut = 2;
 
 // Links between two cuts of a chain of integer adds, xors, ors or ands
 // (each link's other operand a term: a reduction, `s = s ^ t`) outside
-// loops, cut by CutReductionChainsPass with the later cuts. LLVM's SLP
+// loops, cut by CutLateChainsPass too. LLVM's SLP
 // vectorizer takes such a chain whole as one horizontal reduction and, where
 // the terms do not vectorize, tries again at every position with a region as
 // long as the chain: 1,200 terms `(x + j)^4`, each with a cut, took 34 s in
@@ -67,15 +65,10 @@ class CutSquareChainsPass : public llvm::PassInfoMixin<CutSquareChainsPass> {
   llvm::PreservedAnalyses run(llvm::Module& module, llvm::ModuleAnalysisManager& analyses);
 };
 
-// A function pass, for the pipeline's ScalarOptimizerLate extension point
-// (after Reassociate and GVN, before the last InstCombine runs).
-class CutMultiplyChainsPass : public llvm::PassInfoMixin<CutMultiplyChainsPass> {
- public:
-  llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
-};
-
-// A function pass, for the same extension point.
-class CutReductionChainsPass : public llvm::PassInfoMixin<CutReductionChainsPass> {
+// The later cuts, of multiplies and of reductions: a function pass, for the
+// pipeline's ScalarOptimizerLate extension point (after Reassociate and GVN,
+// before the last InstCombine runs).
+class CutLateChainsPass : public llvm::PassInfoMixin<CutLateChainsPass> {
  public:
   llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager& analyses);
 };

@@ -61,8 +61,7 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
   builder.registerScalarOptimizerLateEPCallback(
       [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel level) {
         if (level == llvm::OptimizationLevel::O0) return;
-        passes.addPass(CutMultiplyChainsPass());
-        passes.addPass(CutReductionChainsPass());
+        passes.addPass(CutLateChainsPass());
       });
   builder.registerOptimizerLastEPCallback(
       [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {

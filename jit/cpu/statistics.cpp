@@ -20,8 +20,8 @@ std::chrono::nanoseconds get(stats::Timer t) {
 }  // namespace
 
 namespace stats {
-void count(Counter counter) {
-  counters[static_cast<std::size_t>(counter)].fetch_add(1, std::memory_order_relaxed);
+void count(Counter counter, std::uint64_t n) {
+  counters[static_cast<std::size_t>(counter)].fetch_add(n, std::memory_order_relaxed);
 }
 void add(Timer timer, std::chrono::steady_clock::duration elapsed) {
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();

@@ -47,7 +47,7 @@ enum class Counter : std::uint8_t {
 };
 enum class Timer : std::uint8_t { IrToLlvm, Optimization, MachineCode, Total };
 
-void count(Counter counter);
+void count(Counter counter, std::uint64_t n = 1);
 void add(Timer timer, std::chrono::steady_clock::duration elapsed);
 
 // Adds the time from its construction to its destruction to a timer.
