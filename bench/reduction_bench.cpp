@@ -15,7 +15,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "bench/support/cpu_time.h"
+#include "bench/support/compile_per_size.h"
 #include "jit/jit.h"
 
 namespace {
@@ -58,29 +58,20 @@ using Generator = jit::dyn<Int> (*)(jit::dyn<Words>, int);
 using Reference = Int (*)(Words, int);
 
 void compile(benchmark::State& state, Generator generator, Reference reference) {
-  const int n = static_cast<int>(state.range(0));
   const std::array<Int, 8> x{3, -5, 7, 1 << 20, -(1 << 30), 11, 0x7fffffff, -1};
   jit::compile_options options;
   options.opt_level = 2;
-  const double start = augur::bench::cpu_seconds();
-  int version = 0;
-  for (auto _ : state) {
-    options.name = "reduction" + std::to_string(version++);
+  augur::bench::time_compiles(state, "cpu_us_per_term", [&](int n, const std::string& name) {
+    options.name = name;
     const jit::function<Int(Words)> f = jit::compile(options, generator, n);
     if (f(x.data()) != reference(x.data(), n)) std::abort();
-  }
-  const double cpu = augur::bench::cpu_seconds() - start;
-  state.counters["cpu_ms"] = cpu * 1e3 / static_cast<double>(state.iterations());
-  state.counters["cpu_us_per_term"] = cpu * 1e6 / static_cast<double>(state.iterations()) / n;
+  });
 }
 
-// One compile per size: the large ones take seconds.
 void register_reduction(const char* name, Generator generator, Reference reference,
                         std::initializer_list<std::int64_t> sizes) {
-  benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
-      name, [=](benchmark::State& state) { compile(state, generator, reference); });
-  for (std::int64_t n : sizes) b->Arg(n);
-  b->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+  augur::bench::register_per_size(
+      name, sizes, [=](benchmark::State& state) { compile(state, generator, reference); });
 }
 
 }  // namespace

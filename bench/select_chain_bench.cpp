@@ -13,7 +13,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "bench/support/cpu_time.h"
+#include "bench/support/compile_per_size.h"
 #include "jit/jit.h"
 
 namespace {
@@ -33,28 +33,19 @@ jit::dyn<double> expression(jit::dyn<double> x, int n) {
 using Generator = jit::dyn<double> (*)(jit::dyn<double>, int);
 
 void compile(benchmark::State& state, Generator generator, int opt_level) {
-  const int n = static_cast<int>(state.range(0));
   jit::compile_options options;
   options.opt_level = opt_level;
-  const double start = augur::bench::cpu_seconds();
-  int version = 0;
-  for (auto _ : state) {
-    options.name = "chain" + std::to_string(version++);
+  augur::bench::time_compiles(state, "cpu_us_per_level", [&](int n, const std::string& name) {
+    options.name = name;
     const jit::function<double(double)> f = jit::compile(options, generator, n);
     if (f(0.5) != n - 1) std::abort();
-  }
-  const double cpu = augur::bench::cpu_seconds() - start;
-  state.counters["cpu_ms"] = cpu * 1e3 / static_cast<double>(state.iterations());
-  state.counters["cpu_us_per_level"] = cpu * 1e6 / static_cast<double>(state.iterations()) / n;
+  });
 }
 
-// One compile per size: the large ones take seconds.
 void register_chain(const char* name, Generator generator, int opt_level,
                     std::initializer_list<std::int64_t> sizes) {
-  benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
-      name, [=](benchmark::State& state) { compile(state, generator, opt_level); });
-  for (std::int64_t n : sizes) b->Arg(n);
-  b->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+  augur::bench::register_per_size(
+      name, sizes, [=](benchmark::State& state) { compile(state, generator, opt_level); });
 }
 
 }  // namespace
