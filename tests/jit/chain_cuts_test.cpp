@@ -4,9 +4,11 @@
 // cut; the later cuts leave loops alone; the code computes what the
 // interpreter does, for every integer width the cuts take and for a chain in
 // a loop.
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "jit/cpu/statistics.h"
@@ -51,12 +53,8 @@ Compiled compile_dumped(const ir::Module& module, int opt_level) {
 
 template <class T>
 void expect_interpreter_results(const ir::Module& module, const CompiledCode& code) {
-  const ir::Interpreter interpreter(module, "chain");
-  std::mt19937_64 rng(11);
-  for (int run = 0; run < 50; ++run) {
-    const T x = static_cast<T>(rng());
-    EXPECT_EQ(call_native<T>(code, "chain", x), interpreter.call<T>(x)) << "x = " << +x;
-  }
+  expect_as_interpreted<T>(module, code, "chain", 50,
+                           [](std::mt19937_64& rng) { return std::tuple{static_cast<T>(rng())}; });
 }
 
 TEST(ChainCuts, ACutEveryFourSquaresIsGoneFromTheOptimizedCode) {
@@ -134,15 +132,10 @@ ir::Module products(bool in_loop) {
 }
 
 void expect_products_as_interpreted(const ir::Module& module, const CompiledCode& code) {
-  const ir::Interpreter interpreter(module, "chain");
-  std::mt19937_64 rng(3);
-  for (int run = 0; run < 50; ++run) {
-    const auto a = static_cast<std::int64_t>(rng());
-    const auto b = static_cast<std::int64_t>(rng());
-    const std::int64_t n = static_cast<std::int64_t>(rng() % 5);
-    EXPECT_EQ(call_native<std::int64_t>(code, "chain", a, b, n),
-              interpreter.call<std::int64_t>(a, b, n));
-  }
+  expect_as_interpreted<std::int64_t>(module, code, "chain", 50, [](std::mt19937_64& rng) {
+    return std::tuple{static_cast<std::int64_t>(rng()), static_cast<std::int64_t>(rng()),
+                      static_cast<std::int64_t>(rng() % 5)};
+  });
 }
 
 // A loop keeps its multiplies uncut: a call in its body would change what
@@ -177,15 +170,11 @@ ir::Module reduction(bool in_loop, int links) {
 }
 
 void expect_reductions_as_interpreted(const ir::Module& module, const CompiledCode& code) {
-  const ir::Interpreter interpreter(module, "chain");
-  std::mt19937_64 rng(7);
-  for (int run = 0; run < 20; ++run) {
-    std::int64_t x[8];
+  std::array<std::int64_t, 8> x{};
+  expect_as_interpreted<std::int64_t>(module, code, "chain", 20, [&x](std::mt19937_64& rng) {
     for (std::int64_t& v : x) v = static_cast<std::int64_t>(rng());
-    const auto n = static_cast<std::int64_t>(rng() % 4);
-    EXPECT_EQ(call_native<std::int64_t>(code, "chain", +x, n),
-              interpreter.call<std::int64_t>(+x, n));
-  }
+    return std::tuple{x.data(), static_cast<std::int64_t>(rng() % 4)};
+  });
 }
 
 // A chain of 200 xors is cut into chains of at most kLinksPerReductionCut

@@ -2,9 +2,12 @@
 // compiled functions with C++ values.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -13,6 +16,7 @@
 #include "jit/cpu/invoke.h"
 #include "jit/cpu/statistics.h"
 #include "runtime/ir/builder.h"
+#include "runtime/ir/interp.h"
 
 namespace augur::cpu::test {
 
@@ -74,6 +78,23 @@ R invoke_as(const CompiledCode& code, std::string_view function, A... args) {
 template <class R, class... A>
 R call_native(const CompiledCode& code, std::string_view function, A... args) {
   return reinterpret_cast<R (*)(A...)>(code.address(function))(args...);
+}
+
+// Calls `function` `runs` times with the arguments `draw(rng)` returns (a
+// tuple) and expects the compiled code to return what the interpreter does.
+template <class R, class Draw>
+void expect_as_interpreted(const ir::Module& module, const CompiledCode& code,
+                           const std::string& function, int runs, Draw draw) {
+  const ir::Interpreter interpreter(module, function);
+  std::mt19937_64 rng(static_cast<std::uint64_t>(runs));
+  for (int run = 0; run < runs; ++run) {
+    std::apply(
+        [&](auto... args) {
+          EXPECT_EQ(call_native<R>(code, function, args...), interpreter.call<R>(args...))
+              << "run " << run;
+        },
+        draw(rng));
+  }
 }
 
 // The opt levels every backend test runs at.

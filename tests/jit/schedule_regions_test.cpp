@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "jit/cpu/statistics.h"
@@ -47,14 +48,11 @@ ir::Module arithmetic(int terms) {
 }
 
 void expect_sums_as_interpreted(const ir::Module& module, const CompiledCode& code) {
-  const ir::Interpreter interpreter(module, "sum");
-  std::mt19937_64 rng(5);
-  for (int run = 0; run < 20; ++run) {
-    std::array<std::int64_t, 8> x{};
+  std::array<std::int64_t, 8> x{};
+  expect_as_interpreted<std::int64_t>(module, code, "sum", 20, [&x](std::mt19937_64& rng) {
     for (std::int64_t& v : x) v = static_cast<std::int64_t>(rng());
-    EXPECT_EQ(call_native<std::int64_t>(code, "sum", x.data()),
-              interpreter.call<std::int64_t>(x.data()));
-  }
+    return std::tuple{x.data()};
+  });
 }
 
 TEST(ScheduleRegions, ALongBlockGetsALabelPerRegion) {
