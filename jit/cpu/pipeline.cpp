@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include <llvm/Transforms/Scalar/DeadStoreElimination.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 
 #include "jit/cpu/chain_cuts.h"
@@ -48,8 +49,12 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
   // Chains of squarings are cut before the first InstCombine, chains of
   // multiplies and long reductions once Reassociate has run, and all joined
   // after the last pass (chain_cuts.h); SROA first, so that a variable
-  // squared in a row is one value. Last, long blocks get bounded scheduling
-  // regions (schedule_regions.h).
+  // squared in a row is one value. At O2 and O3, dead-store elimination again
+  // before the vectorizers: the pipeline's own runs while the guards of loops
+  // it folded still split the code into blocks, and keeps the stores the
+  // next folded loop overwrites (docs/cpu.md, "Stores that folded loops
+  // leave"). Last, long blocks get bounded scheduling regions
+  // (schedule_regions.h).
   builder.registerPipelineEarlySimplificationEPCallback(
       [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
         if (level == llvm::OptimizationLevel::O0) return;
@@ -62,6 +67,11 @@ OptimizationPipeline::OptimizationPipeline(llvm::TargetMachine& machine, int opt
       [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel level) {
         if (level == llvm::OptimizationLevel::O0) return;
         passes.addPass(CutLateChainsPass());
+      });
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel level) {
+        if (level == llvm::OptimizationLevel::O0 || level == llvm::OptimizationLevel::O1) return;
+        passes.addPass(llvm::DSEPass());
       });
   builder.registerOptimizerLastEPCallback(
       [](llvm::ModulePassManager& passes, llvm::OptimizationLevel level) {
