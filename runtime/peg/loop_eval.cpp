@@ -2,6 +2,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <span>
 #include <tuple>
 #include <vector>
@@ -63,11 +64,36 @@ Levels& thread_levels() {
   return levels;
 }
 
+// A class varying in the loop that no e-node can fold (a load of the loop's
+// memory, a call): the loop is not constant, and looking further would cost
+// a walk of the whole loop for every eval, every iteration.
+bool opaque(const EGraph& g, Id c) {
+  if (constants(g).constant(c)) return false;
+  for (Id n : g.nodes_of(c)) {
+    const Kind k = kind_of(g.node(n).label.op);
+    if (k == Kind::Phi || k == Kind::Eval || k == Kind::Theta || k == Kind::Pass ||
+        (is_pure_value_op(k) && k != Kind::CallPure))
+      return false;
+  }
+  return true;
+}
+
+// Whether what kept the loop from starting last time still does: a θ's
+// initial value still not a known constant, or a class still opaque and
+// varying in the loop.
+bool still_blocked(const EGraph& g, const LoopEvalMemo::Blocker& blocker, unsigned loop) {
+  const Id c = g.find(eqsat::make_id(blocker.cls));
+  if (!blocker.opaque) return !constants(g).constant(c);
+  return opaque(g, c) && !invariance(g).invariant(c, loop);
+}
+
 // Limits shared by a loop and the loops nested in it.
 struct Budget {
   unsigned work = 0;
   unsigned depth = 0;
   bool exhausted = false;  // past kMaxWork or kMaxIterations
+  // What kept the loop evaluated from starting, if one class did.
+  std::optional<LoopEvalMemo::Blocker> blocker;
   // Each loop's θs by (value, condition, loop), found once: an inner loop
   // runs again at every outer iteration (nullopt: not a constant loop).
   std::map<std::tuple<std::uint32_t, std::uint32_t, unsigned>, std::optional<Thetas>> thetas;
@@ -107,8 +133,13 @@ class Simulator {
     // this rule simulating that loop again for every eval of this one, at
     // every iteration, to find most of them not constant.
     if (budget_.depth == 0)
-      for (const auto& [cls, theta] : thetas)
-        if (!constants(g_).constant(g_.node(theta).children[0])) return std::nullopt;
+      for (const auto& [cls, theta] : thetas) {
+        const Id init = g_.find(g_.node(theta).children[0]);
+        if (!constants(g_).constant(init)) {
+          budget_.blocker = LoopEvalMemo::Blocker{eqsat::index(init), false};
+          return std::nullopt;
+        }
+      }
 
     ClassValues& env = levels_.env[budget_.depth];
     ClassValues& memo = levels_.memo[budget_.depth];
@@ -150,7 +181,11 @@ class Simulator {
       const Id c = g_.find(todo.back());
       todo.pop_back();
       if (!seen.insert(eqsat::index(c)) || inv.invariant(c, loop)) continue;
-      if (seen.size() > kMaxClasses || opaque(c)) return false;
+      if (seen.size() > kMaxClasses) return false;
+      if (opaque(g_, c)) {
+        if (budget_.depth == 0) budget_.blocker = LoopEvalMemo::Blocker{eqsat::index(c), true};
+        return false;
+      }
       for (Id n : g_.nodes_of(c)) {
         const eqsat::ENodeView v = g_.node(n);
         if (kind_of(v.label.op) == Kind::Theta && v.label.payload == loop &&
@@ -158,20 +193,6 @@ class Simulator {
           thetas.emplace_back(c, n);
         for (Id child : v.children) todo.push_back(child);
       }
-    }
-    return true;
-  }
-
-  // A class varying in the loop that no e-node can fold (a load of the
-  // loop's memory, a call): the loop is not constant, and looking further
-  // would cost a walk of the whole loop for every eval, every iteration.
-  bool opaque(Id c) const {
-    if (constants(g_).constant(c)) return false;
-    for (Id n : g_.nodes_of(c)) {
-      const Kind k = kind_of(g_.node(n).label.op);
-      if (k == Kind::Phi || k == Kind::Eval || k == Kind::Theta || k == Kind::Pass ||
-          (is_pure_value_op(k) && k != Kind::CallPure))
-        return false;
     }
     return true;
   }
@@ -246,9 +267,13 @@ std::optional<eqsat::Label> evaluate_loop(const EGraph& egraph, Id x, Id pass, u
   const LoopEvalMemo& memo = loop_eval_memo(egraph);
   const LoopEvalMemo::Key key{eqsat::index(egraph.find(x)), eqsat::index(egraph.find(pass))};
   if (memo.gave_up(key)) return std::nullopt;
+  if (const LoopEvalMemo::Blocker* blocker = memo.blocker(key);
+      blocker && still_blocked(egraph, *blocker, loop))
+    return std::nullopt;
   Budget budget;
   std::optional<Label> out = Simulator(egraph, budget).run(x, pass, loop);
   if (!out && budget.exhausted) memo.give_up(key);
+  if (!out && budget.blocker) memo.block(key, *budget.blocker);
   return out;
 }
 

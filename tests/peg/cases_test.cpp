@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "jit/error.h"
 #include "jit/rules.h"
@@ -190,6 +191,76 @@ TEST(PegCases, C03_ALoopPastTheSimulationBudgetIsGivenUpOnce) {
     }
     EXPECT_EQ(evaluate_loop(*g, *value, pass, 1).has_value(), first.has_value());
   }
+}
+
+// An eval whose loop could not start because of one class (a θ starting
+// from a value not yet known constant, or a load the loop varies) is not
+// walked again while that class stays so (LoopEvalMemo::blocker), and folds
+// once the class is a constant.
+TEST(PegCases, C03_ALoopBlockedByOneClassFoldsWhenThatClassIsConstant) {
+  const ir::Module m = parse_case(R"(
+fn h(p: i32*) -> i32 {
+  var i: i32 = 0i32;
+  while (i < 29i32) {
+    i = i + 2i32;
+  }
+  var n: i32 = i;
+  while (n < 100i32) {
+    n = n * 2i32 + 1i32;
+  }
+  var k: i32 = 0i32;
+  while (k < 100i32) {
+    k = k + p[0i64];
+    p[0i64] = k;
+  }
+  return n + k;
+}
+)");
+  auto g = make_peg_egraph();
+  const PegFunction f = to_peg(*m.find_function("h"), *g);
+  g->rebuild();
+  ASSERT_EQ(f.loops.size(), 3u);
+  // Each source loop's i32 eval (all three at depth 1), by the loop's pass.
+  const eqsat::Op eval_i32 = label(Kind::Eval, PegType(ir::Type::i32()), 1).op;
+  std::map<unsigned, std::pair<eqsat::Id, eqsat::Id>> evals;  // source loop -> value, pass
+  for (eqsat::Id c : g->classes())
+    for (eqsat::Id n : g->nodes_of(c)) {
+      const eqsat::ENodeView v = g->node(n);
+      if (v.label.op != eval_i32) continue;
+      for (unsigned k = 0; k < f.loops.size(); ++k)
+        if (g->find(v.children[1]) == g->find(f.loops[k].pass))
+          evals.emplace(k, std::pair{v.children[0], v.children[1]});
+    }
+  ASSERT_EQ(evals.size(), 3u);
+  const auto key_of = [&](const std::pair<eqsat::Id, eqsat::Id>& e) {
+    return LoopEvalMemo::Key{eqsat::index(g->find(e.first)), eqsat::index(g->find(e.second))};
+  };
+  const LoopEvalMemo& memo = loop_eval_memo(*g);
+
+  // n's loop starts from i's final value, not yet folded.
+  const auto& [n_value, n_pass] = evals.at(1);
+  EXPECT_FALSE(evaluate_loop(*g, n_value, n_pass, 1).has_value());
+  const LoopEvalMemo::Blocker* blocker = memo.blocker(key_of(evals.at(1)));
+  ASSERT_NE(blocker, nullptr);
+  EXPECT_FALSE(blocker->opaque);
+  EXPECT_FALSE(evaluate_loop(*g, n_value, n_pass, 1).has_value());
+  // k's loop adds a load.
+  const auto& [k_value, k_pass] = evals.at(2);
+  EXPECT_FALSE(evaluate_loop(*g, k_value, k_pass, 1).has_value());
+  const LoopEvalMemo::Blocker* load = memo.blocker(key_of(evals.at(2)));
+  ASSERT_NE(load, nullptr);
+  EXPECT_TRUE(load->opaque);
+
+  // i's loop folds to 30; merged, n's loop runs: 30, 61, 123.
+  const auto& [i_value, i_pass] = evals.at(0);
+  const std::optional<eqsat::Label> i_final = evaluate_loop(*g, i_value, i_pass, 1);
+  ASSERT_TRUE(i_final.has_value());
+  EXPECT_EQ(i_final->payload, 30u);
+  g->merge(eqsat::make_id(blocker->cls), g->add(*i_final));
+  g->rebuild();
+  const std::optional<eqsat::Label> n_final = evaluate_loop(*g, n_value, n_pass, 1);
+  ASSERT_TRUE(n_final.has_value());
+  EXPECT_EQ(n_final->payload, 123u);
 }
 
 // 4. Inter-loop strength reduction: i*10+j without a multiplication.
