@@ -113,6 +113,13 @@ TEST(ChainCuts, ASquareChainInALoopComputesWhatTheInterpreterDoes) {
   expect_interpreter_results<std::int64_t>(module, *o2.code);
 }
 
+// `body` as the function's straight-line code, or as the body of a loop
+// that runs `n` times (a variable of the function).
+std::string straight_or_looped(const std::string& body, bool in_loop) {
+  if (!in_loop) return body;
+  return "  var i: i64 = 0i64;\n  while (i < n) {\n" + body + "    i = i + 1i64;\n  }\n";
+}
+
 // Square-and-multiply steps, `kSteps` in a row, either in straight-line code
 // or in the body of a loop that runs `n` times.
 ir::Module products(bool in_loop) {
@@ -122,11 +129,7 @@ ir::Module products(bool in_loop) {
   std::string text =
       "fn chain(a: i64, b: i64, n: i64) -> i64 {\n  var r: i64 = a;\n"
       "  var y: i64 = b;\n";
-  if (in_loop) {
-    text += "  var i: i64 = 0i64;\n  while (i < n) {\n" + body + "    i = i + 1i64;\n  }\n";
-  } else {
-    text += body;
-  }
+  text += straight_or_looped(body, in_loop);
   text += "  return r + y;\n}\n";
   return ir::parse_module(text);
 }
@@ -160,11 +163,7 @@ ir::Module reduction(bool in_loop, int links) {
   for (int j = 0; j < links; ++j)
     body += "    s = s ^ x[" + std::to_string(j % 8) + "u64] * " + std::to_string(j + 3) + "i64;\n";
   std::string text = "fn chain(x: i64*, n: i64) -> i64 {\n  var s: i64 = n;\n";
-  if (in_loop) {
-    text += "  var i: i64 = 0i64;\n  while (i < n) {\n" + body + "    i = i + 1i64;\n  }\n";
-  } else {
-    text += body;
-  }
+  text += straight_or_looped(body, in_loop);
   text += "  return s;\n}\n";
   return ir::parse_module(text);
 }
@@ -172,8 +171,8 @@ ir::Module reduction(bool in_loop, int links) {
 void expect_reductions_as_interpreted(const ir::Module& module, const CompiledCode& code) {
   std::array<std::int64_t, 8> x{};
   expect_as_interpreted<std::int64_t>(module, code, "chain", 20, [&x](std::mt19937_64& rng) {
-    for (std::int64_t& v : x) v = static_cast<std::int64_t>(rng());
-    return std::tuple{x.data(), static_cast<std::int64_t>(rng() % 4)};
+    std::int64_t* words = random_words(x, rng);
+    return std::tuple{words, static_cast<std::int64_t>(rng() % 4)};
   });
 }
 

@@ -2,6 +2,7 @@
 // compiled functions with C++ values.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -78,6 +79,14 @@ R invoke_as(const CompiledCode& code, std::string_view function, A... args) {
 template <class R, class... A>
 R call_native(const CompiledCode& code, std::string_view function, A... args) {
   return reinterpret_cast<R (*)(A...)>(code.address(function))(args...);
+}
+
+// Fills `words` with random values and returns them, for a pointer argument
+// of expect_as_interpreted's draw.
+template <std::size_t N>
+std::int64_t* random_words(std::array<std::int64_t, N>& words, std::mt19937_64& rng) {
+  for (std::int64_t& w : words) w = static_cast<std::int64_t>(rng());
+  return words.data();
 }
 
 // Calls `function` `runs` times with the arguments `draw(rng)` returns (a

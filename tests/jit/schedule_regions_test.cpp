@@ -50,8 +50,7 @@ ir::Module arithmetic(int terms) {
 void expect_sums_as_interpreted(const ir::Module& module, const CompiledCode& code) {
   std::array<std::int64_t, 8> x{};
   expect_as_interpreted<std::int64_t>(module, code, "sum", 20, [&x](std::mt19937_64& rng) {
-    for (std::int64_t& v : x) v = static_cast<std::int64_t>(rng());
-    return std::tuple{x.data()};
+    return std::tuple{random_words(x, rng)};
   });
 }
 
