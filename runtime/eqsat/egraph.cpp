@@ -288,7 +288,7 @@ void EGraph::index_classes() {
   index_.push_back({Label{}, Id{}, static_cast<std::uint32_t>(index_children_.size())});
 }
 
-std::span<const EGraph::IndexedNode> EGraph::indexed_class(Id root) const {
+std::span<const EGraph::IndexedNode> EGraph::indexed(Id root) const {
 #if AUGUR_CHECKED
   if (!clean_ || find(root) != root)
     throw jit::error("e-graph: the matching index needs a clean e-graph and a canonical id");
@@ -317,11 +317,11 @@ std::span<const T> equal_range(std::span<const T> all, const Want& want, KeyOf k
 }  // namespace
 
 std::span<const EGraph::IndexedNode> EGraph::indexed(Id root, Op op) const {
-  return equal_range(indexed_class(root), op, [](const IndexedNode& n) { return n.label.op; });
+  return equal_range(indexed(root), op, [](const IndexedNode& n) { return n.label.op; });
 }
 
 std::span<const EGraph::IndexedNode> EGraph::indexed(Id root, Label label) const {
-  return equal_range(indexed_class(root), label, [](const IndexedNode& n) { return n.label; });
+  return equal_range(indexed(root), label, [](const IndexedNode& n) { return n.label; });
 }
 
 std::optional<Id> EGraph::lookup(Label label, std::span<const Id> children) const {

@@ -161,7 +161,9 @@ class EGraph {
     Id id;
     std::uint32_t first_child;  // the next entry's first_child ends this one's children
   };
-  // The class's indexed e-nodes with operator `op`, or with exactly `label`.
+  // All of the class's indexed e-nodes; those with operator `op`, or with
+  // exactly `label`.
+  std::span<const IndexedNode> indexed(Id root) const;
   std::span<const IndexedNode> indexed(Id root, Op op) const;
   std::span<const IndexedNode> indexed(Id root, Label label) const;
   // The children of an entry of a span indexed() returned.
@@ -236,7 +238,6 @@ class EGraph {
   std::vector<std::uint32_t> index_begin_;
   std::vector<IndexedNode> index_;
   std::vector<Id> index_children_;
-  std::span<const IndexedNode> indexed_class(Id root) const;
 
   std::vector<std::unique_ptr<Analysis>> analyses_;
   std::unique_ptr<Explain> explain_;

@@ -84,96 +84,82 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
   // So: a pessimistic fixpoint (from "varies everywhere") in which a θ's
   // second child counts with the variance assumed for it, starting from
   // "invariant" and raised to the result until it is stable (optimism through
-  // θ, as Tate's invariant_ℓ is). Each round visits every e-node again, so
-  // the graph is first laid out flat: per e-node its role and its children's
-  // classes, per class its parents' classes.
+  // θ, as Tate's invariant_ℓ is). A round reads the e-graph's matching index
+  // (each class's e-nodes and their children, contiguous).
   const std::span<const Id> classes = g.classes();
-  Flat& flat = flat_;
-  flat.node_begin.assign(variant_.size(), 0);
-  flat.node_end.assign(variant_.size(), 0);
-  flat.nodes.clear();
-  flat.children.clear();
-  flat.parent_begin.assign(variant_.size(), 0);
-  flat.parent_end.assign(variant_.size(), 0);
-  flat.parents.clear();
-  for (Id c : classes) {
-    const std::uint32_t ci = index(c);
-    flat.node_begin[ci] = static_cast<std::uint32_t>(flat.nodes.size());
-    for (Id n : g.nodes_of(c)) {
-      const ENodeView node = g.node(n);
-      const LoopRole r = role(node);
-      FlatNode f;
-      f.kind = r.kind;
-      f.child_begin = static_cast<std::uint32_t>(flat.children.size());
-      f.arity = static_cast<std::uint32_t>(node.children.size());
-      if (r.kind != LoopRole::Kind::Plain) f.bit = loop_bit(r.loop);
-      if (r.kind == LoopRole::Kind::Eval) {
-        if (r.index_child >= node.children.size())
-          throw jit::error("loop invariance: eval's index child " + std::to_string(r.index_child) +
-                           " does not exist");
-        f.index_child = r.index_child;
-      }
-      for (Id child : node.children) flat.children.push_back(index(g.find(child)));
-      flat.nodes.push_back(f);
-    }
-    flat.node_end[ci] = static_cast<std::uint32_t>(flat.nodes.size());
-    flat.parent_begin[ci] = static_cast<std::uint32_t>(flat.parents.size());
-    for (Id p : g.parents_of(c)) flat.parents.push_back(index(g.find(p)));
-    flat.parent_end[ci] = static_cast<std::uint32_t>(flat.parents.size());
-  }
-
-  const auto flat_variant = [&](const FlatNode& f, const std::vector<std::uint64_t>& assumed) {
-    const std::uint32_t* child = flat.children.data() + f.child_begin;
+  Rounds& r = rounds_;
+  const auto node_variant = [&](const EGraph::IndexedNode& n) {
+    const LoopRole role = this->role(g.node(n.id));
+    const std::span<const Id> children = g.children_of(n);
     std::uint64_t v = 0;
-    for (std::uint32_t i = 0; i < f.arity; ++i)
-      v |= (f.kind == LoopRole::Kind::Theta && i == 1) ? assumed[child[i]] : variant_[child[i]];
-    switch (f.kind) {
+    for (std::size_t i = 0; i < children.size(); ++i)
+      v |= (role.kind == LoopRole::Kind::Theta && i == 1) ? r.assumed[index(children[i])]
+                                                          : variant_[index(children[i])];
+    switch (role.kind) {
       case LoopRole::Kind::Plain:
         return v;
       case LoopRole::Kind::Theta:
-        return v | f.bit;
+        return v | loop_bit(role.loop);
       case LoopRole::Kind::Pass:
-        return v & ~f.bit;
-      case LoopRole::Kind::Eval:
-        return (v & ~f.bit) | (variant_[child[f.index_child]] & f.bit);
+        return v & ~loop_bit(role.loop);
+      case LoopRole::Kind::Eval: {
+        if (role.index_child >= children.size())
+          throw jit::error("loop invariance: eval's index child " +
+                           std::to_string(role.index_child) + " does not exist");
+        const std::uint64_t bit = loop_bit(role.loop);
+        return (v & ~bit) | (variant_[index(children[role.index_child])] & bit);
+      }
     }
     return v;
   };
+  // Every θ e-node: its class's first and second children and its loop's bit.
+  r.thetas.clear();
+  for (Id c : classes)
+    for (const EGraph::IndexedNode& n : g.indexed(c)) {
+      const LoopRole role = this->role(g.node(n.id));
+      if (role.kind != LoopRole::Kind::Theta) continue;
+      const std::span<const Id> children = g.children_of(n);
+      if (children.size() >= 2)
+        r.thetas.push_back({index(children[0]), index(children[1]), loop_bit(role.loop)});
+    }
 
-  std::vector<std::uint64_t>& assumed = flat.assumed;
-  assumed.assign(variant_.size(), 0);
-  std::vector<std::uint32_t>& work = flat.work;
-  std::vector<bool>& queued = flat.queued;
+  r.assumed.assign(variant_.size(), 0);
   for (;;) {
     for (Id c : classes) variant_[index(c)] = kEverywhere;
-    work.clear();
-    for (auto it = classes.rbegin(); it != classes.rend(); ++it) work.push_back(index(*it));
-    queued.assign(variant_.size(), false);
-    for (Id c : classes) queued[index(c)] = true;
-    while (!work.empty()) {
-      const std::uint32_t c = work.back();
-      work.pop_back();
-      queued[c] = false;
+    r.work.clear();
+    for (auto it = classes.rbegin(); it != classes.rend(); ++it) r.work.push_back(index(*it));
+    r.queued.assign(variant_.size(), false);
+    for (Id c : classes) r.queued[index(c)] = true;
+    while (!r.work.empty()) {
+      const std::uint32_t c = r.work.back();
+      r.work.pop_back();
+      r.queued[c] = false;
       // An empty class (a placeholder never merged) varies everywhere.
       std::uint64_t v = kEverywhere;
-      for (std::uint32_t n = flat.node_begin[c]; n < flat.node_end[c]; ++n)
-        v &= flat_variant(flat.nodes[n], assumed);
+      for (const EGraph::IndexedNode& n : g.indexed(make_id(c))) v &= node_variant(n);
       if (v == variant_[c]) continue;
       variant_[c] = v;
-      for (std::uint32_t p = flat.parent_begin[c]; p < flat.parent_end[c]; ++p) {
-        const std::uint32_t pc = flat.parents[p];
-        if (!queued[pc]) {
-          queued[pc] = true;
-          work.push_back(pc);
+      for (Id p : g.parents_of(make_id(c))) {
+        const std::uint32_t pc = index(g.find(p));
+        if (!r.queued[pc]) {
+          r.queued[pc] = true;
+          r.work.push_back(pc);
         }
       }
     }
+    // The next round would assume what this one gave; it only reads that at
+    // θs, as θ(start, next) = start ∪ next ∪ {ℓ}. If no θ's value would
+    // grow (every next's new bits are in its start's or ℓ), then on every
+    // assignment at or above this result the next round's equations are this
+    // round's, so its fixpoint from "varies everywhere" is this result: stable.
     bool stable = true;
-    for (Id c : classes) {
-      if (assumed[index(c)] != variant_[index(c)]) stable = false;
-      assumed[index(c)] = variant_[index(c)];
-    }
+    for (const Theta& t : r.thetas)
+      if ((variant_[t.next] & ~(variant_[t.start] | r.assumed[t.next] | t.bit)) != 0) {
+        stable = false;
+        break;
+      }
     if (stable) break;
+    for (Id c : classes) r.assumed[index(c)] = variant_[index(c)];
   }
   // The classes whose invariance differs from what the last rebuild gave
   // (a merge in between already intersected it), and those new since.

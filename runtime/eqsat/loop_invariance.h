@@ -84,26 +84,20 @@ class LoopInvariance : public Analysis {
     LoopRole role;
   };
   std::vector<KnownRole> roles_;
-  // on_rebuilt's layout of the graph and work lists, kept between rebuilds
-  // so that their memory is reused: by class index, its e-nodes
-  // nodes[node_begin, node_end) and its parents' classes
-  // parents[parent_begin, parent_end).
-  struct FlatNode {
-    LoopRole::Kind kind = LoopRole::Kind::Plain;
-    std::uint32_t arity = 0;
-    std::uint32_t child_begin = 0;  // into children: the children's classes
-    std::uint32_t index_child = 0;  // Eval
-    std::uint64_t bit = 0;          // the loop's bit, but for Plain
+  // on_rebuilt's work lists, kept between rebuilds so that their memory is
+  // reused: the variance assumed for θs' second children (by class index),
+  // every θ e-node's children's classes, the fixpoint's work list.
+  struct Theta {
+    std::uint32_t start = 0, next = 0;
+    std::uint64_t bit = 0;
   };
-  struct Flat {
-    std::vector<std::uint32_t> node_begin, node_end, parent_begin, parent_end;
-    std::vector<FlatNode> nodes;
-    std::vector<std::uint32_t> children, parents;
+  struct Rounds {
     std::vector<std::uint64_t> assumed;
+    std::vector<Theta> thetas;
     std::vector<std::uint32_t> work;
     std::vector<bool> queued;
   };
-  Flat flat_;
+  Rounds rounds_;
   // By class index, what the last rebuild gave, to list what changed.
   struct Published {
     bool known = false;

@@ -215,6 +215,31 @@ TEST_F(LoopInvarianceTest, FollowsTatesDefinition) {
   EXPECT_TRUE(loops.invariant(k, 2));
 }
 
+// Optimism through θ is settled in rounds: each assumes what the last gave
+// for θs' next values. An inner sum over an outer variable varies in the
+// outer loop only once a round has seen its next value do so (two rounds),
+// and a sum over that sum one round later (three).
+TEST_F(LoopInvarianceTest, InnerSumsOfOuterValuesVaryInTheOuterLoop) {
+  const Id i = loop_var(1, add("0"), "+", add("1"));  // i = θ1(0, i + 1)
+  const Id m = loop_var(2, add("0"), "+", i);         // m = θ2(0, m + i)
+  const Id p = loop_var(2, add("0"), "+", m);         // p = θ2(0, p + m)
+  const Id q = loop_var(2, add("0"), "+", add("n"));  // q = θ2(0, q + n)
+  g.rebuild();
+  EXPECT_FALSE(loops.invariant(m, 1));
+  EXPECT_FALSE(loops.invariant(m, 2));
+  EXPECT_FALSE(loops.invariant(p, 1));
+  EXPECT_FALSE(loops.invariant(p, 2));
+  EXPECT_TRUE(loops.invariant(q, 1));
+  EXPECT_FALSE(loops.invariant(q, 2));
+  // Once m is known to be a constant, both sums are invariant in the outer
+  // loop again, and the next rebuild says so.
+  g.merge(m, add("7"));
+  g.rebuild();
+  EXPECT_TRUE(loops.invariant(m, 1));
+  EXPECT_TRUE(loops.invariant(p, 1));
+  EXPECT_FALSE(loops.invariant(p, 2));
+}
+
 TEST_F(LoopInvarianceTest, GuardsLiftInvariantFactorsOutOfThetas) {
   // (* (theta:?l ?a ?b) ?m) => (theta:?l (* ?a ?m) (* ?b ?m)) when ?m is invariant in ?l.
   const Id m = add("m");
