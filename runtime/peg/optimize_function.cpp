@@ -41,21 +41,24 @@ double loop_work(const ir::Block& body) {
     double weight;
   };
   double work = 0;
+  // Only an expression with more than one owner can be met twice.
   std::unordered_set<const ir::Expr*> seen;
+  std::vector<const ir::ExprPtr*> todo;
   const auto ops = [&](const ir::ExprPtr& root, double weight) {
     if (!root || weight == 1) return;
-    std::vector<const ir::Expr*> todo{root.get()};
+    todo.assign(1, &root);
     while (!todo.empty()) {
-      const ir::Expr* e = todo.back();
+      const ir::ExprPtr& ptr = *todo.back();
       todo.pop_back();
-      if (!seen.insert(e).second) continue;
+      const ir::Expr* e = ptr.get();
+      if (ptr.use_count() > 1 && !seen.insert(e).second) continue;
       const bool free = e->kind == ir::ExprKind::Const || e->kind == ir::ExprKind::Var ||
                         e->kind == ir::ExprKind::Table || e->kind == ir::ExprKind::GpuIndex ||
                         e->kind == ir::ExprKind::Select ||
                         (e->kind == ir::ExprKind::Unary && e->unary_op() == ir::UnaryOp::Not);
       if (!free) work += weight;
       for (const ir::ExprPtr& a : e->args)
-        if (a) todo.push_back(a.get());
+        if (a) todo.push_back(&a);
     }
   };
   std::vector<Level> stack{{body, 1}};
@@ -169,8 +172,9 @@ std::string too_deep_for_translation(const ir::Function& f) {
 // deep PEGs. Measured right after translation, where each class holds one
 // e-node.
 std::size_t peg_depth(const eqsat::EGraph& g, const PegRoots& roots) {
-  constexpr std::size_t kOpen = ~std::size_t{0};  // on the current path
-  std::unordered_map<std::uint32_t, std::size_t> depth;
+  constexpr std::size_t kOpen = ~std::size_t{0};          // on the current path
+  constexpr std::size_t kUnseen = kOpen - 1;              // not reached yet
+  std::vector<std::size_t> depth(g.id_count(), kUnseen);  // by class index
   std::size_t deepest = 0;
   std::vector<eqsat::Id> starts{roots.state};
   if (roots.result) starts.push_back(*roots.result);
@@ -183,8 +187,9 @@ std::size_t peg_depth(const eqsat::EGraph& g, const PegRoots& roots) {
   std::vector<Frame> stack;
   const auto enter = [&](eqsat::Id id) {
     const eqsat::Id c = g.find(id);
-    const auto [it, fresh] = depth.try_emplace(eqsat::index(c), kOpen);
-    if (!fresh) return it->second == kOpen ? std::size_t{0} : it->second;
+    std::size_t& known = depth[eqsat::index(c)];
+    if (known != kUnseen) return known == kOpen ? std::size_t{0} : known;
+    known = kOpen;
     const std::span<const eqsat::Id> nodes = g.nodes_of(c);
     stack.push_back({eqsat::index(c),
                      nodes.empty() ? std::span<const eqsat::Id>{} : g.node(nodes.front()).children,
@@ -216,8 +221,9 @@ std::size_t peg_depth(const eqsat::EGraph& g, const PegRoots& roots) {
 }  // namespace
 
 void declare_called_externs(ir::Module& module, const ir::Function& f) {
+  std::vector<const ir::Expr*> stack;
   ir::for_each_stmt(f.body, [&](const ir::Stmt& s) {
-    ir::for_each_expr(s, [&](const ir::Expr& e) {
+    ir::for_each_expr(s, stack, [&](const ir::Expr& e) {
       if (e.kind == ir::ExprKind::Call) module.declare_extern(*e.callee);
     });
   });
@@ -406,11 +412,15 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     return std::nullopt;
   }
 
+  // Verified in a module of its own, moved there and back (a copy of every
+  // statement otherwise).
   ir::Module check;
   check.externs = module.externs;
   declare_called_externs(check, *out);
-  check.functions.push_back(*out);
-  if (std::vector<jit::verify_error> errors = ir::check(check); !errors.empty()) {
+  check.functions.push_back(std::move(*out));
+  std::vector<jit::verify_error> errors = ir::check(check);
+  *out = std::move(check.functions.back());
+  if (!errors.empty()) {
     report.fallback =
         "the reverted function does not verify: " + std::string(errors.front().what());
     return std::nullopt;

@@ -33,12 +33,10 @@ class ExprRenamer {
     // Post-order: a frame's arguments leave their copies on `done`. Only an
     // expression with more than one owner can be met again, so only those
     // are memoized (a map entry per expression was most of the cost).
-    struct Frame {
-      const ir::ExprPtr* expr;
-      std::size_t next = 0;  // arguments visited
-    };
-    std::vector<Frame> stack{{&root}};
-    std::vector<ir::ExprPtr> done;
+    std::vector<Frame>& stack = stack_;
+    std::vector<ir::ExprPtr>& done = done_;
+    stack.assign(1, Frame{&root});
+    done.clear();
     while (!stack.empty()) {
       Frame& f = stack.back();
       const ir::ExprPtr& e = *f.expr;
@@ -73,13 +71,24 @@ class ExprRenamer {
       done.push_back(std::move(out));
       stack.pop_back();
     }
-    return std::move(done.back());
+    ir::ExprPtr out = std::move(done.back());
+    done.clear();
+    return out;
   }
 
  private:
+  struct Frame {
+    const ir::ExprPtr* expr;
+    std::size_t next = 0;  // arguments visited
+  };
+
   std::function<ir::VarId(ir::VarId)> rename_;
   // By original, the copies of expressions with several owners.
   std::unordered_map<const ir::Expr*, ir::ExprPtr> shared_;
+  // The walk's stacks, kept from one expression to the next (a function's
+  // every statement is renamed).
+  std::vector<Frame> stack_;
+  std::vector<ir::ExprPtr> done_;
 };
 
 void rename_vars(ir::Block& block, const std::function<ir::VarId(ir::VarId)>& rename) {
@@ -118,6 +127,7 @@ StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap)
   };
   StmtFacts facts{nodes, true};
   std::vector<Level> stack{{std::span<const ir::Stmt>(&stmt, 1), 0, 1}};
+  std::vector<const ir::Expr*> exprs;
   while (!stack.empty()) {
     Level& top = stack.back();
     if (top.stmts.empty()) {
@@ -127,7 +137,7 @@ StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap)
     const ir::Stmt& s = top.stmts.front();
     top.stmts = top.stmts.subspan(1);
     const unsigned loops = top.loops, nesting = top.nesting;
-    ir::for_each_expr(s, [&](const ir::Expr& e) {
+    ir::for_each_expr(s, exprs, [&](const ir::Expr& e) {
       if (e.kind == ir::ExprKind::Var && f.var(e.var).kind == ir::VarKind::Shared)
         facts.regionable = false;
     });
@@ -369,11 +379,12 @@ class RegionSplitter {
       if (s.kind == ir::StmtKind::Decl) hoisted.push_back(s.var.index);
     const std::unordered_set<std::uint32_t> hoisted_set(hoisted.begin(), hoisted.end());
     std::unordered_set<std::uint32_t> inside, assigned(hoisted.begin(), hoisted.end()), used;
+    std::vector<const ir::Expr*> exprs;
     ir::for_each_stmt(run, [&](const ir::Stmt& s) {
       if (s.kind == ir::StmtKind::Decl && !hoisted_set.contains(s.var.index))
         inside.insert(s.var.index);
       if (s.kind == ir::StmtKind::Assign) assigned.insert(s.var.index);
-      ir::for_each_expr(s, [&](const ir::Expr& e) {
+      ir::for_each_expr(s, exprs, [&](const ir::Expr& e) {
         if (e.kind == ir::ExprKind::Var) used.insert(e.var.index);
       });
     });
