@@ -12,8 +12,9 @@
 // itself without a θ (x = 1*x once a rule has run), and optimism there would
 // make anything invariant. So it is recomputed at every rebuild() by a
 // pessimistic fixpoint (from "varies everywhere") in which a θ's second child
-// counts with an assumed variance, raised from "invariant" until stable (on a
-// flat copy of the graph's e-nodes, made once per rebuild). Between rebuilds a
+// counts with an assumed variance, raised from "invariant" until stable
+// (read from the e-graph's matching index; a round after which no θ's value
+// would grow is stable without another). Between rebuilds a
 // class keeps its last value (a merge intersects the two), and a class created
 // since reads as varying in every loop; both are safe. changed() lists the
 // classes whose value differs from the last rebuild's (for the runner's
