@@ -106,17 +106,13 @@ bool FunctionVerifier::check_expr(const ExprPtr& root, std::string_view what) {
     }
     return true;
   };
-  // Operands first, on a stack of our own (expressions may be tall); a node
-  // is typed only when all its operands are well formed.
-  struct Frame {
-    const Expr* e;
-    std::size_t next;
-    bool operands_ok;
-  };
+  // Operands first; a node is typed only when all its operands are well
+  // formed.
   if (!shape_ok(*root)) return false;
-  std::vector<Frame> stack{{root.get(), 0, true}};
+  std::vector<ExprFrame>& stack = expr_stack_;
+  stack.assign(1, ExprFrame{root.get(), 0, true});
   while (true) {
-    Frame& top = stack.back();
+    ExprFrame& top = stack.back();
     if (top.next < top.e->args.size()) {
       const ExprPtr& arg = top.e->args[top.next++];
       if (!arg) {

@@ -109,6 +109,14 @@ class FunctionVerifier {
   std::vector<std::vector<std::uint32_t>> scopes_;    // variables each open block declared
   std::vector<Segment> path_;
   unsigned loop_depth_ = 0;
+  // check_expr's walk: operands first, on a stack of our own (expressions
+  // may be tall), kept from one expression to the next.
+  struct ExprFrame {
+    const Expr* e;
+    std::size_t next;
+    bool operands_ok;
+  };
+  std::vector<ExprFrame> expr_stack_;
 };
 
 }  // namespace augur::ir::verifier_detail

@@ -16,8 +16,8 @@ using eqsat::Id;
 
 // The search's choices by class index (a hash lookup per node visit was most
 // of its time); kNone where a class has no finite-cost program.
-constexpr Id kNone = eqsat::make_id(~std::uint32_t{0});
-using FlatChoices = std::vector<Id>;
+constexpr Id kNone = kNoChoice;
+using FlatChoices = Choices;
 
 class Search {
  public:
@@ -161,27 +161,18 @@ ImprovedChoices improve_choices(const EGraph& egraph, const eqsat::Extractor& gr
                                 const std::unordered_set<std::uint32_t>* banned,
                                 std::size_t budget) {
   ImprovedChoices out;
-  FlatChoices flat(egraph.id_count(), kNone);
+  FlatChoices& flat = out.choices;
+  flat.assign(egraph.id_count(), kNone);
   for (Id c : egraph.classes())
     if (greedy.cost(c)) flat[eqsat::index(c)] = greedy.choice(c);
-  const auto copy_out = [&] {
-    out.choices.reserve(egraph.class_count());
-    for (Id c : egraph.classes())
-      if (flat[eqsat::index(c)] != kNone)
-        out.choices.emplace(eqsat::index(c), flat[eqsat::index(c)]);
-  };
   std::vector<Id> roots{peg_roots.state};
   if (peg_roots.result) roots.push_back(*peg_roots.result);
   roots.insert(roots.end(), peg_roots.outputs.begin(), peg_roots.outputs.end());
   for (Id r : roots)
-    if (flat[eqsat::index(egraph.find(r))] == kNone) {
-      copy_out();
-      return out;
-    }
+    if (flat[eqsat::index(egraph.find(r))] == kNone) return out;
   Search search(egraph, flat, std::move(roots), banned, budget);
   out.out_of_budget = !search.run();
   out.work = search.visits();
-  copy_out();
   return out;
 }
 

@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <optional>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "runtime/eqsat/egraph.h"
@@ -19,9 +18,6 @@
 #include "runtime/peg/peg_graph.h"
 
 namespace augur::peg {
-
-// The chosen e-node of every class reachable from the roots, by class id.
-using Choices = std::unordered_map<std::uint32_t, eqsat::Id>;
 
 struct ImprovedChoices {
   Choices choices;

@@ -1,7 +1,6 @@
 #include "runtime/peg/peg_graph.h"
 
 #include <bit>
-#include <unordered_map>
 
 namespace augur::peg {
 
@@ -9,30 +8,30 @@ unsigned PegGraph::depth(std::uint32_t i) const {
   return static_cast<unsigned>(std::bit_width(variant[i]));
 }
 
-std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
-                                      const std::unordered_map<std::uint32_t, eqsat::Id>& choices,
+std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph, const Choices& choices,
                                       const PegRoots& roots, std::optional<eqsat::Id>* blame) {
-  const auto choice = [&](eqsat::Id cls) -> std::optional<eqsat::Id> {
-    auto it = choices.find(eqsat::index(egraph.find(cls)));
-    if (it == choices.end()) return std::nullopt;
-    return it->second;
+  const auto choice = [&](eqsat::Id cls) {
+    const std::uint32_t c = eqsat::index(egraph.find(cls));
+    return c < choices.size() ? choices[c] : kNoChoice;
   };
-  if ((roots.result && !choice(*roots.result)) || !choice(roots.state)) return std::nullopt;
+  if ((roots.result && choice(*roots.result) == kNoChoice) || choice(roots.state) == kNoChoice)
+    return std::nullopt;
   for (eqsat::Id output : roots.outputs)
-    if (!choice(output)) return std::nullopt;
+    if (choice(output) == kNoChoice) return std::nullopt;
   PegGraph graph;
-  std::unordered_map<std::uint32_t, std::uint32_t> index_of;  // class -> node
+  constexpr std::uint32_t kUnvisited = ~std::uint32_t{0};
+  std::vector<std::uint32_t> index_of(egraph.id_count(), kUnvisited);  // class -> node
   std::vector<std::uint32_t> todo;
   const auto visit = [&](eqsat::Id cls) {
     const eqsat::Id root = egraph.find(cls);
-    auto [it, added] =
-        index_of.emplace(eqsat::index(root), static_cast<std::uint32_t>(graph.nodes.size()));
-    if (added) {
-      const eqsat::Id chosen = *choice(root);
+    std::uint32_t& node = index_of[eqsat::index(root)];
+    if (node == kUnvisited) {
+      node = static_cast<std::uint32_t>(graph.nodes.size());
+      const eqsat::Id chosen = choice(root);
       graph.nodes.push_back(PegNode{egraph.node(chosen).label, {}, root, chosen});
-      todo.push_back(it->second);
+      todo.push_back(node);
     }
-    return it->second;
+    return node;
   };
   if (roots.result) graph.result = visit(*roots.result);
   graph.state = visit(roots.state);
@@ -42,8 +41,9 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
     todo.pop_back();
     const eqsat::ENodeView v = egraph.node(graph.nodes[i].enode);
     std::vector<std::uint32_t> children;
+    children.reserve(v.children.size());
     for (eqsat::Id c : v.children) {
-      if (!choice(c)) {
+      if (choice(c) == kNoChoice) {
         if (blame) *blame = graph.nodes[i].enode;
         return std::nullopt;
       }
@@ -58,17 +58,25 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
 std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
                                       const eqsat::Extractor& extractor, const PegRoots& roots,
                                       std::optional<eqsat::Id>* blame) {
-  std::unordered_map<std::uint32_t, eqsat::Id> choices;
+  Choices choices(egraph.id_count(), kNoChoice);
   for (eqsat::Id c : egraph.classes())
-    if (extractor.cost(c)) choices.emplace(eqsat::index(c), extractor.choice(c));
+    if (extractor.cost(c)) choices[eqsat::index(c)] = extractor.choice(c);
   return extract_graph(egraph, choices, roots, blame);
 }
 
 void compute_variance(PegGraph& graph) {
   const std::size_t n = graph.nodes.size();
-  std::vector<std::vector<std::uint32_t>> parents(n);
-  for (std::uint32_t i = 0; i < n; ++i)
-    for (std::uint32_t c : graph.nodes[i].children) parents[c].push_back(i);
+  // Parents as compressed rows: node c's are parents[first[c], first[c + 1]).
+  std::vector<std::uint32_t> first(n + 1, 0), parents;
+  for (const PegNode& node : graph.nodes)
+    for (std::uint32_t c : node.children) ++first[c + 1];
+  for (std::size_t c = 0; c < n; ++c) first[c + 1] += first[c];
+  parents.resize(first[n]);
+  {
+    std::vector<std::uint32_t> next(first.begin(), first.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t c : graph.nodes[i].children) parents[next[c]++] = i;
+  }
   graph.variant.assign(n, 0);
   std::vector<std::uint32_t> work;
   for (std::uint32_t i = 0; i < n; ++i) work.push_back(i);
@@ -96,7 +104,8 @@ void compute_variance(PegGraph& graph) {
     }
     if (v == graph.variant[i]) continue;
     graph.variant[i] = v;
-    for (std::uint32_t p : parents[i]) {
+    for (std::uint32_t k = first[i]; k < first[i + 1]; ++k) {
+      const std::uint32_t p = parents[k];
       if (!queued[p]) {
         queued[p] = true;
         work.push_back(p);

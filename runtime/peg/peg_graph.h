@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "runtime/eqsat/egraph.h"
@@ -50,11 +49,15 @@ struct PegGraph {
   unsigned depth(std::uint32_t i) const;  // the deepest loop node i varies in; 0 if none
 };
 
-// The program `choices` picks (an e-node per class id) for `roots`. A θ's second child need not
+// The e-node chosen for each class, by class index; kNoChoice for a class
+// without one.
+inline constexpr eqsat::Id kNoChoice = eqsat::make_id(~std::uint32_t{0});
+using Choices = std::vector<eqsat::Id>;
+
+// The program `choices` picks for `roots`. A θ's second child need not
 // have been settled when the θ was chosen, so it may have no program at all (every e-node in it
 // banned): then the result is empty and `blame` names that θ's e-node.
-std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
-                                      const std::unordered_map<std::uint32_t, eqsat::Id>& choices,
+std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph, const Choices& choices,
                                       const PegRoots& roots,
                                       std::optional<eqsat::Id>* blame = nullptr);
 // The same with the extractor's choices.

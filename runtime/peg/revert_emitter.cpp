@@ -336,7 +336,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
     NodeSet needs;
     for (std::uint32_t m : members)
       for (int side = 1; side <= 2; ++side)
-        needs = unite(needs, lazy_reads(node(m).children[side], *memo));
+        unite_into(needs, lazy_reads(node(m).children[side], *memo));
     const NodeSet& must_now = bundles_.back().must;
     for (std::uint32_t s : needs)
       if (s != kNoBlame && s != cur_ && !reached(s) && !overwritten(s) &&
@@ -543,16 +543,7 @@ const NodeSet& Emitter::lazy_reads(std::uint32_t n, NodeSetMemo& memo) const {
   spend(1);
   const PegNode& p = node(n);
   NodeSet out;
-  const auto add = [&](const NodeSet& c) {
-    if (c.empty()) return;
-    if (out.empty()) {
-      out = c;
-      return;
-    }
-    NodeSet merged;
-    std::set_union(out.begin(), out.end(), c.begin(), c.end(), std::back_inserter(merged));
-    out = std::move(merged);
-  };
+  const auto add = [&](const NodeSet& c) { unite_into(out, c); };
   const auto done = [&]() -> const NodeSet& {
     slot = std::move(out);
     return slot;

@@ -39,6 +39,8 @@ struct Failure {
 using NodeSet = std::vector<std::uint32_t>;  // sorted
 
 NodeSet unite(const NodeSet& a, const NodeSet& b);
+// a = a ∪ b, in a's own memory where it has room.
+void unite_into(NodeSet& a, const NodeSet& b);
 NodeSet intersect(const NodeSet& a, const NodeSet& b);
 
 class Emitter {

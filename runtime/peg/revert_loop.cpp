@@ -328,8 +328,8 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   if (!state_theta) {
     NodeSetMemoHandle memo = node_set_memo();
     NodeSet reads;
-    for (std::uint32_t r : roots) reads = unite(reads, lazy_reads(r, *memo));
-    for (std::uint32_t t : thetas) reads = unite(reads, lazy_reads(node(t).children[1], *memo));
+    for (std::uint32_t r : roots) unite_into(reads, lazy_reads(r, *memo));
+    for (std::uint32_t t : thetas) unite_into(reads, lazy_reads(node(t).children[1], *memo));
     std::erase_if(reads, [&](std::uint32_t st) {
       return st == kNoBlame || st == cur_ || reached(st) || overwritten(st);
     });

@@ -17,6 +17,19 @@ NodeSet unite(const NodeSet& a, const NodeSet& b) {
   return out;
 }
 
+void unite_into(NodeSet& a, const NodeSet& b) {
+  if (b.empty()) return;
+  if (a.empty()) {
+    a = b;
+    return;
+  }
+  // Merged from the back, where the room is, then without the duplicates.
+  std::size_t i = a.size(), j = b.size(), k = i + j;
+  a.resize(k);
+  while (j > 0) a[--k] = (i > 0 && a[i - 1] > b[j - 1]) ? a[--i] : b[--j];
+  a.erase(std::unique(a.begin(), a.end()), a.end());
+}
+
 NodeSet intersect(const NodeSet& a, const NodeSet& b) {
   NodeSet out;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
@@ -34,7 +47,7 @@ NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) 
     NodeSet out;
     const auto add_children = [&](std::size_t first) {
       for (std::size_t i = first; i < p.children.size(); ++i)
-        out = unite(out, self(self, p.children[i]));
+        unite_into(out, self(self, p.children[i]));
     };
     switch (p.kind()) {
       case Kind::Const:
@@ -75,7 +88,7 @@ NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) 
     return slot;
   };
   NodeSet out;
-  for (std::uint32_t r : roots) out = unite(out, rec(rec, r));
+  for (std::uint32_t r : roots) unite_into(out, rec(rec, r));
   return out;
 }
 

@@ -337,9 +337,9 @@ TEST(PegCases, C07_PeeledFormReverts) {
   eqsat::Runner(run).run(*g, peel);
 
   const eqsat::Extractor extractor(*g, peg_cost(), peg_cycle_edges());
-  Choices choices;
+  Choices choices(g->id_count(), kNoChoice);
   for (eqsat::Id c : g->classes())
-    if (extractor.cost(c)) choices.emplace(eqsat::index(c), extractor.choice(c));
+    if (extractor.cost(c)) choices[eqsat::index(c)] = extractor.choice(c);
   std::optional<eqsat::Id> phi;
   for (eqsat::Id n : g->nodes_of(*f.result))
     if (kind_of(g->node(n).label.op) == Kind::Phi) phi = n;
