@@ -45,6 +45,11 @@ class Matches {
   }
 
   void push(Id root, std::span<const Id> classes, std::span<const std::uint64_t> payloads);
+  // Bytes the buffer holds (its capacity).
+  std::size_t memory_bytes() const {
+    return roots_.capacity() * sizeof(Id) + classes_.capacity() * sizeof(Id) +
+           payloads_.capacity() * sizeof(std::uint64_t);
+  }
   // Empties the buffer for matches of `query`'s shape, keeping its memory.
   void reset(std::size_t class_vars, std::size_t payload_vars) {
     class_vars_ = class_vars;

@@ -16,6 +16,9 @@ namespace augur::eqsat {
 
 namespace {
 
+// What a thread keeps of its last run's match buffers, at most.
+constexpr std::size_t kKeptBufferBytes = std::size_t{1} << 20;
+
 using Clock = std::chrono::steady_clock;
 
 // Candidate classes per search task. Fixed, so that how matches are cut into
@@ -146,7 +149,21 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
   std::vector<std::size_t> threshold(rules.size(), 0);
   std::vector<Task> tasks;
   std::vector<std::size_t> first_task;  // by position in `active`, and one past the last
-  std::vector<Matches> found;
+  // The match buffers, kept on the thread from one run to the next (a
+  // client runs one small e-graph after another: an allocation per buffer
+  // and growth otherwise), up to kKeptBufferBytes; taken, so that a run
+  // nested on this thread makes its own.
+  thread_local std::vector<Matches> kept_buffers;
+  std::vector<Matches> found = std::move(kept_buffers);
+  struct GiveBack {
+    std::vector<Matches>& found;
+    ~GiveBack() {
+      std::size_t bytes = 0;
+      for (const Matches& m : found) bytes += m.memory_bytes();
+      if (bytes <= kKeptBufferBytes && kept_buffers.size() < found.size())
+        kept_buffers = std::move(found);
+    }
+  } give_back{found};
   std::vector<char> apply;
   for (std::size_t iteration = 0;; ++iteration) {
     if (iteration >= limits.iterations)

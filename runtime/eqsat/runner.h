@@ -45,6 +45,10 @@
 // new matches), so the bans, and so the result, can differ from a
 // non-incremental run's where some rule nears its match limit.
 //
+// A thread keeps its last run's match buffers, up to 1 MiB, for its next
+// run: a client such as the PEG optimizer runs one small e-graph after
+// another.
+//
 // The backoff scheduler (egg's BackoffScheduler) keeps explosive rules
 // (associativity, commutativity) from starving the rest: a rule whose matches
 // in one iteration exceed its limit is skipped for a few iterations, and both

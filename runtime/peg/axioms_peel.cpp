@@ -14,8 +14,9 @@
 // once), and both copies built from at most kMaxPeeledClasses classes of
 // pure operators and φ (no σ, no other loop). The rule only adds
 // equalities: the extractor's cost decides whether the peeled form is used.
-#include <unordered_map>
-#include <unordered_set>
+#include <algorithm>
+#include <array>
+#include <span>
 #include <vector>
 
 #include "runtime/eqsat/loop_invariance.h"
@@ -35,58 +36,103 @@ constexpr std::size_t kMaxPeeledClasses = 32;
 // Which operand of θ_ℓ(init, next) a copy takes: iteration 0 or the next one.
 enum class Shift : std::uint8_t { Zero = 0, Peel = 1 };
 
-// Builds eval_ℓ(x, Z) or peel_ℓ(x) for classes of one loop, memoized.
+// Builds eval_ℓ(x, Z) or peel_ℓ(x) for classes of one loop, memoized. At
+// most kMaxPeeledClasses classes are built, so the memo and the classes
+// being built are short lists; copies of e-nodes and mapped operands go on
+// one scratch stack per thread (builds nest, the rule runs at every match).
 class Shifter {
  public:
-  Shifter(EGraph& g, unsigned loop) : g_(g), loop_(loop) {}
+  Shifter(EGraph& g, unsigned loop) : g_(g), loop_(loop), scratch_(thread_scratch()) {}
 
   std::optional<Id> operator()(Id cls, Shift shift) {
     cls = g_.find(cls);
-    auto& memo = memo_[static_cast<unsigned>(shift)];
-    if (auto it = memo.find(eqsat::index(cls)); it != memo.end()) return it->second;
+    const std::uint32_t c = eqsat::index(cls);
+    for (std::size_t i = 0; i < memo_size_; ++i)
+      if (memo_[i].cls == c && memo_[i].shift == shift) return memo_[i].out;
     if (invariance(g_).invariant(cls, loop_)) return cls;
-    if (!active_.insert(eqsat::index(cls)).second || ++visited_ > kMaxPeeledClasses)
+    if (std::find(active_.begin(), active_.begin() + active_size_, c) !=
+            active_.begin() + active_size_ ||
+        visited_ == kMaxPeeledClasses)
       return std::nullopt;
+    ++visited_;
+    active_[active_size_++] = c;
     const std::optional<Id> out = build(cls, shift);
-    active_.erase(eqsat::index(cls));
-    if (out) memo.emplace(eqsat::index(cls), *out);
+    --active_size_;  // builds nest: the last one entered
+    if (out) memo_[memo_size_++] = {c, shift, *out};
     return out;
   }
 
  private:
-  struct Node {
+  struct Copied {
     eqsat::Label label;
-    std::vector<Id> children;
+    std::uint32_t first_child = 0;  // into Scratch::children
+    std::uint32_t arity = 0;
+  };
+  struct Scratch {
+    std::vector<Copied> nodes;
+    std::vector<Id> children, mapped;
+  };
+  static Scratch& thread_scratch() {
+    thread_local Scratch scratch;
+    return scratch;
+  }
+  struct Memo {
+    std::uint32_t cls;
+    Shift shift;
+    Id out;
   };
 
   std::optional<Id> build(Id cls, Shift shift) {
     // Adding e-nodes may move the class's node list: copy it first.
-    std::vector<Node> nodes;
+    Scratch& s = scratch_;
+    const std::size_t nodes_begin = s.nodes.size(), children_begin = s.children.size();
     for (Id n : g_.nodes_of(cls)) {
       const eqsat::ENodeView v = g_.node(n);
-      nodes.push_back({v.label, {v.children.begin(), v.children.end()}});
+      s.nodes.push_back({v.label, static_cast<std::uint32_t>(s.children.size()),
+                         static_cast<std::uint32_t>(v.children.size())});
+      s.children.insert(s.children.end(), v.children.begin(), v.children.end());
     }
-    for (const Node& n : nodes)
+    const std::optional<Id> out = build_from(nodes_begin, shift);
+    s.nodes.resize(nodes_begin);
+    s.children.resize(children_begin);
+    return out;
+  }
+
+  // From the copies at scratch_.nodes[first, end); the recursion below
+  // pushes and pops its own above them, so they are read by index.
+  std::optional<Id> build_from(std::size_t first, Shift shift) {
+    Scratch& s = scratch_;
+    const std::size_t end = s.nodes.size();
+    for (std::size_t i = first; i < end; ++i) {
+      const Copied n = s.nodes[i];
       if (kind_of(n.label.op) == Kind::Theta && n.label.payload == loop_)
-        return g_.find(n.children[static_cast<unsigned>(shift)]);
-    for (const Node& n : nodes) {
+        return g_.find(s.children[n.first_child + static_cast<unsigned>(shift)]);
+    }
+    for (std::size_t i = first; i < end; ++i) {
+      const Copied n = s.nodes[i];
       const Kind k = kind_of(n.label.op);
       if (!is_pure_value_op(k) && k != Kind::Phi) continue;
-      std::vector<Id> mapped;
-      for (Id c : n.children) {
-        const std::optional<Id> m = (*this)(c, shift);
+      const std::size_t mapped_begin = s.mapped.size();
+      for (std::uint32_t j = 0; j < n.arity; ++j) {
+        const std::optional<Id> m = (*this)(s.children[n.first_child + j], shift);
         if (!m) break;
-        mapped.push_back(*m);
+        s.mapped.push_back(*m);
       }
-      if (mapped.size() == n.children.size()) return g_.add(n.label, mapped);
+      const bool all = s.mapped.size() - mapped_begin == n.arity;
+      std::optional<Id> out;
+      if (all) out = g_.add(n.label, std::span<const Id>(s.mapped).subspan(mapped_begin, n.arity));
+      s.mapped.resize(mapped_begin);
+      if (all) return out;
     }
     return std::nullopt;
   }
 
   EGraph& g_;
   unsigned loop_;
-  std::unordered_map<std::uint32_t, Id> memo_[2];
-  std::unordered_set<std::uint32_t> active_;
+  Scratch& scratch_;
+  std::array<Memo, kMaxPeeledClasses> memo_;
+  std::array<std::uint32_t, kMaxPeeledClasses> active_;
+  std::size_t memo_size_ = 0, active_size_ = 0;
   std::size_t visited_ = 0;
 };
 

@@ -56,6 +56,7 @@ class ClassValues {
 // reused: evaluate_loop does not reenter itself.
 struct Levels {
   std::array<ClassValues, kMaxDepth + 1> env, memo;
+  std::array<std::vector<Label>, kMaxDepth + 1> next;  // the θs' next values
   std::vector<bool> active;  // by class index: being evaluated (cycles fail)
 };
 
@@ -150,7 +151,8 @@ class Simulator {
       if (!init) return std::nullopt;
       env.put(eqsat::index(cls), *init);
     }
-    std::vector<Label> next(thetas.size());
+    std::vector<Label>& next = levels_.next[budget_.depth];
+    next.resize(thetas.size());
     for (unsigned i = 0; i < kMaxIterations; ++i) {
       memo.clear(g_.id_count());
       const std::optional<Label> c = value(*cond);
@@ -175,8 +177,9 @@ class Simulator {
     // One per thread, reused (the walk is not reentrant): the rule walks a
     // loop for every eval, every iteration.
     thread_local eqsat::StampedSet seen;
+    thread_local std::vector<Id> todo;
     seen.clear(g_.id_count());
-    std::vector<Id> todo{g_.find(x), g_.find(cond)};
+    todo.assign({g_.find(x), g_.find(cond)});
     while (!todo.empty()) {
       const Id c = g_.find(todo.back());
       todo.pop_back();

@@ -321,6 +321,7 @@ class Emitter {
   // chooses by a value `in_test` holds (the exit test still pending).
   bool effects_ahead(std::uint32_t state, const Marks& in_test);
   mutable std::vector<std::unique_ptr<eqsat::StampedSet>> marks_pool_;
+  mutable std::vector<std::uint32_t> theta_walk_;  // loop_thetas' stack, reused
   std::vector<Bundle> bundles_;
   std::unordered_set<std::uint32_t> in_progress_;  // values being computed (not to flush)
   // Per node: how many φ groups being emitted hold it (computed with its

@@ -22,7 +22,8 @@ std::vector<std::uint32_t> Emitter::loop_thetas(unsigned loop,
   const std::uint64_t bit = std::uint64_t{1} << (loop - 1);
   std::vector<std::uint32_t> thetas;
   Marks seen = marks();
-  std::vector<std::uint32_t> stack(roots.rbegin(), roots.rend());
+  std::vector<std::uint32_t>& stack = theta_walk_;
+  stack.assign(roots.rbegin(), roots.rend());
   while (!stack.empty()) {
     const std::uint32_t n = stack.back();
     stack.pop_back();
