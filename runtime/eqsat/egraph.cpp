@@ -163,8 +163,8 @@ bool EGraph::merge(Id a, Id b, Reason why) {
       analysis_pending_.insert(analysis_pending_.end(), from.parents.begin(), from.parents.end());
   }
   EClass& into = classes_[index(root)];
-  into.nodes.insert(into.nodes.end(), from.nodes.begin(), from.nodes.end());
-  into.parents.insert(into.parents.end(), from.parents.begin(), from.parents.end());
+  into.nodes.append(from.nodes);
+  into.parents.append(from.parents);
   from = EClass{};
   touched_.push_back(root);
   changing_.push_back(root);
@@ -217,7 +217,7 @@ std::size_t EGraph::rebuild() {
         const Id cls = find_mut(n);
         if (!analyses_[i]->on_update(*this, cls, node(n))) continue;
         data_changing_.push_back(cls);
-        const std::vector<Id>& parents = classes_[index(cls)].parents;
+        const IdList& parents = classes_[index(cls)].parents;
         analysis_pending_.insert(analysis_pending_.end(), parents.begin(), parents.end());
         analyses_[i]->on_modify(*this, cls);
       }
@@ -253,14 +253,14 @@ std::size_t EGraph::rebuild() {
 
 void EGraph::normalize(Id cls) {
   EClass& c = classes_[index(cls)];
-  std::erase_if(c.nodes, [&](Id n) { return nodes_[index(n)].dead || nodes_[index(n)].pruned; });
+  c.nodes.erase_if([&](Id n) { return nodes_[index(n)].dead || nodes_[index(n)].pruned; });
   std::sort(c.nodes.begin(), c.nodes.end(), [&](Id x, Id y) {
     const Label lx = nodes_[index(x)].label, ly = nodes_[index(y)].label;
     return lx != ly ? lx < ly : x < y;
   });
-  std::erase_if(c.parents, [&](Id n) { return nodes_[index(n)].dead != 0; });
+  c.parents.erase_if([&](Id n) { return nodes_[index(n)].dead != 0; });
   std::sort(c.parents.begin(), c.parents.end());
-  c.parents.erase(std::unique(c.parents.begin(), c.parents.end()), c.parents.end());
+  c.parents.erase_from(std::unique(c.parents.begin(), c.parents.end()));
 }
 
 void EGraph::index_classes() {
@@ -336,8 +336,7 @@ std::size_t EGraph::memory_bytes() const {
   std::size_t bytes = nodes_.capacity() * sizeof(NodeRecord) + child_pool_.capacity() * sizeof(Id) +
                       parent_.capacity() * sizeof(Id) + classes_.capacity() * sizeof(EClass) +
                       memo_.memory_bytes() + roots_.capacity() * sizeof(Id);
-  for (const EClass& c : classes_)
-    bytes += (c.nodes.capacity() + c.parents.capacity()) * sizeof(Id);
+  for (const EClass& c : classes_) bytes += c.nodes.heap_bytes() + c.parents.heap_bytes();
   for (const auto& list : by_op_) bytes += list.capacity() * sizeof(Id);
   if (explain_) bytes += explain_->memory_bytes();
   bytes += index_begin_.capacity() * sizeof(std::uint32_t) +

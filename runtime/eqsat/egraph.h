@@ -41,6 +41,7 @@
 
 #include "runtime/eqsat/analysis.h"
 #include "runtime/eqsat/id.h"
+#include "runtime/eqsat/id_list.h"
 #include "runtime/eqsat/node_table.h"
 
 namespace augur::eqsat {
@@ -199,8 +200,8 @@ class EGraph {
     std::uint32_t pruned : 1 = 0;  // removed from its class's list by prune()
   };
   struct EClass {
-    std::vector<Id> nodes;
-    std::vector<Id> parents;
+    IdList nodes;
+    IdList parents;
   };
 
   [[noreturn]] static void throw_analysis_too_late(std::string_view name);
@@ -269,8 +270,8 @@ const A& EGraph::analysis() const {
 template <class Keep>
 void EGraph::prune(Id cls, Keep&& keep) {
   changing_.push_back(find_mut(cls));
-  std::vector<Id>& list = classes_[index(find_mut(cls))].nodes;
-  std::erase_if(list, [&](Id n) {
+  IdList& list = classes_[index(find_mut(cls))].nodes;
+  list.erase_if([&](Id n) {
     if (nodes_[index(n)].dead || keep(node(n))) return false;
     nodes_[index(n)].pruned = 1;
     return true;

@@ -7,13 +7,52 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <span>
+#include <vector>
 
 #include "jit/error.h"
+#include "runtime/eqsat/id_list.h"
 #include "runtime/eqsat/language.h"
 #include "runtime/eqsat/term.h"
 
 namespace augur::eqsat {
 namespace {
+
+// IdList, the e-classes' lists: inline up to two ids, then on the heap, and
+// the same ids either way through growth, moves and erasure.
+TEST(IdList, KeepsItsIdsInlineThenOnTheHeap) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    IdList list;
+    std::vector<Id> expected;
+    const int n = static_cast<int>(rng() % 40);
+    for (int i = 0; i < n; ++i) {
+      const Id id = make_id(static_cast<std::uint32_t>(rng() % 16));
+      if (rng() % 4 == 0) {
+        const std::vector<Id> more{id, make_id(index(id) + 1)};
+        list.append(more);
+        expected.insert(expected.end(), more.begin(), more.end());
+      } else {
+        list.push_back(id);
+        expected.push_back(id);
+      }
+    }
+    EXPECT_EQ(list.heap_bytes() == 0, expected.size() <= 2) << "trial " << trial;
+    IdList moved(std::move(list));
+    EXPECT_TRUE(list.empty());
+    list.push_back(make_id(99));  // a moved-from list is usable again
+    ASSERT_EQ(std::vector<Id>(moved.begin(), moved.end()), expected) << "trial " << trial;
+    const auto odd = [](Id id) { return index(id) % 2 == 1; };
+    moved.erase_if(odd);
+    std::erase_if(expected, odd);
+    IdList assigned;
+    assigned.push_back(make_id(5));
+    assigned = std::move(moved);
+    const std::span<const Id> view = assigned;
+    EXPECT_EQ(std::vector<Id>(view.begin(), view.end()), expected) << "trial " << trial;
+    EXPECT_EQ(std::vector<Id>(list.begin(), list.end()), std::vector<Id>{make_id(99)});
+  }
+}
 
 // Checks the invariants egraph.h promises after rebuild().
 void expect_invariants(const EGraph& g) {
