@@ -112,7 +112,7 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
     }
     return v;
   };
-  // Every θ e-node: its class's first and second children and its loop's bit.
+  // Every θ e-node: the classes of its first and second children, its loop's bit.
   r.thetas.clear();
   for (Id c : classes)
     for (const EGraph::IndexedNode& n : g.indexed(c)) {
