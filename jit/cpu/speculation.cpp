@@ -29,13 +29,13 @@ bool speculable_node(const ir::Expr& expr) {
 }  // namespace
 
 bool Speculation::speculable(const ir::ExprPtr& expr) {
-  // 0 or 1: fold_expr keeps its results in a vector, and vector<bool> has no
-  // span.
+  // 0 or 1: the folder keeps its results in a vector, and vector<bool> has
+  // no span.
   const auto speculable = [](const ir::ExprPtr& e, std::span<unsigned char> args) -> unsigned char {
     const bool all = std::find(args.begin(), args.end(), 0) == args.end();
     return all && speculable_node(*e) ? 1 : 0;
   };
-  return ir::fold_expr<unsigned char>(expr, speculable, &memo_) != 0;
+  return folder_.fold(expr, speculable) != 0;
 }
 
 std::size_t Speculation::eager_operands(const ir::Expr& expr) {

@@ -6,9 +6,9 @@
 #pragma once
 
 #include <cstddef>
-#include <unordered_map>
 
 #include "runtime/ir/ir.h"
+#include "runtime/ir/visit.h"
 
 namespace augur::cpu {
 
@@ -23,7 +23,9 @@ class Speculation {
   std::size_t eager_operands(const ir::Expr& expr);
 
  private:
-  std::unordered_map<const ir::Expr*, unsigned char> memo_;  // 0 or 1
+  // Every node: later questions may be about any subexpression of an
+  // earlier one.
+  ir::ExprFolder<unsigned char> folder_{ir::ExprFolder<unsigned char>::Remember::every_node};
 };
 
 }  // namespace augur::cpu

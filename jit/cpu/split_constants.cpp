@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <unordered_map>
 
 #include "jit/cpu/split_plan.h"
 #include "runtime/ir/const_fold.h"
@@ -169,42 +168,39 @@ class Analysis {
   Val evaluate(const ir::ExprPtr& expr, const State& state) {
     if (!expr) return Val{true, 0};  // a declaration without initializer: zero
     using Result = std::optional<std::uint64_t>;
-    // Memoized: a shared subexpression is folded once, whatever the DAG.
-    std::unordered_map<const ir::Expr*, Result> memo;
-    const Result r = ir::fold_expr<Result>(
-        expr,
-        [&](const ir::ExprPtr& e, std::span<Result> args) {
-          ++work_;
-          for (const Result& arg : args) {
-            if (!arg && e->kind != ir::ExprKind::Select) return Result{};
-          }
-          std::optional<ir::Constant> folded;
-          switch (e->kind) {
-            case ir::ExprKind::Const:
-              return Result{e->bits};
-            case ir::ExprKind::Var: {
-              const std::uint32_t slot = slot_[e->var.index];
-              if (slot == kUntracked || !state.vals[slot].constant) return Result{};
-              return Result{state.vals[slot].bits};
-            }
-            case ir::ExprKind::Unary:
-              folded = ir::fold_unary(e->unary_op(), e->args[0]->type, *args[0]);
-              break;
-            case ir::ExprKind::Binary:
-              folded = ir::fold_binary(e->binary_op(), e->args[0]->type, *args[0], *args[1]);
-              break;
-            case ir::ExprKind::Cast:
-              folded = ir::fold_cast(e->type, e->args[0]->type, *args[0]);
-              break;
-            case ir::ExprKind::Select:
-              if (!args[0]) return Result{};
-              return *args[0] ? args[1] : args[2];
-            default:
-              return Result{};
-          }
-          return folded ? Result{folded->bits} : Result{};
-        },
-        &memo);
+    // A shared subexpression is folded once, whatever the DAG.
+    ir::ExprFolder<Result> folder(ir::ExprFolder<Result>::Remember::shared_nodes);
+    const Result r = folder.fold(expr, [&](const ir::ExprPtr& e, std::span<Result> args) {
+      ++work_;
+      for (const Result& arg : args) {
+        if (!arg && e->kind != ir::ExprKind::Select) return Result{};
+      }
+      std::optional<ir::Constant> folded;
+      switch (e->kind) {
+        case ir::ExprKind::Const:
+          return Result{e->bits};
+        case ir::ExprKind::Var: {
+          const std::uint32_t slot = slot_[e->var.index];
+          if (slot == kUntracked || !state.vals[slot].constant) return Result{};
+          return Result{state.vals[slot].bits};
+        }
+        case ir::ExprKind::Unary:
+          folded = ir::fold_unary(e->unary_op(), e->args[0]->type, *args[0]);
+          break;
+        case ir::ExprKind::Binary:
+          folded = ir::fold_binary(e->binary_op(), e->args[0]->type, *args[0], *args[1]);
+          break;
+        case ir::ExprKind::Cast:
+          folded = ir::fold_cast(e->type, e->args[0]->type, *args[0]);
+          break;
+        case ir::ExprKind::Select:
+          if (!args[0]) return Result{};
+          return *args[0] ? args[1] : args[2];
+        default:
+          return Result{};
+      }
+      return folded ? Result{folded->bits} : Result{};
+    });
     return r ? Val{true, *r} : Val{};
   }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -141,29 +140,26 @@ class Cutter {
       ir::ExprPtr expr;
       std::size_t nodes = 0;  // since the last cut below it
     };
-    std::unordered_map<const ir::Expr*, Piece> memo;
-    const Piece whole = ir::fold_expr<Piece>(
-        root,
-        [&](const ir::ExprPtr& e, std::span<Piece> args) {
-          Piece p{e, 1};
-          bool changed = false;
-          for (std::size_t i = 0; i < args.size(); ++i) {
-            p.nodes += args[i].nodes;
-            changed = changed || args[i].expr != e->args[i];
-          }
-          if (changed) {
-            auto copy = std::make_shared<ir::Expr>(*e);
-            for (std::size_t i = 0; i < args.size(); ++i) copy->args[i] = args[i].expr;
-            p.expr = std::move(copy);
-          }
-          if (p.nodes >= piece_nodes_ && e != root && eager.contains(e.get())) {
-            const ir::VarId var = new_var(e->type);
-            out.push_back(ir::Stmt::decl(var, std::move(p.expr)));
-            p = Piece{ir::read(var, e->type), 1};
-          }
-          return p;
-        },
-        &memo);
+    ir::ExprFolder<Piece> folder(ir::ExprFolder<Piece>::Remember::shared_nodes);
+    const Piece whole = folder.fold(root, [&](const ir::ExprPtr& e, std::span<Piece> args) {
+      Piece p{e, 1};
+      bool changed = false;
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        p.nodes += args[i].nodes;
+        changed = changed || args[i].expr != e->args[i];
+      }
+      if (changed) {
+        auto copy = std::make_shared<ir::Expr>(*e);
+        for (std::size_t i = 0; i < args.size(); ++i) copy->args[i] = args[i].expr;
+        p.expr = std::move(copy);
+      }
+      if (p.nodes >= piece_nodes_ && e != root && eager.contains(e.get())) {
+        const ir::VarId var = new_var(e->type);
+        out.push_back(ir::Stmt::decl(var, std::move(p.expr)));
+        p = Piece{ir::read(var, e->type), 1};
+      }
+      return p;
+    });
     return whole.expr;
   }
 

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <span>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -13,7 +14,8 @@
 namespace augur::ir {
 
 // Calls f(stmt) for every statement of `block`, nested blocks included, in
-// source order (a statement before the statements it holds).
+// source order (a statement before the statements it holds). An `f` that
+// returns bool stops the walk by returning false.
 template <class F>
 void for_each_stmt(std::span<const Stmt> block, F&& f) {
   std::vector<std::span<const Stmt>> stack{block};
@@ -25,7 +27,11 @@ void for_each_stmt(std::span<const Stmt> block, F&& f) {
     }
     const Stmt& s = top.front();
     top = top.subspan(1);
-    f(s);
+    if constexpr (std::is_same_v<std::invoke_result_t<F&, const Stmt&>, bool>) {
+      if (!f(s)) return;
+    } else {
+      f(s);
+    }
     // Pushed in reverse, so that init, body, step and orelse come in that order.
     for (const Block* b : {&s.orelse, &s.step, &s.body, &s.init})
       if (!b->empty()) stack.emplace_back(*b);
@@ -53,50 +59,75 @@ void for_each_expr(const Expr& root, F&& f) {
   for_each_expr(root, stack, f);
 }
 
-// Folds `root` bottom-up without recursion: `f(e, results)` gets each node
-// (as its ExprPtr) after the results of its arguments, in order, and returns
-// its own. With `memo`, a node reached again (a shared subexpression) reuses
-// its result; memo also keeps results across calls. A missing argument (IR
-// that does not verify) gives R{}.
-template <class R, class F>
-R fold_expr(const ExprPtr& root, F&& f, std::unordered_map<const Expr*, R>* memo = nullptr) {
+// Folds expressions bottom-up without recursion: `f(e, results)` gets each
+// node (as its ExprPtr) after the results of its arguments, in order, and
+// returns its own. A missing argument (IR that does not verify) gives R{}.
+// A folder keeps its stacks from one fold to the next, and remembers results
+// across folds as its `Remember` says: a node reached again (a shared
+// subexpression) reuses its result, so a DAG costs its nodes, not its tree.
+template <class R>
+class ExprFolder {
+ public:
+  enum class Remember {
+    nothing,       // every use of a shared node is folded again
+    shared_nodes,  // nodes with more than one owner: in IR that does not
+                   // change between folds, the only ones met twice
+    every_node,    // for a caller that folds the same subtree from elsewhere
+  };
+  explicit ExprFolder(Remember remember) : remember_(remember) {}
+
+  template <class F>
+  R fold(const ExprPtr& root, F&& f) {
+    stack_.clear();
+    results_.clear();
+    enter(root);
+    while (!stack_.empty()) {
+      Frame& top = stack_.back();
+      const Expr& e = **top.e;
+      if (top.next < e.args.size()) {
+        enter(e.args[top.next++]);  // may move `top`
+        continue;
+      }
+      const std::size_t base = top.base;
+      R r = f(*top.e, std::span<R>(results_).subspan(base));
+      if (remembers(*top.e)) memo_.emplace(top.e->get(), r);
+      stack_.pop_back();
+      results_.erase(results_.begin() + static_cast<std::ptrdiff_t>(base), results_.end());
+      results_.push_back(std::move(r));
+    }
+    return std::move(results_.back());
+  }
+
+ private:
   struct Frame {
     const ExprPtr* e;
     std::size_t next;  // the next argument to visit
-    std::size_t base;  // where its arguments' results start in `results`
+    std::size_t base;  // where its arguments' results start in `results_`
   };
-  std::vector<Frame> stack;
-  std::vector<R> results;
-  const auto enter = [&](const ExprPtr& e) {
+
+  bool remembers(const ExprPtr& e) const {
+    return remember_ == Remember::every_node ||
+           (remember_ == Remember::shared_nodes && e.use_count() > 1);
+  }
+  void enter(const ExprPtr& e) {
     if (!e) {
-      results.emplace_back();
+      results_.emplace_back();
       return;
     }
-    if (memo) {
-      if (auto it = memo->find(e.get()); it != memo->end()) {
-        results.push_back(it->second);
+    if (remembers(e)) {
+      if (auto it = memo_.find(e.get()); it != memo_.end()) {
+        results_.push_back(it->second);
         return;
       }
     }
-    stack.push_back({&e, 0, results.size()});
-  };
-  enter(root);
-  while (!stack.empty()) {
-    Frame& top = stack.back();
-    const Expr& e = **top.e;
-    if (top.next < e.args.size()) {
-      enter(e.args[top.next++]);
-      continue;
-    }
-    const std::size_t base = top.base;
-    R r = f(*top.e, std::span<R>(results).subspan(base));
-    if (memo) memo->emplace(top.e->get(), r);
-    stack.pop_back();
-    results.erase(results.begin() + static_cast<std::ptrdiff_t>(base), results.end());
-    results.push_back(std::move(r));
+    stack_.push_back({&e, 0, results_.size()});
   }
-  return std::move(results.back());
-}
+
+  Remember remember_;
+  std::unordered_map<const Expr*, R> memo_;
+  std::vector<Frame> stack_;
+  std::vector<R> results_;
+};
 
 template <class F>
 void for_each_expr(const ExprPtr& root, F&& f) {

@@ -183,25 +183,23 @@ class Renumber {
   // `root` with its variables renumbered; a node none of whose variables
   // changes is kept, so that renumbering allocates only along changed paths.
   ExprPtr expr(const ExprPtr& root) {
-    return ir::fold_expr<ExprPtr>(
-        root,
-        [&](const ExprPtr& e, std::span<ExprPtr> args) {
-          const bool var_changes =
-              e->kind == ir::ExprKind::Var && map_[e->var.index] != e->var.index;
-          bool args_change = false;
-          for (std::size_t i = 0; i < args.size(); ++i) args_change |= args[i] != e->args[i];
-          if (!var_changes && !args_change) return e;
-          ir::Expr copy = *e;
-          if (var_changes) copy.var = VarId{map_[copy.var.index]};
-          std::move(args.begin(), args.end(), copy.args.begin());
-          return ExprPtr(std::make_shared<const ir::Expr>(std::move(copy)));
-        },
-        &done_);
+    return done_.fold(root, [&](const ExprPtr& e, std::span<ExprPtr> args) {
+      const bool var_changes = e->kind == ir::ExprKind::Var && map_[e->var.index] != e->var.index;
+      bool args_change = false;
+      for (std::size_t i = 0; i < args.size(); ++i) args_change |= args[i] != e->args[i];
+      if (!var_changes && !args_change) return e;
+      ir::Expr copy = *e;
+      if (var_changes) copy.var = VarId{map_[copy.var.index]};
+      std::move(args.begin(), args.end(), copy.args.begin());
+      return ExprPtr(std::make_shared<const ir::Expr>(std::move(copy)));
+    });
   }
 
   std::vector<std::uint32_t> map_;
   std::vector<std::uint32_t> order_;
-  std::unordered_map<const ir::Expr*, ExprPtr> done_;
+  // Every node: rewriting a statement drops its old expression's owners, so
+  // a node shared with a later statement may no longer look shared.
+  ir::ExprFolder<ExprPtr> done_{ir::ExprFolder<ExprPtr>::Remember::every_node};
 };
 
 // ------------------------------------------------ names

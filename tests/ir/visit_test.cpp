@@ -1,0 +1,95 @@
+// The IR's walks (runtime/ir/visit.h): a fold costs the DAG, not its tree,
+// as its folder's Remember says; counting stops at its cap on a DAG that
+// stands for an exponential tree; a statement walk stops when asked.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <span>
+
+#include "runtime/ir/builder.h"
+#include "runtime/ir/visit.h"
+
+namespace augur::ir {
+namespace {
+
+// acc + acc, `levels` times over: `levels` + 1 nodes standing for a tree of
+// 2^(levels + 1) - 1.
+ExprPtr doubling(int levels) {
+  ExprPtr acc = read(VarId{0}, Type::i64());
+  for (int i = 0; i < levels; ++i) acc = binary(BinaryOp::Add, acc, acc);
+  return acc;
+}
+
+Block returning(ExprPtr e) {
+  Block b;
+  b.push_back(Stmt::return_(std::move(e)));
+  return b;
+}
+
+// How many times the folder's function runs on one fold of `root`.
+std::size_t calls(ExprFolder<std::size_t>& folder, const ExprPtr& root) {
+  std::size_t n = 0;
+  folder.fold(root, [&](const ExprPtr&, std::span<std::size_t>) { return ++n; });
+  return n;
+}
+
+TEST(Visit, AFolderRemembersWhatItsModeSays) {
+  using Remember = ExprFolder<std::size_t>::Remember;
+  const ExprPtr x = read(VarId{0}, Type::i64());
+  const ExprPtr shared = binary(BinaryOp::Mul, x, x);
+  const ExprPtr root = binary(BinaryOp::Add, shared, shared);  // 3 nodes, a tree of 7
+
+  ExprFolder<std::size_t> nothing(Remember::nothing);
+  EXPECT_EQ(calls(nothing, root), 7u);
+  EXPECT_EQ(calls(nothing, root), 7u);
+
+  ExprFolder<std::size_t> shared_nodes(Remember::shared_nodes);
+  EXPECT_EQ(calls(shared_nodes, root), 3u);
+  EXPECT_EQ(calls(shared_nodes, root), 1u);  // `root` has owners here and in the folder's frame
+
+  ExprFolder<std::size_t> every_node(Remember::every_node);
+  const ExprPtr alone = binary(BinaryOp::Sub, binary(BinaryOp::Sub, x, x), x);
+  EXPECT_EQ(calls(every_node, alone->args[0]), 2u);  // x once
+  EXPECT_EQ(calls(every_node, alone), 1u);           // both operands were folded before
+}
+
+TEST(Visit, AFoldGivesEachNodeItsArgumentsResultsInOrder) {
+  ExprFolder<std::size_t> folder(ExprFolder<std::size_t>::Remember::shared_nodes);
+  // x - 1 - 2: the leaves give their own 1s and 2s, the subtractions concatenate.
+  const ExprPtr e = binary(
+      BinaryOp::Sub, binary(BinaryOp::Sub, read(VarId{0}, Type::i64()), constant(std::int64_t{1})),
+      constant(std::int64_t{2}));
+  const std::size_t digits = folder.fold(e, [](const ExprPtr& n, std::span<std::size_t> args) {
+    if (n->kind == ExprKind::Const) return static_cast<std::size_t>(n->bits);
+    if (n->kind == ExprKind::Var) return std::size_t{9};
+    return args[0] * 10 + args[1];
+  });
+  EXPECT_EQ(digits, 912u);
+}
+
+TEST(Visit, ExpressionDepthOfADagCostsItsNodes) {
+  // A tree walk of 2^61 nodes would never end.
+  EXPECT_EQ(expr_depth(returning(doubling(60))), 61u);
+  EXPECT_EQ(expr_depth(Block{}), 0u);
+}
+
+TEST(Visit, NodeCountCountsEveryUseAndStopsPastItsCap) {
+  EXPECT_EQ(node_count(returning(doubling(3))), 1u + 15u);  // the return and a tree of 15
+  const std::size_t capped = node_count(returning(doubling(60)), 1000);
+  EXPECT_GT(capped, 1000u);
+  EXPECT_LE(capped, 1001u);
+}
+
+TEST(Visit, AStatementWalkStopsWhenTheCallbackSaysSo) {
+  Block body;
+  for (int i = 0; i < 10; ++i) body.push_back(Stmt::return_(constant(std::int64_t{i})));
+  std::size_t seen = 0;
+  for_each_stmt(body, [&](const Stmt&) { return ++seen < 4; });
+  EXPECT_EQ(seen, 4u);
+  seen = 0;
+  for_each_stmt(body, [&](const Stmt&) { ++seen; });
+  EXPECT_EQ(seen, 10u);
+}
+
+}  // namespace
+}  // namespace augur::ir
