@@ -22,86 +22,30 @@ namespace augur::peg {
 
 namespace {
 
-// Copies of expressions with their variables renamed, sharing what needs no
-// change; iterative, since expression depth is the user's.
-class ExprRenamer {
- public:
-  explicit ExprRenamer(std::function<ir::VarId(ir::VarId)> rename) : rename_(std::move(rename)) {}
-
-  ir::ExprPtr operator()(const ir::ExprPtr& root) {
-    if (!root) return root;
-    // Post-order: a frame's arguments leave their copies on `done`. Only an
-    // expression with more than one owner can be met again, so only those
-    // are memoized (a map entry per expression was most of the cost).
-    std::vector<Frame>& stack = stack_;
-    std::vector<ir::ExprPtr>& done = done_;
-    stack.assign(1, Frame{&root});
-    done.clear();
-    while (!stack.empty()) {
-      Frame& f = stack.back();
-      const ir::ExprPtr& e = *f.expr;
-      const bool shared = e.use_count() > 1;
-      if (f.next == 0 && shared) {
-        if (auto it = shared_.find(e.get()); it != shared_.end()) {
-          done.push_back(it->second);
-          stack.pop_back();
-          continue;
-        }
-      }
-      if (f.next < e->args.size()) {
-        const ir::ExprPtr* arg = &e->args[f.next++];
-        stack.push_back(Frame{arg});  // may move `f`
-        continue;
-      }
-      const std::span<ir::ExprPtr> args(done.end() - static_cast<std::ptrdiff_t>(e->args.size()),
-                                        done.end());
-      const bool var = e->kind == ir::ExprKind::Var;
-      const ir::VarId renamed = var ? rename_(e->var) : ir::VarId{};
-      bool changed = var && renamed != e->var;
-      for (std::size_t i = 0; i < args.size(); ++i) changed = changed || args[i] != e->args[i];
-      ir::ExprPtr out = e;
-      if (changed) {
-        ir::Expr copy = *e;
-        if (var) copy.var = renamed;
-        for (std::size_t i = 0; i < args.size(); ++i) copy.args[i] = std::move(args[i]);
-        out = std::make_shared<const ir::Expr>(std::move(copy));
-      }
-      done.erase(done.end() - static_cast<std::ptrdiff_t>(args.size()), done.end());
-      if (shared) shared_.emplace(e.get(), out);
-      done.push_back(std::move(out));
-      stack.pop_back();
-    }
-    ir::ExprPtr out = std::move(done.back());
-    done.clear();
-    return out;
-  }
-
- private:
-  struct Frame {
-    const ir::ExprPtr* expr;
-    std::size_t next = 0;  // arguments visited
-  };
-
-  std::function<ir::VarId(ir::VarId)> rename_;
-  // By original, the copies of expressions with several owners.
-  std::unordered_map<const ir::Expr*, ir::ExprPtr> shared_;
-  // The walk's stacks, kept from one expression to the next (a function's
-  // every statement is renamed).
-  std::vector<Frame> stack_;
-  std::vector<ir::ExprPtr> done_;
-};
-
+// Renames the variables of `block`'s statements and expressions. A renamed
+// expression is a copy that shares every subexpression needing no change;
+// a subexpression with several owners is renamed once.
 void rename_vars(ir::Block& block, const std::function<ir::VarId(ir::VarId)>& rename) {
-  ExprRenamer exprs(rename);
+  ir::ExprFolder<ir::ExprPtr> folder(ir::ExprFolder<ir::ExprPtr>::Remember::shared_nodes);
+  const auto renamed = [&](const ir::ExprPtr& e, std::span<ir::ExprPtr> args) {
+    const bool var = e->kind == ir::ExprKind::Var;
+    const ir::VarId to = var ? rename(e->var) : ir::VarId{};
+    bool changed = var && to != e->var;
+    for (std::size_t i = 0; i < args.size(); ++i) changed = changed || args[i] != e->args[i];
+    if (!changed) return e;
+    ir::Expr copy = *e;
+    if (var) copy.var = to;
+    std::move(args.begin(), args.end(), copy.args.begin());
+    return ir::ExprPtr(std::make_shared<const ir::Expr>(std::move(copy)));
+  };
   std::vector<ir::Block*> todo{&block};
   while (!todo.empty()) {
     ir::Block* b = todo.back();
     todo.pop_back();
     for (ir::Stmt& s : *b) {
       if (s.var.valid()) s.var = rename(s.var);
-      s.expr = exprs(s.expr);
-      s.ptr = exprs(s.ptr);
-      s.index = exprs(s.index);
+      for (ir::ExprPtr* e : {&s.expr, &s.ptr, &s.index})
+        if (*e) *e = folder.fold(*e, renamed);
       for (ir::Block* nested : {&s.body, &s.orelse, &s.init, &s.step})
         if (!nested->empty()) todo.push_back(nested);
     }
