@@ -21,6 +21,22 @@ void Emitter::compute_facts() {
   if (g_.result) ++uses_[*g_.result];
   for (std::uint32_t output : g_.outputs) ++uses_[output];
 
+  // A store that only readers read: the extraction dropped it for a later
+  // store to the same address (Emitter::overwritten). Without one, no σ is
+  // ever overwritten.
+  std::vector<char> consumed(n, 0);
+  consumed[g_.state] = 1;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const PegNode& p = node(i);
+    for (std::size_t k = reads_state(p.kind()) ? 1 : 0; k < p.children.size(); ++k)
+      consumed[p.children[k]] = 1;
+  }
+  for (std::uint32_t i = 0; i < n && !dropped_stores_; ++i) {
+    const PegNode& p = node(i);
+    dropped_stores_ = reads_state(p.kind()) && node(p.children[0]).kind() == Kind::Store &&
+                      !consumed[p.children[0]];
+  }
+
   // Speculatable: computing it where it is not demanded cannot trap or loop.
   // θ is a loop variable's current value; cycles close only through θ.
   in_group_.assign(n, 0);

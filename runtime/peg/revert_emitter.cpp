@@ -624,7 +624,7 @@ const std::vector<std::uint32_t>& Emitter::loop_initial_values(std::uint32_t e) 
   return it->second;
 }
 
-void Emitter::flush_readers(std::optional<std::uint32_t> joining) {
+void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which) {
   if (bundles_.empty()) return;
   NodeSetMemoHandle memo = node_set_memo();
   std::vector<std::uint32_t> candidates = bundles_.back().must;
@@ -680,8 +680,10 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining) {
     if (joining && computes_joining(computes_joining, m)) continue;
     const NodeSet& r = lazy_reads(m, *memo);
     // A reader of this memory: of cur_, and maybe of stores it overwrote
-    // (load_past_overwrite reads those while cur_ is still over them).
-    if (std::find(r.begin(), r.end(), cur_) == r.end() ||
+    // (load_past_overwrite reads those while cur_ is still over them); or,
+    // when asked, a reader of such stores alone.
+    const bool reads_cur = std::find(r.begin(), r.end(), cur_) != r.end();
+    if (r.empty() || reads_cur == (which == Readers::of_overwritten_only) ||
         !std::all_of(r.begin(), r.end(),
                      [&](std::uint32_t s) { return s == cur_ || overwritten(s); }))
       continue;

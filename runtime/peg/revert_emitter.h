@@ -149,7 +149,12 @@ class Emitter {
   // on `joining`, the value φs on it are left to join its `if`
   // (fusable_phis): read here, they were an `if` of their own, whose
   // branch emitted the loops the σ φ's branch then emitted again.
-  void flush_readers(std::optional<std::uint32_t> joining = std::nullopt);
+  // With Readers::of_overwritten_only, the nodes that read stores cur_
+  // overwrote (overwritten()) and no other σ instead: before an effect that
+  // moves memory off them, after its operands.
+  enum class Readers { of_cur, of_overwritten_only };
+  void flush_readers(std::optional<std::uint32_t> joining = std::nullopt,
+                     Readers which = Readers::of_cur);
   // Whether computing n here cannot trap where the source does not: it
   // cannot trap at all, the source computes it on every call, or on every
   // iteration of the open loop it varies in.
@@ -228,6 +233,9 @@ class Emitter {
   // load in between reads it. Such a σ is not reached; its loads are
   // load_past_overwrite's.
   bool overwritten(std::uint32_t state) const;
+  // Whether what cur_ overwrote stays overwritten after `effect`: cur_ is
+  // no store (nothing is), or `effect` stores to cur_'s address again.
+  bool stores_over_cur(std::uint32_t effect) const;
   // `a == i ? v : ptr[a]` at cur_ for a load of ptr[a] from an overwritten
   // σ (above); null for any other load.
   ir::ExprPtr load_past_overwrite(std::uint32_t load, const ir::ExprPtr& ptr,
@@ -342,6 +350,7 @@ class Emitter {
   // Facts about the graph.
   std::vector<std::uint32_t> uses_;
   std::vector<char> speculatable_;
+  bool dropped_stores_ = false;  // a store only readers read (compute_facts)
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;    // pass -> evals
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
   // eval -> the initial values of the loop variables its value reads

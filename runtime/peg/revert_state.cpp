@@ -128,6 +128,14 @@ bool Emitter::overwritten(std::uint32_t state) const {
   return true;
 }
 
+bool Emitter::stores_over_cur(std::uint32_t effect) const {
+  const PegNode& over = node(cur_);
+  if (over.kind() != Kind::Store) return true;  // nothing is overwritten
+  const PegNode& e = node(effect);
+  return e.kind() == Kind::Store && e.children[1] == over.children[1] &&
+         e.children[2] == over.children[2];
+}
+
 ir::ExprPtr Emitter::load_past_overwrite(std::uint32_t load, const ir::ExprPtr& ptr,
                                          const ir::ExprPtr& index) {
   const PegNode& l = node(load);
@@ -168,29 +176,39 @@ void Emitter::produce(std::uint32_t p) {
     break;
   }
   const PegNode& n = node(p);
-  flush_readers(n.kind() == Kind::Phi ? std::optional(n.children[0]) : std::nullopt);
+  const std::optional<std::uint32_t> joining =
+      n.kind() == Kind::Phi ? std::optional(n.children[0]) : std::nullopt;
+  flush_readers(joining);
   if (cur_ != input) fail(p, "memory moved while computing an effect's operands");
   const auto check_unmoved = [&] {
     if (cur_ != input) fail(p, "memory moved while computing an effect's operands");
+  };
+  // After the effect's own operands (which often compute them): what reads
+  // only stores cur_ overwrote, read before memory moves off them.
+  const auto flush_overwritten = [&] {
+    if (dropped_stores_ && !stores_over_cur(p))
+      flush_readers(joining, Readers::of_overwritten_only);
+    check_unmoved();
   };
   switch (n.kind()) {
     case Kind::Store: {
       ir::ExprPtr ptr = value(n.children[1]);
       ir::ExprPtr index = value(n.children[2]);
       ir::ExprPtr v = value(n.children[3]);
-      check_unmoved();
+      flush_overwritten();
       emit(ir::Stmt::store(std::move(ptr), std::move(index), std::move(v)));
       break;
     }
     case Kind::Demand: {
       ir::ExprPtr v = value(n.children[1]);
-      check_unmoved();
+      flush_overwritten();
       // Evaluate it here: it may trap, and the trap belongs here.
       if (v->kind != ir::ExprKind::Const && v->kind != ir::ExprKind::Var)
         cache(n.children[1], temp(std::move(v)));
       break;
     }
     case Kind::Barrier:
+      flush_overwritten();
       emit(ir::Stmt::barrier());
       break;
     case Kind::ProjState: {
@@ -199,7 +217,7 @@ void Emitter::produce(std::uint32_t p) {
       std::vector<ir::ExprPtr> args;
       for (std::size_t i = 1; i < call.children.size(); ++i)
         args.push_back(value(call.children[i]));
-      check_unmoved();
+      flush_overwritten();
       ir::ExprPtr e;
       if (call.kind() == Kind::CallEffect) {
         e = ir::call(callee(call), std::move(args));
@@ -236,11 +254,13 @@ void Emitter::produce(std::uint32_t p) {
         }
       }
       std::sort(inside.begin(), inside.end());
+      flush_overwritten();
       std::vector<std::uint32_t> members = fusable_phis(cond, p, inside);
       phi_group(cond, std::move(members), p);
       return;
     }
     case Kind::Eval:
+      flush_overwritten();
       loop(n.children[1], p);
       return;
     default:

@@ -1346,5 +1346,28 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     1, true);
 }
 
+// A load between two stores to one address, read only after a store to
+// another address: it is read before that store moves memory off the
+// overwritten one (it was read after it, "a σ that does not follow the
+// current one", and the function kept; minimized from a straight-line
+// region of vm_100000).
+TEST(PegExits, AReaderOfAnOverwrittenStoreAloneIsReadBeforeMemoryMovesOn) {
+  const char* text = R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  p[n & 7i32] = m;
+  var a: i32 = p[m & 7i32];
+  var b: i32 = n + n;
+  p[n & 7i32] = b;
+  p[b & 7i32] = b;
+  var c: i32 = m - a;
+  p[(n ^ m) & 7i32] = c;
+  return 0i32;
+}
+)";
+  expect_loops_kept(text, 0, true);
+  const Optimized o = optimize_text(text);
+  EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 3) << o.text();
+}
+
 }  // namespace
 }  // namespace augur::peg::test
