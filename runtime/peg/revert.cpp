@@ -17,6 +17,7 @@ void Emitter::compute_facts() {
     if (p.kind() == Kind::Eval) evals_of_[p.children[1]].push_back(i);
     if (p.kind() == Kind::ProjState) state_of_tuple_.emplace(p.children[0], i);
     if (p.kind() == Kind::Phi && p.type().is_ir()) value_phis_[p.children[0]].push_back(i);
+    if (p.kind() == Kind::Phi && p.type().is_state()) state_phis_[p.children[0]].push_back(i);
   }
   if (g_.result) ++uses_[*g_.result];
   for (std::uint32_t output : g_.outputs) ++uses_[output];

@@ -290,11 +290,37 @@ ir::ExprPtr Emitter::compute(std::uint32_t n) {
 ir::ExprPtr Emitter::phi(std::uint32_t n) {
   const PegNode& p = node(n);
   if (std::optional<bool> k = known(p.children[0])) return value(p.children[*k ? 1 : 2]);
+  if (const std::optional<std::uint32_t> sigma = effect_phi(n)) {
+    produce(*sigma, n);
+    if (ir::ExprPtr v = lookup(n)) return v;
+  }
   std::vector<std::uint32_t> members{n};
   for (std::uint32_t m : fusable_phis(p.children[0], n, {})) members.push_back(m);
   phi_group(p.children[0], std::move(members), std::nullopt);
   if (ir::ExprPtr v = lookup(n)) return v;
   fail(n, "a φ that was not emitted");
+}
+
+std::optional<std::uint32_t> Emitter::effect_phi(std::uint32_t n) {
+  const PegNode& p = node(n);
+  const auto on_cond = state_phis_.find(p.children[0]);
+  if (on_cond == state_phis_.end()) return std::nullopt;
+  {
+    NodeSetMemoHandle memo = node_set_memo();
+    const auto moves_memory = [&](std::uint32_t side) {
+      const NodeSet& r = lazy_reads(side, *memo);
+      return std::any_of(r.begin(), r.end(), [&](std::uint32_t s) {
+        return s != kNoBlame && node(s).kind() == Kind::ProjState && !reached(s);
+      });
+    };
+    if (!moves_memory(p.children[1]) && !moves_memory(p.children[2])) return std::nullopt;
+  }
+  for (std::uint32_t sigma : on_cond->second) {
+    if (reached(sigma)) continue;
+    const std::optional<std::uint32_t> in = input_of(sigma);
+    if (in && resolve(*in) == cur_) return sigma;
+  }
+  return std::nullopt;
 }
 
 bool Emitter::splits(std::uint32_t cond) const {

@@ -127,6 +127,10 @@ class Emitter {
   // apply (a σ θ, an initial value that would be speculated).
   ir::ExprPtr zero_trip(std::uint32_t n);
   ir::ExprPtr phi(std::uint32_t n);
+  // The σ φ on value φ n's condition, to be made now, when a branch of n
+  // needs the value of an effectful call not made yet: that σ φ makes it,
+  // and n with it (a loop test that calls a function in one arm of `?:`).
+  std::optional<std::uint32_t> effect_phi(std::uint32_t n);
   // The φs with condition `cond` emitted in one `if`: `members` are value φs
   // (cached afterwards), `state` an optional state φ (then cur_ = state).
   void phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
@@ -242,7 +246,9 @@ class Emitter {
                                   const ir::ExprPtr& index);
   // A σ φ whose condition is known is the σ it selects.
   std::uint32_t resolve(std::uint32_t state) const;
-  void produce(std::uint32_t producer);
+  // `with`: a value φ on a σ φ producer's condition that the σ φ computes
+  // too, whatever fusable_phis says (it is being computed: effect_phi).
+  void produce(std::uint32_t producer, std::optional<std::uint32_t> with = std::nullopt);
   std::optional<std::uint32_t> input_of(std::uint32_t producer);
   bool is_producer(std::uint32_t n) const;
 
@@ -353,6 +359,7 @@ class Emitter {
   bool dropped_stores_ = false;  // a store only readers read (compute_facts)
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;    // pass -> evals
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> state_phis_;  // cond -> σ φs
   // eval -> the initial values of the loop variables its value reads
   // (loop_initial_values), computed once: flush_readers asks at every effect.
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> initial_values_;

@@ -166,7 +166,7 @@ void Emitter::reach(std::uint32_t target) {
   for (auto p = path.rbegin(); p != path.rend(); ++p) produce(*p);
 }
 
-void Emitter::produce(std::uint32_t p) {
+void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
   const std::uint32_t input = resolve(*input_of(p));
   if (input != cur_) fail(p, "an effect on a σ that is not the current one");
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
@@ -256,6 +256,8 @@ void Emitter::produce(std::uint32_t p) {
       std::sort(inside.begin(), inside.end());
       flush_overwritten();
       std::vector<std::uint32_t> members = fusable_phis(cond, p, inside);
+      if (with && std::find(members.begin(), members.end(), *with) == members.end())
+        members.push_back(*with);
       phi_group(cond, std::move(members), p);
       return;
     }

@@ -679,6 +679,24 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     1, true);
 }
 
+// A loop test that calls an effectful function in one arm of `?:`: the
+// value φ's branch makes the call, so the σ φ on the same condition is made
+// first and computes the value φ with it (an `if` around the call in the
+// loop's test). Computed alone, its branch moved memory ("a value φ whose
+// branch has effects"), and the function was kept, even unsaturated.
+TEST(PegExits, ALoopTestWithACallInOneArmOfASelect) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var c: i32 = n & 7i32;
+  while (c < ((m & 1i32) != 0i32 ? i32(@coin()) + 3i32 : m & 5i32)) {
+    c = c + 1i32;
+  }
+  return c;
+}
+)",
+                    1, false);
+}
+
 // A loop whose values are needed both in a branch (one of them) and after
 // it (another): it runs before the branch. Run first inside the branch, it
 // was emitted again after it for its other value (3 loops for 2).
