@@ -246,6 +246,9 @@ class Emitter {
                                   const ir::ExprPtr& index);
   // A σ φ whose condition is known is the σ it selects.
   std::uint32_t resolve(std::uint32_t state) const;
+  // Whether memory is at `state` (resolved): cur_, or what cur_ resolves to
+  // (a σ φ made, under a scope that knows its condition, is that branch's σ).
+  bool memory_at(std::uint32_t state) const { return state == cur_ || state == resolve(cur_); }
   // `with`: a value φ on a σ φ producer's condition that the σ φ computes
   // too, whatever fusable_phis says (it is being computed: effect_phi).
   void produce(std::uint32_t producer, std::optional<std::uint32_t> with = std::nullopt);

@@ -93,6 +93,7 @@ std::uint32_t Emitter::resolve(std::uint32_t state) const {
 
 std::uint32_t Emitter::memory_of(std::uint32_t state) const {
   const std::uint32_t target = resolve(state);
+  if (memory_at(target)) return cur_;
   for (std::uint32_t x = cur_;; x = resolve(node(x).children[0])) {
     if (x == target) return cur_;
     const bool first_iteration =
@@ -152,10 +153,10 @@ ir::ExprPtr Emitter::load_past_overwrite(std::uint32_t load, const ir::ExprPtr& 
 
 void Emitter::reach(std::uint32_t target) {
   const std::uint32_t state = resolve(target);
-  if (state == cur_) return;
+  if (memory_at(state)) return;
   if (reached(state)) fail(state, "a σ read after memory moved past it");
   std::vector<std::uint32_t> path;
-  for (std::uint32_t x = state; x != cur_;) {
+  for (std::uint32_t x = state; !memory_at(x);) {
     if (!is_producer(x) || path.size() > g_.nodes.size())
       fail(state, "a σ that does not follow the current one");
     path.push_back(x);
@@ -167,8 +168,9 @@ void Emitter::reach(std::uint32_t target) {
 }
 
 void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
-  const std::uint32_t input = resolve(*input_of(p));
-  if (input != cur_) fail(p, "an effect on a σ that is not the current one");
+  const std::uint32_t from = resolve(*input_of(p));
+  if (!memory_at(from)) fail(p, "an effect on a σ that is not the current one");
+  const std::uint32_t input = cur_;  // where memory stays while operands are computed
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (s->leaves_loop) break;
     if (s->barrier == 0) continue;
@@ -242,7 +244,7 @@ void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
       while (!todo.empty()) {
         const std::uint32_t x = todo.back();
         todo.pop_back();
-        if (x == input || !is_producer(x) ||
+        if (x == from || x == input || !is_producer(x) ||
             std::find(inside.begin(), inside.end(), x) != inside.end())
           continue;
         inside.push_back(x);

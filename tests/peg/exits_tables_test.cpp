@@ -697,6 +697,22 @@ fn f(n: i32, m: i32) -> i32 {
                     1, false);
 }
 
+// A σ φ made (the divisions' checks in each arm of `a`'s `?:`), then read in
+// a branch whose condition decides the φ's own (`b` known true there makes
+// `!(b && b)` false): memory is at that φ, which is the branch's σ there.
+// Reversion looked for the branch's σ after the φ ("a σ that does not follow
+// the current one"), and the function was kept, even unsaturated.
+TEST(PegExits, AMadeSigmaPhiIsItsKnownBranchsSigma) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var b: bool = (m & 1i32) != 0i32;
+  var a: i32 = !(b && b) ? 100i32 / (n | 1i32) : p[3i32] / (m | 1i32);
+  return b ? a : a + p[(a / (n | 2i32)) & 7i32];
+}
+)",
+                    0, true);
+}
+
 // A loop whose values are needed both in a branch (one of them) and after
 // it (another): it runs before the branch. Run first inside the branch, it
 // was emitted again after it for its other value (3 loops for 2).
