@@ -410,7 +410,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   // Flushing may have emitted this very loop (another of its values reads
   // the memory here): it is there, once.
   if (lookup(trigger) || (state_out && reached(*state_out))) return;
-  if (state_theta && cur_ != node(*state_theta).children[0])
+  if (state_theta && !memory_at(resolve(node(*state_theta).children[0])))
     fail(*state_theta, "a loop entered with another σ than its θ's");
 
   std::vector<ir::VarId> vars;

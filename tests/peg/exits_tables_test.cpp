@@ -713,6 +713,38 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     0, true);
 }
 
+// A loop entered where memory is at a σ φ made before it (a store in a loop
+// that runs at most once), whose θ starts from that φ's branch under what the
+// loop's first test knows: the same memory. Reversion compared the θ's σ with
+// the φ itself ("a loop entered with another σ than its θ's") and kept the
+// function, even unsaturated.
+TEST(PegExits, ALoopEnteredAtAMadeSigmaPhiStartsFromItsKnownBranch) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var c: i32 = 0i32;
+  while (true) {
+    if (c >= (n & 7i32)) {
+      break;
+    }
+    p[3i32] = m;
+    break;
+  }
+  var d: i32 = 0i32;
+  while (true) {
+    if (d >= (m & 3i32)) {
+      break;
+    }
+    d = d + 1i32;
+    for (var k: i32 = n & 3i32; k > 0i32; k = k - 1i32) {
+      @use(k + d);
+    }
+  }
+  return d;
+}
+)",
+                    2, true);
+}
+
 // A loop whose values are needed both in a branch (one of them) and after
 // it (another): it runs before the branch. Run first inside the branch, it
 // was emitted again after it for its other value (3 loops for 2).
