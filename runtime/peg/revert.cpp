@@ -22,6 +22,35 @@ void Emitter::compute_facts() {
   if (g_.result) ++uses_[*g_.result];
   for (std::uint32_t output : g_.outputs) ++uses_[output];
 
+  // σ θs whose loop only checks (demands) between iterations: memory is the
+  // same on every iteration, what it was on entry (a value loaded before the
+  // loop may be loaded in it).
+  checks_only_.assign(n, 0);
+  std::vector<std::uint32_t> seen_for(n, ~std::uint32_t{0});  // by the θ whose walk saw it
+  std::vector<std::uint32_t> todo;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const PegNode& t = node(i);
+    if (t.kind() != Kind::Theta || !t.type().is_state()) continue;
+    todo.assign(1, t.children[1]);
+    bool only = true;
+    while (only && !todo.empty()) {
+      const std::uint32_t x = todo.back();
+      todo.pop_back();
+      if (x == i || seen_for[x] == i) continue;
+      seen_for[x] = i;
+      const PegNode& q = node(x);
+      if (q.kind() == Kind::Demand) {
+        todo.push_back(q.children[0]);
+      } else if (q.kind() == Kind::Phi && q.type().is_state()) {
+        todo.push_back(q.children[1]);
+        todo.push_back(q.children[2]);
+      } else {
+        only = false;
+      }
+    }
+    checks_only_[i] = only;
+  }
+
   // A store that only readers read: the extraction dropped it for a later
   // store to the same address (Emitter::overwritten). Without one, no σ is
   // ever overwritten.

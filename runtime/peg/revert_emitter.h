@@ -359,7 +359,8 @@ class Emitter {
   // Facts about the graph.
   std::vector<std::uint32_t> uses_;
   std::vector<char> speculatable_;
-  bool dropped_stores_ = false;  // a store only readers read (compute_facts)
+  bool dropped_stores_ = false;    // a store only readers read (compute_facts)
+  std::vector<char> checks_only_;  // σ θs whose loop changes no memory (compute_facts)
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;    // pass -> evals
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> state_phis_;  // cond -> σ φs

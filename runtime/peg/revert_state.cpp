@@ -98,7 +98,7 @@ std::uint32_t Emitter::memory_of(std::uint32_t state) const {
     if (x == target) return cur_;
     const bool first_iteration =
         std::find(peeled_states_.begin(), peeled_states_.end(), x) != peeled_states_.end();
-    if (node(x).kind() != Kind::Demand && !first_iteration) return state;
+    if (node(x).kind() != Kind::Demand && !first_iteration && !checks_only_[x]) return state;
   }
 }
 

@@ -745,6 +745,32 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     2, true);
 }
 
+// A value loaded before a loop that only checks (a division's demand in a
+// branch, no store or call): memory is the same on every iteration, so the
+// load may be made inside the loop, where its one use is. Reversion saw
+// memory moved past the load's σ ("a σ read after memory moved past it")
+// and kept the function, even unsaturated.
+TEST(PegExits, ALoadBeforeALoopThatOnlyChecksIsReadInIt) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var c: i32 = 0i32;
+  while (c < (n & 7i32)) {
+    return m;
+  }
+  var v: i32 = p[m & 7i32];
+  if ((n & 8i32) != 0i32) {
+    for (var k: i32 = 0i32; k < (m & 3i32); k = k + 1i32) {
+      if ((k & n) != 0i32) {
+        var t: i32 = 100i32 / (v ^ k);
+      }
+    }
+  }
+  return 0i32;
+}
+)",
+                    1, true);
+}
+
 // A loop whose values are needed both in a branch (one of them) and after
 // it (another): it runs before the branch. Run first inside the branch, it
 // was emitted again after it for its other value (3 loops for 2).
