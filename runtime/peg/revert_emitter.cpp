@@ -318,7 +318,7 @@ std::optional<std::uint32_t> Emitter::effect_phi(std::uint32_t n) {
   for (std::uint32_t sigma : on_cond->second) {
     if (reached(sigma)) continue;
     const std::optional<std::uint32_t> in = input_of(sigma);
-    if (in && resolve(*in) == cur_) return sigma;
+    if (in && memory_at(resolve(*in))) return sigma;
   }
   return std::nullopt;
 }
