@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "runtime/ir/ir.h"
@@ -69,7 +71,6 @@ template <class R>
 class ExprFolder {
  public:
   enum class Remember {
-    nothing,       // every use of a shared node is folded again
     shared_nodes,  // nodes with more than one owner: in IR that does not
                    // change between folds, the only ones met twice
     every_node,    // for a caller that folds the same subtree from elsewhere
@@ -133,6 +134,51 @@ template <class F>
 void for_each_expr(const ExprPtr& root, F&& f) {
   if (root) for_each_expr(*root, f);
 }
+
+// Renames variables in place, `rename(v)` giving each variable's new name. A
+// node none of whose variables changes is kept, so renaming allocates only
+// along changed paths. Every node's result is remembered for the renamer's
+// life: rewriting a statement drops its old expression's owners, so a node
+// shared with a later statement may no longer look shared. The renaming must
+// not change while a renamer lives.
+class VarRenamer {
+ public:
+  template <class Rename>
+  ExprPtr expr(const ExprPtr& root, Rename&& rename) {
+    return folder_.fold(root, [&](const ExprPtr& e, std::span<ExprPtr> args) {
+      const bool var = e->kind == ExprKind::Var;
+      const VarId to = var ? rename(e->var) : VarId{};
+      bool changed = var && to != e->var;
+      for (std::size_t i = 0; i < args.size(); ++i) changed = changed || args[i] != e->args[i];
+      if (!changed) return e;
+      Expr copy = *e;
+      if (var) copy.var = to;
+      std::move(args.begin(), args.end(), copy.args.begin());
+      return ExprPtr(std::make_shared<const Expr>(std::move(copy)));
+    });
+  }
+
+  // Every statement of `block`, nested ones included: the variable it
+  // declares or assigns and its expressions.
+  template <class Rename>
+  void block(Block& block, Rename&& rename) {
+    std::vector<Block*> todo{&block};
+    while (!todo.empty()) {
+      Block* b = todo.back();
+      todo.pop_back();
+      for (Stmt& s : *b) {
+        if (s.var.valid()) s.var = rename(s.var);
+        for (ExprPtr* e : {&s.expr, &s.ptr, &s.index})
+          if (*e) *e = expr(*e, rename);
+        for (Block* nested : {&s.body, &s.orelse, &s.init, &s.step})
+          if (!nested->empty()) todo.push_back(nested);
+      }
+    }
+  }
+
+ private:
+  ExprFolder<ExprPtr> folder_{ExprFolder<ExprPtr>::Remember::every_node};
+};
 
 // The expressions a statement holds itself (not those of nested statements).
 template <class F>

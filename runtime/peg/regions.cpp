@@ -22,36 +22,6 @@ namespace augur::peg {
 
 namespace {
 
-// Renames the variables of `block`'s statements and expressions. A renamed
-// expression is a copy that shares every subexpression needing no change;
-// a subexpression with several owners is renamed once.
-void rename_vars(ir::Block& block, const std::function<ir::VarId(ir::VarId)>& rename) {
-  ir::ExprFolder<ir::ExprPtr> folder(ir::ExprFolder<ir::ExprPtr>::Remember::shared_nodes);
-  const auto renamed = [&](const ir::ExprPtr& e, std::span<ir::ExprPtr> args) {
-    const bool var = e->kind == ir::ExprKind::Var;
-    const ir::VarId to = var ? rename(e->var) : ir::VarId{};
-    bool changed = var && to != e->var;
-    for (std::size_t i = 0; i < args.size(); ++i) changed = changed || args[i] != e->args[i];
-    if (!changed) return e;
-    ir::Expr copy = *e;
-    if (var) copy.var = to;
-    std::move(args.begin(), args.end(), copy.args.begin());
-    return ir::ExprPtr(std::make_shared<const ir::Expr>(std::move(copy)));
-  };
-  std::vector<ir::Block*> todo{&block};
-  while (!todo.empty()) {
-    ir::Block* b = todo.back();
-    todo.pop_back();
-    for (ir::Stmt& s : *b) {
-      if (s.var.valid()) s.var = rename(s.var);
-      for (ir::ExprPtr* e : {&s.expr, &s.ptr, &s.index})
-        if (*e) *e = folder.fold(*e, renamed);
-      for (ir::Block* nested : {&s.body, &s.orelse, &s.init, &s.step})
-        if (!nested->empty()) todo.push_back(nested);
-    }
-  }
-}
-
 struct StmtFacts {
   std::size_t nodes = 0;    // up to the cap + 1
   bool regionable = false;  // may be part of a region (see regions.h)
@@ -195,7 +165,9 @@ class RegionSplitter {
       moved = true;
     }
     out_.vars.erase(out_.vars.begin() + static_cast<std::ptrdiff_t>(size), out_.vars.end());
-    if (moved) rename_vars(out_.body, [&](ir::VarId v) { return ir::VarId{renamed[v.index]}; });
+    if (moved) {
+      ir::VarRenamer().block(out_.body, [&](ir::VarId v) { return ir::VarId{renamed[v.index]}; });
+    }
   }
 
   // A run of statements to optimize as one region: where it goes back, the
@@ -367,7 +339,8 @@ class RegionSplitter {
       const ir::Type t = out_.vars[s.var.index].type;
       s = ir::Stmt::assign(s.var, s.expr ? s.expr : ir::constant(t, 0));
     }
-    rename_vars(region.body, [&](ir::VarId v) { return ir::VarId{to_region.at(v.index)}; });
+    ir::VarRenamer().block(region.body,
+                           [&](ir::VarId v) { return ir::VarId{to_region.at(v.index)}; });
     to_outer.resize(params.size());
     planned.hoisted = std::move(hoisted);
     planned.run = std::move(run);
@@ -413,7 +386,8 @@ class RegionSplitter {
     }
     ir::Block code;
     for (std::uint32_t v : r.hoisted) code.push_back(ir::Stmt::decl(ir::VarId{v}));
-    rename_vars(optimized->body, [&](ir::VarId v) { return ir::VarId{to_outer.at(v.index)}; });
+    ir::VarRenamer().block(optimized->body,
+                           [&](ir::VarId v) { return ir::VarId{to_outer.at(v.index)}; });
     code.insert(code.end(), std::make_move_iterator(optimized->body.begin()),
                 std::make_move_iterator(optimized->body.end()));
     return code;

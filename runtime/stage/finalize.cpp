@@ -154,16 +154,7 @@ class Renumber {
   }
 
   void rewrite(Block& b) {
-    for (Stmt& s : b) {
-      if (s.var.valid()) s.var = VarId{map_[s.var.index]};
-      for (ExprPtr* e : {&s.expr, &s.ptr, &s.index}) {
-        if (*e) *e = expr(*e);
-      }
-      rewrite(s.init);
-      rewrite(s.body);
-      rewrite(s.orelse);
-      rewrite(s.step);
-    }
+    ir::VarRenamer().block(b, [&](VarId v) { return VarId{map_[v.index]}; });
   }
 
   const std::vector<std::uint32_t>& order() const { return order_; }
@@ -180,26 +171,8 @@ class Renumber {
   }
 
  private:
-  // `root` with its variables renumbered; a node none of whose variables
-  // changes is kept, so that renumbering allocates only along changed paths.
-  ExprPtr expr(const ExprPtr& root) {
-    return done_.fold(root, [&](const ExprPtr& e, std::span<ExprPtr> args) {
-      const bool var_changes = e->kind == ir::ExprKind::Var && map_[e->var.index] != e->var.index;
-      bool args_change = false;
-      for (std::size_t i = 0; i < args.size(); ++i) args_change |= args[i] != e->args[i];
-      if (!var_changes && !args_change) return e;
-      ir::Expr copy = *e;
-      if (var_changes) copy.var = VarId{map_[copy.var.index]};
-      std::move(args.begin(), args.end(), copy.args.begin());
-      return ExprPtr(std::make_shared<const ir::Expr>(std::move(copy)));
-    });
-  }
-
   std::vector<std::uint32_t> map_;
   std::vector<std::uint32_t> order_;
-  // Every node: rewriting a statement drops its old expression's owners, so
-  // a node shared with a later statement may no longer look shared.
-  ir::ExprFolder<ExprPtr> done_{ir::ExprFolder<ExprPtr>::Remember::every_node};
 };
 
 // ------------------------------------------------ names

@@ -1,6 +1,7 @@
 // The IR's walks (runtime/ir/visit.h): a fold costs the DAG, not its tree,
 // as its folder's Remember says; counting stops at its cap on a DAG that
-// stands for an exponential tree; a statement walk stops when asked.
+// stands for an exponential tree; a statement walk stops when asked; a
+// renamer renames what changes and shares the rest.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -38,10 +39,6 @@ TEST(Visit, AFolderRemembersWhatItsModeSays) {
   const ExprPtr x = read(VarId{0}, Type::i64());
   const ExprPtr shared = binary(BinaryOp::Mul, x, x);
   const ExprPtr root = binary(BinaryOp::Add, shared, shared);  // 3 nodes, a tree of 7
-
-  ExprFolder<std::size_t> nothing(Remember::nothing);
-  EXPECT_EQ(calls(nothing, root), 7u);
-  EXPECT_EQ(calls(nothing, root), 7u);
 
   ExprFolder<std::size_t> shared_nodes(Remember::shared_nodes);
   EXPECT_EQ(calls(shared_nodes, root), 3u);
@@ -89,6 +86,37 @@ TEST(Visit, AStatementWalkStopsWhenTheCallbackSaysSo) {
   seen = 0;
   for_each_stmt(body, [&](const Stmt&) { ++seen; });
   EXPECT_EQ(seen, 10u);
+}
+
+TEST(Visit, ARenamerRenamesNestedStatementsAndKeepsWhatDoesNotChange) {
+  const ExprPtr x = read(VarId{0}, Type::i64());
+  const ExprPtr y = read(VarId{1}, Type::i64());
+  const ExprPtr unchanged = binary(BinaryOp::Mul, y, y);
+  const ExprPtr shared = binary(BinaryOp::Add, x, unchanged);
+  Block then_block;
+  then_block.push_back(Stmt::assign(VarId{0}, shared));
+  Block body;
+  body.push_back(Stmt::decl(VarId{0}, constant(std::int64_t{1})));
+  body.push_back(Stmt::if_(binary(BinaryOp::Lt, shared, y), std::move(then_block)));
+  body.push_back(Stmt::return_(doubling(40)));  // a tree of 2^41 nodes, 41 in the DAG
+
+  std::size_t renames = 0;
+  VarRenamer().block(body, [&](VarId v) {
+    ++renames;
+    return v.index == 0 ? VarId{2} : v;
+  });
+  EXPECT_EQ(body[0].var, VarId{2});
+  const Stmt& branch = body[1];
+  const Stmt& assign = branch.body[0];
+  EXPECT_EQ(assign.var, VarId{2});
+  EXPECT_EQ(assign.expr->args[0]->var, VarId{2});
+  EXPECT_EQ(assign.expr->args[1], unchanged);    // no variable of it changed: the same node
+  EXPECT_EQ(branch.expr->args[0], assign.expr);  // `shared` renamed once, shared still
+  EXPECT_EQ(branch.expr->args[1], y);
+  EXPECT_EQ(body[2].expr->args[0], body[2].expr->args[1]);
+  // Each statement's variable and each distinct read node once: decl,
+  // assign, x, y and the doubling's own read of variable 0.
+  EXPECT_EQ(renames, 5u);
 }
 
 }  // namespace
