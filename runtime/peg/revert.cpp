@@ -67,6 +67,38 @@ void Emitter::compute_facts() {
                       !consumed[p.children[0]];
   }
 
+  // Leads to a loop: up from the value evals, through the φs and pure
+  // operators that use them.
+  leads_to_loop_.assign(n, 0);
+  {
+    std::vector<std::uint32_t> users_begin(n + 1, 0), users;
+    const auto walks_through = [&](const PegNode& p) {
+      return (p.kind() == Kind::Phi && p.type().is_ir()) || is_pure_value_op(p.kind());
+    };
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (walks_through(node(i)))
+        for (std::uint32_t c : node(i).children) ++users_begin[c + 1];
+    for (std::uint32_t i = 0; i < n; ++i) users_begin[i + 1] += users_begin[i];
+    users.resize(users_begin[n]);
+    std::vector<std::uint32_t> next(users_begin.begin(), users_begin.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (walks_through(node(i)))
+        for (std::uint32_t c : node(i).children) users[next[c]++] = i;
+    todo.clear();
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (node(i).kind() == Kind::Eval && node(i).type().is_ir()) todo.push_back(i);
+    for (std::uint32_t i : todo) leads_to_loop_[i] = 1;
+    while (!todo.empty()) {
+      const std::uint32_t x = todo.back();
+      todo.pop_back();
+      for (std::uint32_t k = users_begin[x]; k < users_begin[x + 1]; ++k)
+        if (!leads_to_loop_[users[k]]) {
+          leads_to_loop_[users[k]] = 1;
+          todo.push_back(users[k]);
+        }
+    }
+  }
+
   // Speculatable: computing it where it is not demanded cannot trap or loop.
   // θ is a loop variable's current value; cycles close only through θ.
   in_group_.assign(n, 0);

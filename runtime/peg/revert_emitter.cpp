@@ -512,6 +512,37 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
   const NodeSet sides[2] = {evaluated(0), evaluated(1)};
   const NodeSet common = intersect(sides[0], sides[1]);
   NodeSetMemoHandle memo = node_set_memo();
+  // The loops a side may run, into the branches of φs too (kMayRunWalk
+  // nodes at most), that are defined here: computing one ahead of need
+  // cannot trap or hang where the source does not.
+  const auto may_run = [&](int side) {
+    NodeSet out;
+    std::vector<std::uint32_t> todo;
+    for (std::uint32_t m : members) todo.push_back(node(m).children[1 + side]);
+    Marks seen = marks();
+    std::size_t walked = 0;
+    while (!todo.empty() && walked < kMayRunWalk) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      if (!leads_to_loop_[n] || lookup(n) || !seen.insert(n)) continue;
+      ++walked;
+      spend(1);
+      const PegNode& q = node(n);
+      if (q.kind() != Kind::Eval) {
+        for (std::uint32_t c : q.children) todo.push_back(c);
+      } else if (!invariant_eval(n) && g_.depth(n) <= depth_ && defined(n)) {
+        out.push_back(n);
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  for (std::uint32_t e : intersect(may_run(0), may_run(1))) {
+    if (lookup(e) || in_progress_.contains(e) || !lazy_reads(e, *memo).empty()) continue;
+    ir::ExprPtr v = value(e);
+    if (!lookup(e)) cache(e, temp(std::move(v)));
+    memo->clear();
+  }
   for (std::uint32_t n : common) {
     const PegNode& q = node(n);
     if (q.kind() == Kind::Pass) {

@@ -142,8 +142,14 @@ class Emitter {
   bool splits(std::uint32_t cond) const;
   // Before the branches of value φs: computes once what both branches
   // evaluate (MustEval), is shared and reads no memory, so that a chain of
-  // φs each reusing the last stays linear instead of doubling per φ.
+  // φs each reusing the last stays linear instead of doubling per φ; and
+  // the loops both branches may run (through the φs within them) that read
+  // no memory and are defined here, which each branch ran a copy of.
   void compute_common(const std::vector<std::uint32_t>& members);
+  // How many nodes compute_common looks at per branch for loops it may run:
+  // a chain of φs each holding the next would otherwise walk its rest at
+  // every link.
+  static constexpr std::size_t kMayRunWalk = 256;
   // Computes the value roots and reaches the state root (at most one) in the
   // current scope; returns the values' expressions.
   std::vector<ir::ExprPtr> bundle(std::span<const std::uint32_t> roots);
@@ -361,6 +367,9 @@ class Emitter {
   std::vector<char> speculatable_;
   bool dropped_stores_ = false;    // a store only readers read (compute_facts)
   std::vector<char> checks_only_;  // σ θs whose loop changes no memory (compute_facts)
+  // Nodes from which a value eval is reached through φs and pure operators
+  // alone (the eval itself included): compute_common walks only these.
+  std::vector<char> leads_to_loop_;
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;    // pass -> evals
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> state_phis_;  // cond -> σ φs

@@ -713,6 +713,23 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     0, true);
 }
 
+// A loop the source runs on every call whose value only the arms of nested
+// `?:`s use: each arm computed it lazily, one loop per arm (2 for 1), and
+// the function was kept, even unsaturated. The loop both sides of the outer
+// `?:` may run is run once, before it.
+TEST(PegExits, ALoopTwoArmsOfNestedSelectsUseRunsOnceBeforeThem) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var c: i32 = 0i32;
+  while (c < (n & 15i32)) {
+    c = c + 3i32;
+  }
+  return (m & 1i32) != 0i32 ? c * 5i32 : (m & 2i32) != 0i32 ? c + 7i32 : m;
+}
+)",
+                    1, false);
+}
+
 // A loop entered where memory is at a σ φ made before it (a store in a loop
 // that runs at most once), whose θ starts from that φ's branch under what the
 // loop's first test knows: the same memory. Reversion compared the θ's σ with
