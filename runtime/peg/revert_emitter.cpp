@@ -94,13 +94,14 @@ std::optional<bool> Emitter::known(std::uint32_t cond) const {
 std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (auto it = s->known.find(cond); it != s->known.end()) return it->second;
-    if ((g_.variant[cond] & s->barrier) != 0) break;
+    if ((g_.variant[cond] & s->barrier) != 0 && !s->knows_through_barrier) break;
   }
   const PegNode& p = node(cond);
   if (p.kind() == Kind::Const) return p.label.payload != 0;
   if (depth == 0) return std::nullopt;
   // What the known conditions imply: φ(c, a, b) with c known, or with a and
-  // b known alike; !x with x known.
+  // b known alike; !x with x known; a single-pass loop's value with its
+  // first iteration's known.
   if (p.kind() == Kind::Not) {
     if (std::optional<bool> x = known(p.children[0], depth - 1)) return !*x;
   } else if (p.kind() == Kind::Phi && p.type() == PegType(ir::Type::bool_())) {
@@ -108,6 +109,9 @@ std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
       return known(p.children[*c ? 1 : 2], depth - 1);
     const std::optional<bool> a = known(p.children[1], depth - 1);
     if (a && known(p.children[2], depth - 1) == a) return a;
+  } else if (p.kind() == Kind::Eval && single_pass(cond) &&
+             node(p.children[0]).kind() != Kind::Const) {
+    return known(p.children[0], depth - 1);
   }
   return std::nullopt;
 }
@@ -383,7 +387,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
     std::vector<std::uint32_t> roots;
     for (std::uint32_t m : members) roots.push_back(node(m).children[1 + side]);
     in_scope(blocks[side], [&] {
-      scopes_.back().known[cond] = side == 0;
+      know(cond, side == 0);
       values[side] = bundle(roots);
     });
     if (cur_ != start) fail(members.front(), "a value φ whose branch has effects");
@@ -432,7 +436,7 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   for (int side = 0; side < 2; ++side) {
     cur_ = start;
     in_scope(blocks[side], [&] {
-      scopes_.back().known[test] = side == 0;
+      know(test, side == 0);
       if (split) {
         phi_into(node(cond).children[1 + side], members, state, vars);
       } else {

@@ -58,8 +58,12 @@ class Emitter {
     // iteration (or another emission of the same θs) outside, so it is not
     // looked up beyond this scope.
     std::uint64_t barrier = 0;
-    // In the body of a loop without a σ θ: no effect may happen here (it
-    // would repeat with every iteration and be lost to σ's chain outside).
+    // A single-pass loop's body: known conditions are looked up past it.
+    bool knows_through_barrier = false;
+    // In the body of a loop without a σ θ or an exit σ: no effect may happen
+    // here (it would repeat with every iteration and be lost to σ's chain
+    // outside). With an exit σ and no σ θ, every path that makes an effect
+    // leaves the loop.
     bool pure_loop = false;
     // A loop's exit, which ends in `break`: what happens here happens once,
     // as the loop ends (the σ the loop leaves), whatever the loop is.
@@ -90,6 +94,16 @@ class Emitter {
   std::optional<bool> known(std::uint32_t cond) const;
   std::optional<bool> known(std::uint32_t cond, unsigned depth) const;
   bool reached(std::uint32_t state) const;
+  // Records that `cond` is `holds` in the current scope, and so is what a
+  // single-pass loop's value `cond` is (its first iteration's).
+  void know(std::uint32_t cond, bool holds) {
+    scopes_.back().known[cond] = holds;
+    while (node(cond).kind() == Kind::Eval && single_pass(cond) &&
+           node(node(cond).children[0]).kind() != Kind::Const) {
+      cond = node(cond).children[0];
+      scopes_.back().known[cond] = holds;
+    }
+  }
   void cache(std::uint32_t n, ir::ExprPtr value) {
     ir::ExprPtr& slot = scopes_.back().values[n];
     if (!slot) ++cached_in_[n];
@@ -121,6 +135,14 @@ class Emitter {
   // ---------------------------------------------------------- values (revert_emitter.cpp)
   ir::ExprPtr value(std::uint32_t n);
   ir::ExprPtr compute(std::uint32_t n);  // a pure operator's expression
+  // Whether the eval n's loop leaves after one pass (pass_ℓ(true)) and no
+  // loop at its depth is open here: its value is its body's first iteration.
+  bool single_pass(std::uint32_t n) const {
+    const PegNode& pass = node(node(n).children[1]);
+    if (pass.kind() != Kind::Pass || depth_ >= node(n).loop()) return false;
+    const PegNode& cond = node(pass.children[0]);
+    return cond.kind() == Kind::Const && cond.label.payload != 0;
+  }
   // eval_ℓ(x, pass_ℓ(true)), a loop that exits before its first iteration:
   // x with the θs it reads at their initial values, without the loop (whose
   // effects, if any, are no part of this value); null where that does not

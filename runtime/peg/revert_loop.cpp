@@ -82,13 +82,13 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
       ir::ExprPtr g = value(guard);
       if (!leaves_when) g = ir::unary(ir::UnaryOp::Not, g);
       emit(ir::Stmt::if_(g, exit(guard, leaves_when)));
-      scopes_.back().known[guard] = !leaves_when;
+      know(guard, !leaves_when);
       return exit_test(leaves_when ? else_ : then_, exit, iteration);
     }
   }
   ir::ExprPtr t = value(c);
   emit(ir::Stmt::if_(t, exit(c, true)));
-  scopes_.back().known[c] = false;
+  know(c, false);
   return true;
 }
 
@@ -243,6 +243,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger) {
 void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const std::uint32_t> only) {
   const PegNode& pass_node = node(pass);
   const unsigned l = pass_node.loop();
+  const std::uint64_t bit = std::uint64_t{1} << (l - 1);  // what varies in the loop
   if (pass_node.kind() != Kind::Pass) fail(trigger, "an eval over something other than a pass");
   // ℓ names the loop; where it is emitted depends on where its results are
   // demanded (a loop independent of an enclosing one may sit outside it, a
@@ -331,8 +332,11 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     NodeSet reads;
     for (std::uint32_t r : roots) unite_into(reads, lazy_reads(r, *memo));
     for (std::uint32_t t : thetas) unite_into(reads, lazy_reads(node(t).children[1], *memo));
+    // A σ that varies in the loop is made in it, on its way out (a loop
+    // that leaves after one pass makes its effects at the exit).
     std::erase_if(reads, [&](std::uint32_t st) {
-      return st == kNoBlame || st == cur_ || reached(st) || overwritten(st);
+      return st == kNoBlame || st == cur_ || reached(st) || overwritten(st) ||
+             (g_.variant[st] & bit) != 0;
     });
     if (reads.size() > 1) fail(trigger, "a loop that reads memory at two different times");
     if (reads.size() == 1) {
@@ -374,7 +378,6 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   }
   // Invariant work that cannot trap is computed once, before the loop.
   {
-    const std::uint64_t bit = std::uint64_t{1} << (l - 1);
     std::vector<std::uint32_t> todo = roots;
     for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
     Marks seen = marks();
@@ -431,7 +434,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     ir::Block b;
     const std::uint32_t here = cur_;
     in_scope(b, [&] {
-      scopes_.back().known[guard] = guard_value;
+      know(guard, guard_value);
       scopes_.back().leaves_loop = true;
       std::vector<std::uint32_t> exit_roots;
       for (std::uint32_t e : outputs) exit_roots.push_back(node(e).children[0]);
@@ -450,12 +453,16 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   if (state_out) exit_roots.push_back(node(*state_out).children[0]);
   for (std::uint32_t t : value_thetas) next_roots.push_back(node(t).children[1]);
   if (state_theta) next_roots.push_back(node(*state_theta).children[1]);
-  const std::uint64_t bit = std::uint64_t{1} << (l - 1);
   // A scope for one iteration: what varies in the loop is not seen from
-  // outside; the θs are the loop variables; σ is the iteration's.
+  // outside; the θs are the loop variables; σ is the iteration's. The one
+  // pass of a single-pass loop sees the conditions known outside (know()
+  // recorded its values' as its first iteration's); a loop with an exit σ
+  // and no σ θ makes effects only on paths that leave it, once.
+  const bool one_pass = single_pass(trigger);
   const auto enter_iteration = [&] {
     scopes_.back().barrier = bit;
-    scopes_.back().pure_loop = !state_theta;
+    scopes_.back().knows_through_barrier = one_pass;
+    scopes_.back().pure_loop = !state_theta && !state_out;
     for (std::size_t i = 0; i < value_thetas.size(); ++i) cache(value_thetas[i], read(vars[i]));
     if (state_theta) {
       cur_ = *state_theta;
@@ -472,7 +479,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         ir::Block none;
         NodeSet out;
         in_scope(none, [&] {
-          scopes_.back().known[test] = leaves;
+          know(test, leaves);
           out = must(roots);
         });
         return out;

@@ -730,6 +730,64 @@ fn f(n: i32, m: i32) -> i32 {
                     1, false);
 }
 
+// A loop whose every pass leaves in its first iteration (its pass condition
+// is the constant true), with an effect there, entered after another loop
+// whose counter it shares (both θ(0, +1), one θ in the PEG). It has no σ θ,
+// so reversion took the call its value reads for memory read from outside,
+// reached it before the loop, and computed the counter there ("a θ outside
+// its loop"), even unsaturated: the function was kept.
+TEST(PegExits, AnEffectOfALoopThatLeavesAtOnceIsMadeInIt) {
+  const char* text = R"(
+fn f(n: i32, m: i32) -> i32 {
+  var c: i32 = 0i32;
+  while (c < (n & 63i32)) {
+    c = c + 1i32;
+    m = m ^ c;
+  }
+  if (c > (m & 3i32)) {
+    for (var k: i32 = 0i32; k < (m & 7i32); k = k + 1i32) {
+      @use(k + m);
+      return i32(@coin());
+    }
+  }
+  return m;
+}
+)";
+  expect_loops_kept(text, 1, false);
+  // In the branch where its first test failed, what the loop would do there
+  // is known not to happen: @use is called in one place.
+  const Optimized o = optimize_text(text, false);
+  EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Eval), 1) << o.text();
+}
+
+// The same, but the loop's test reads the effect (a call's value decides
+// which `return`): every path still leaves, so the loop has no σ θ, and its
+// effects, made in its body before the test, are made once. Reversion
+// refused any effect in the body of a loop without a σ θ ("an effect inside
+// a loop that has none").
+TEST(PegExits, EffectsBeforeTheTestOfALoopWithoutASigmaThetaAreMadeOnce) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var c: i32 = 0i32;
+  while (c < (n & 63i32)) {
+    c = c + 1i32;
+    m = m ^ c;
+  }
+  if (c > (m & 3i32)) {
+    for (var k: i32 = 0i32; k < (m & 7i32); k = k + 1i32) {
+      @use(k + m);
+      if (@more()) {
+        return k + n;
+      }
+      return m;
+    }
+  }
+  return m;
+}
+)",
+                    1, false);
+}
+
 // A loop entered where memory is at a σ φ made before it (a store in a loop
 // that runs at most once), whose θ starts from that φ's branch under what the
 // loop's first test knows: the same memory. Reversion compared the θ's σ with
