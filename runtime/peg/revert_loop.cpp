@@ -576,7 +576,11 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   // before the loop instead: cached here, it also serves the code after the
   // loop (which emitted an inner loop again, or peeled an iteration for an
   // address computed from a load made before the loop).
+  // A first iteration peeled with an inner loop in it would emit that loop
+  // twice (the function was kept for its duplicated loops): then the work
+  // stays in the loop, done at every iteration as in the source.
   bool peel = false;
+  bool inner_loop = false;
   std::vector<std::uint32_t> ahead;
   {
     ir::Block none;
@@ -584,6 +588,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       enter_iteration();
       for (std::uint32_t n : must(next_roots)) {
         const PegNode& q = node(n);
+        inner_loop = inner_loop || (q.kind() == Kind::Eval && q.loop() > l && !lookup(n));
         if (!q.type().is_ir() || (g_.variant[n] & bit) != 0 || speculatable_[n] || lookup(n))
           continue;
         const bool first_iteration = in_.total && in_.total(q.eclass, pass_node.eclass);
@@ -610,6 +615,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     });
     cur_ = entry;
   }
+  if (inner_loop) peel = false;
   for (std::uint32_t n : ahead) {
     if (lookup(n)) continue;
     ir::ExprPtr v = value(n);

@@ -788,6 +788,28 @@ fn f(n: i32, m: i32) -> i32 {
                     1, false);
 }
 
+// Invariant work that may trap (a division by a variable) in a loop that
+// also runs an inner loop: reversion peeled the first iteration to compute
+// the division once, which emitted the inner loop twice (3 loops for 2), and
+// the function was kept, even unsaturated. The division stays in the loop.
+TEST(PegExits, ALoopWithAnInnerLoopIsNotPeeledForInvariantWork) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var s: i32 = 0i32;
+  var c: i32 = 0i32;
+  while (c < (n & 7i32)) {
+    for (var k: i32 = 3i32; k > 0i32; k = k - 1i32) {
+      @use(k + c);
+    }
+    s = s + 100i32 / (m | 1i32);
+    c = c + 1i32;
+  }
+  return s;
+}
+)",
+                    2, false);
+}
+
 // A loop entered where memory is at a σ φ made before it (a store in a loop
 // that runs at most once), whose θ starts from that φ's branch under what the
 // loop's first test knows: the same memory. Reversion compared the θ's σ with
