@@ -109,9 +109,8 @@ std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
       return known(p.children[*c ? 1 : 2], depth - 1);
     const std::optional<bool> a = known(p.children[1], depth - 1);
     if (a && known(p.children[2], depth - 1) == a) return a;
-  } else if (p.kind() == Kind::Eval && single_pass(cond) &&
-             node(p.children[0]).kind() != Kind::Const) {
-    return known(p.children[0], depth - 1);
+  } else if (std::optional<std::uint32_t> first = first_pass(cond)) {
+    return known(*first, depth - 1);
   }
   return std::nullopt;
 }

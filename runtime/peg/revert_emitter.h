@@ -98,9 +98,8 @@ class Emitter {
   // single-pass loop's value `cond` is (its first iteration's).
   void know(std::uint32_t cond, bool holds) {
     scopes_.back().known[cond] = holds;
-    while (node(cond).kind() == Kind::Eval && single_pass(cond) &&
-           node(node(cond).children[0]).kind() != Kind::Const) {
-      cond = node(cond).children[0];
+    while (std::optional<std::uint32_t> first = first_pass(cond)) {
+      cond = *first;
       scopes_.back().known[cond] = holds;
     }
   }
@@ -142,6 +141,14 @@ class Emitter {
     if (pass.kind() != Kind::Pass || depth_ >= node(n).loop()) return false;
     const PegNode& cond = node(pass.children[0]);
     return cond.kind() == Kind::Const && cond.label.payload != 0;
+  }
+  // For a single-pass loop's value n that is not a constant: the value of its
+  // first iteration, which is what is known of n (and n of it).
+  std::optional<std::uint32_t> first_pass(std::uint32_t n) const {
+    if (node(n).kind() != Kind::Eval || !single_pass(n)) return std::nullopt;
+    const std::uint32_t first = node(n).children[0];
+    if (node(first).kind() == Kind::Const) return std::nullopt;
+    return first;
   }
   // eval_ℓ(x, pass_ℓ(true)), a loop that exits before its first iteration:
   // x with the θs it reads at their initial values, without the loop (whose

@@ -137,14 +137,11 @@ class Renumber {
  public:
   explicit Renumber(std::size_t vars) : map_(vars, VarId::kNone) {}
 
+  // Numbers the variables in the order of their declarations in `b`.
   void order(const Block& b) {
-    for (const Stmt& s : b) {
+    ir::for_each_stmt(b, [&](const Stmt& s) {
       if (s.kind == StmtKind::Decl) take(s.var);
-      order(s.init);
-      order(s.body);
-      order(s.orelse);
-      order(s.step);
-    }
+    });
   }
   void take(VarId v) {
     if (map_[v.index] == VarId::kNone) {
@@ -152,10 +149,7 @@ class Renumber {
       order_.push_back(v.index);
     }
   }
-
-  void rewrite(Block& b) {
-    ir::VarRenamer().block(b, [&](VarId v) { return VarId{map_[v.index]}; });
-  }
+  VarId renamed(VarId v) const { return VarId{map_[v.index]}; }
 
   const std::vector<std::uint32_t>& order() const { return order_; }
 
@@ -279,7 +273,8 @@ void finalize(ir::Function& fn, const std::vector<std::string>& param_names) {
   Renumber renumber(fn.vars.size());
   for (std::uint32_t p = 0; p < fn.num_params; ++p) renumber.take(VarId{p});
   renumber.order(fn.body);
-  if (!renumber.identity()) renumber.rewrite(fn.body);
+  if (!renumber.identity())
+    ir::VarRenamer().block(fn.body, [&](VarId v) { return renumber.renamed(v); });
 
   std::vector<ir::Variable> vars;
   vars.reserve(renumber.order().size());
