@@ -41,7 +41,8 @@ Emitter::Emitter(const RevertInput& input)
     : in_(input),
       g_(*input.graph),
       cached_in_(input.graph->nodes.size(), 0),
-      reached_in_(input.graph->nodes.size(), 0) {
+      reached_in_(input.graph->nodes.size(), 0),
+      in_branches_of_(input.graph->nodes.size(), 0) {
   compute_facts();
   known_class_ = [this](eqsat::Id cls) -> std::optional<bool> {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
@@ -76,15 +77,67 @@ void Emitter::push_scope(ir::Block* out) {
 void Emitter::pop_scope() {
   for (const auto& [n, value] : scopes_.back().values) --cached_in_[n];
   for (std::uint32_t state : scopes_.back().states) --reached_in_[state];
+  for (const auto& [n, kept] : scopes_.back().in_branches)
+    in_branches_of_[n] -= static_cast<std::uint32_t>(kept.size());
   scopes_.pop_back();
 }
 
+void Emitter::keep_branch_values(const ir::Block& block, std::uint32_t cond, bool holds) {
+  Scope& branch = scopes_.back();
+  if (branch.values.empty() || scopes_.size() < 2) return;
+  std::unordered_set<std::uint32_t> declared;
+  for (const ir::Stmt& s : block)
+    if (s.kind == ir::StmtKind::Decl) declared.insert(s.var.index);
+  Scope& outer = scopes_[scopes_.size() - 2];
+  for (const auto& [n, value] : branch.values) {
+    if (value->kind != ir::ExprKind::Var || !declared.contains(value->var.index)) continue;
+    outer.in_branches[n].push_back({cond, holds, value->var});
+    ++in_branches_of_[n];
+  }
+}
+
 ir::ExprPtr Emitter::lookup_in_scopes(std::uint32_t n) const {
+  // A branch's condition seen from inside a loop entered since is known
+  // for this iteration: it says nothing of the branch unless invariant.
+  std::uint64_t entered = 0;
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (auto it = s->values.find(n); it != s->values.end()) return it->second;
+    if (in_branches_of_[n] != 0)
+      if (auto it = s->in_branches.find(n); it != s->in_branches.end())
+        for (const Scope::InBranch& kept : it->second)
+          if ((g_.variant[kept.cond] & entered) == 0 && known(kept.cond) == kept.holds) {
+            hoisted_.push_back(kept.var);
+            return read(kept.var);
+          }
     if ((g_.variant[n] & s->barrier) != 0) break;
+    entered |= s->barrier;
   }
   return nullptr;
+}
+
+void Emitter::finish_hoisting() {
+  if (hoisted_.empty()) return;
+  std::vector<char> hoist(fn_.vars.size(), 0);
+  for (ir::VarId v : hoisted_) hoist[v.index] = 1;
+  std::vector<ir::Block*> todo{&fn_.body};
+  while (!todo.empty()) {
+    ir::Block& b = *todo.back();
+    todo.pop_back();
+    for (ir::Stmt& s : b) {
+      if (s.kind == ir::StmtKind::Decl && hoist[s.var.index]) {
+        // A declaration without a value zeroes its variable (docs/ir.md).
+        ir::ExprPtr value = s.expr ? s.expr : ir::constant(fn_.vars[s.var.index].type, 0);
+        s = ir::Stmt::assign(s.var, std::move(value));
+      }
+      for (ir::Block* inner : {&s.init, &s.body, &s.step, &s.orelse})
+        if (!inner->empty()) todo.push_back(inner);
+    }
+  }
+  ir::Block decls;
+  for (std::uint32_t v = 0; v < hoist.size(); ++v)
+    if (hoist[v]) decls.push_back(ir::Stmt::decl(ir::VarId{v}));
+  fn_.body.insert(fn_.body.begin(), std::make_move_iterator(decls.begin()),
+                  std::make_move_iterator(decls.end()));
 }
 
 std::optional<bool> Emitter::known(std::uint32_t cond) const {
@@ -385,10 +438,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
   for (int side = 0; side < 2; ++side) {
     std::vector<std::uint32_t> roots;
     for (std::uint32_t m : members) roots.push_back(node(m).children[1 + side]);
-    in_scope(blocks[side], [&] {
-      know(cond, side == 0);
-      values[side] = bundle(roots);
-    });
+    in_branch(blocks[side], cond, side == 0, [&] { values[side] = bundle(roots); });
     if (cur_ != start) fail(members.front(), "a value φ whose branch has effects");
   }
   if (blocks[0].empty() && blocks[1].empty()) {
@@ -434,8 +484,7 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   ir::Block blocks[2];
   for (int side = 0; side < 2; ++side) {
     cur_ = start;
-    in_scope(blocks[side], [&] {
-      know(test, side == 0);
+    in_branch(blocks[side], test, side == 0, [&] {
       if (split) {
         phi_into(node(cond).children[1 + side], members, state, vars);
       } else {
@@ -804,6 +853,7 @@ ir::Function Emitter::run() {
   }
   for (auto& [var, v] : assignments) emit(ir::Stmt::assign(var, std::move(v)));
   pop_scope();
+  finish_hoisting();
 
   ir::Block shared;
   for (const auto& [original_index, v] : shared_) shared.push_back(ir::Stmt::decl(v));

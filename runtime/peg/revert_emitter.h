@@ -68,6 +68,17 @@ class Emitter {
     // A loop's exit, which ends in `break`: what happens here happens once,
     // as the loop ends (the σ the loop leaves), whatever the loop is.
     bool leaves_loop = false;
+    // Values an `if` emitted in this scope computed in one of its branches,
+    // into variables declared there: available wherever that branch's
+    // condition is known to have held (a loop run in `if (c)` serves a
+    // later `if (c)` instead of running again). A variable used so is
+    // declared at the top of the function (finish_hoisting()).
+    struct InBranch {
+      std::uint32_t cond;
+      bool holds;
+      ir::VarId var;
+    };
+    std::unordered_map<std::uint32_t, std::vector<InBranch>> in_branches;
   };
   struct Bundle {
     NodeSet must;
@@ -86,7 +97,7 @@ class Emitter {
   // ---------------------------------------------------------- scopes (revert_emitter.cpp)
   ir::ExprPtr lookup(std::uint32_t n) const {
     // Most nodes looked up are in no scope: a count per node answers at once.
-    return cached_in_[n] == 0 ? nullptr : lookup_in_scopes(n);
+    return cached_in_[n] == 0 && in_branches_of_[n] == 0 ? nullptr : lookup_in_scopes(n);
   }
   ir::ExprPtr lookup_in_scopes(std::uint32_t n) const;
   // Whether `cond` is known true or false here (from enclosing branches and
@@ -114,6 +125,9 @@ class Emitter {
   // A new innermost scope writing into `out`; pop_scope() leaves it.
   void push_scope(ir::Block* out);
   void pop_scope();
+  // Before a branch's scope is popped: its values held in variables
+  // declared in `block` go to the enclosing scope's in_branches.
+  void keep_branch_values(const ir::Block& block, std::uint32_t cond, bool holds);
   void emit(ir::Stmt s) {
     spend(1);
     scopes_.back().out->push_back(std::move(s));
@@ -130,6 +144,14 @@ class Emitter {
   // Runs `body` in a new scope writing into `block`.
   template <class F>
   void in_scope(ir::Block& block, F&& body);
+  // in_scope for the branch of an `if` on `cond` taken when it is `holds`:
+  // what the branch leaves in variables of its own stays available after
+  // the `if` where the condition is known the same (Scope::in_branches).
+  template <class F>
+  void in_branch(ir::Block& block, std::uint32_t cond, bool holds, F&& body);
+  // Declares the variables Scope::in_branches gave out at the top of the
+  // function, their declarations turned into assignments.
+  void finish_hoisting();
 
   // ---------------------------------------------------------- values (revert_emitter.cpp)
   ir::ExprPtr value(std::uint32_t n);
@@ -333,7 +355,9 @@ class Emitter {
 
   std::vector<Scope> scopes_;
   // By node: in how many scopes it is cached, or reached (a σ).
-  std::vector<std::uint32_t> cached_in_, reached_in_;
+  std::vector<std::uint32_t> cached_in_, reached_in_, in_branches_of_;
+  // Variables read outside the branch that declares them (Scope::in_branches).
+  mutable std::vector<ir::VarId> hoisted_;
   // Sets of nodes for walks, reused: a walk took a hash set (or a bit per
   // node) of its own. Walks nest (one that emits a value may start
   // another), each holding its own set while it lasts.
@@ -365,6 +389,9 @@ class Emitter {
   void run_must_loops();
   // Whether `n` reads no σ but cur_ (lazy_reads).
   bool reads_only_current(std::uint32_t n);
+  // Whether evaluating roots may run (through φ branches too) a loop nested
+  // in `loop` not computed yet; kMayRunWalk nodes at most, then false.
+  bool may_run_inner_loop(std::span<const std::uint32_t> roots, unsigned loop);
   // Whether the loop of the eval `eval` runs in every iteration, up to its
   // exit, of the loop whose pass is the class `pass` (LoopFacts::total: the
   // value itself, or its loop).
@@ -415,6 +442,15 @@ template <class F>
 void Emitter::in_scope(ir::Block& block, F&& body) {
   push_scope(&block);
   body();
+  pop_scope();
+}
+
+template <class F>
+void Emitter::in_branch(ir::Block& block, std::uint32_t cond, bool holds, F&& body) {
+  push_scope(&block);
+  know(cond, holds);
+  body();
+  keep_branch_values(block, cond, holds);
   pop_scope();
 }
 

@@ -144,6 +144,28 @@ bool Emitter::reads_only_current(std::uint32_t n) {
   return std::all_of(r.begin(), r.end(), [&](std::uint32_t s) { return s == cur_; });
 }
 
+bool Emitter::may_run_inner_loop(std::span<const std::uint32_t> roots, unsigned loop) {
+  std::vector<std::uint32_t> todo(roots.begin(), roots.end());
+  Marks seen = marks();
+  for (std::size_t walked = 0; !todo.empty() && walked < kMayRunWalk;) {
+    const std::uint32_t n = todo.back();
+    todo.pop_back();
+    const PegNode& q = node(n);
+    // Into the values that lead to a loop and the effects of an iteration.
+    const bool effect = q.type().is_state() && q.kind() != Kind::Theta &&
+                        (g_.variant[n] & (std::uint64_t{1} << (loop - 1))) != 0;
+    if (!(leads_to_loop_[n] || effect) || lookup(n) || !seen.insert(n)) continue;
+    ++walked;
+    spend(1);
+    if (q.kind() == Kind::Eval) {
+      if (q.loop() > loop) return true;
+    } else {
+      for (std::uint32_t c : q.children) todo.push_back(c);
+    }
+  }
+  return false;
+}
+
 bool Emitter::effects_ahead(std::uint32_t state, const Marks& in_test) {
   std::uint32_t x = resolve(state);
   for (std::size_t steps = 0; x != cur_; ++steps) {
@@ -380,6 +402,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   {
     std::vector<std::uint32_t> todo = roots;
     for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
+    std::vector<std::uint32_t> trapping;  // invariant work left where it is
     Marks seen = marks();
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
@@ -390,7 +413,28 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         for (std::uint32_t c : q.children) todo.push_back(c);
         continue;
       }
-      if (speculatable_[n] && is_pure_value_op(q.kind()) && g_.depth(n) < l) {
+      if (g_.depth(n) >= l) continue;
+      if (speculatable_[n] && is_pure_value_op(q.kind())) {
+        ir::ExprPtr v = value(n);
+        if (!lookup(n)) cache(n, temp(std::move(v)));
+      } else {
+        trapping.push_back(n);
+      }
+    }
+    // So is an invariant loop in that work that the source runs on every
+    // call (`defined`) and that reads no memory but the current one: run
+    // in the body (for a store made there, or an inner loop's start), it
+    // was out of sight of the code after the loop, which ran it again.
+    todo = std::move(trapping);
+    while (!todo.empty()) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      const PegNode& q = node(n);
+      if (is_pure_value_op(q.kind())) {
+        for (std::uint32_t c : q.children)
+          if (seen.insert(c) && !lookup(c)) todo.push_back(c);
+      } else if (q.kind() == Kind::Eval && q.type().is_ir() && g_.depth(n) < l &&
+                 !invariant_eval(n) && defined(n) && reads_only_current(n)) {
         ir::ExprPtr v = value(n);
         if (!lookup(n)) cache(n, temp(std::move(v)));
       }
@@ -576,9 +620,10 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   // before the loop instead: cached here, it also serves the code after the
   // loop (which emitted an inner loop again, or peeled an iteration for an
   // address computed from a load made before the loop).
-  // A first iteration peeled with an inner loop in it would emit that loop
-  // twice (the function was kept for its duplicated loops): then the work
-  // stays in the loop, done at every iteration as in the source.
+  // A first iteration peeled with an inner loop in it, one it runs or may
+  // run, would emit that loop twice (the function was kept for its
+  // duplicated loops): then the work stays in the loop, done at every
+  // iteration as in the source.
   bool peel = false;
   bool inner_loop = false;
   std::vector<std::uint32_t> ahead;
@@ -598,6 +643,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
           peel = true;
         }
       }
+      if (peel && !inner_loop) inner_loop = may_run_inner_loop(next_roots, l);
       // An invariant inner loop that only the exit needs, one that every
       // iteration of an enclosing loop runs: before the loop too. Run in
       // the exit, it was out of sight of the code after the loop, which

@@ -810,6 +810,77 @@ fn f(n: i32, m: i32) -> i32 {
                     2, false);
 }
 
+// A loop that only *may* run an inner loop (in a branch) is not peeled
+// either: the peeled iteration and the loop each emitted the inner loop
+// ("duplicated loops (3 for 2)", even unsaturated).
+TEST(PegExits, ALoopThatMayRunAnInnerLoopIsNotPeeledForInvariantWork) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var s: i32 = 0i32;
+  var c: i32 = 0i32;
+  while (c < (n & 7i32)) {
+    if (m > 5i32) {
+      for (var k: i32 = 3i32; k > 0i32; k = k - 1i32) {
+        @use(k + c);
+      }
+    }
+    s = s + 100i32 / (m | 1i32);
+    c = c + 1i32;
+  }
+  return s;
+}
+)",
+                    2, false);
+}
+
+// A loop run on every call whose value a later loop stores before an inner
+// loop starts, and the return reads: it runs once, before the later loop.
+// Reversion ran it in that loop's body, out of sight of the return, which
+// ran it again ("duplicated loops (4 for 3)", unsaturated).
+TEST(PegExits, ALoopEveryCallRunsIsRunOnceBeforeALoopThatStoresItsValue) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var c: i32 = 0i32;
+  while (c < (m & 63i32)) {
+    c = c * 3i32 + 1i32;
+  }
+  for (var k: i32 = n & 3i32; k > 0i32; k = k - 1i32) {
+    p[k & 7i32] = c * m;
+    for (var j: i32 = k; j > 0i32; j = j - 1i32) {
+      p[j & 7i32] = m;
+    }
+  }
+  return c + m;
+}
+)",
+                    3, true);
+}
+
+// A loop run in `if (c)` whose value a later `if (c)` needs: the later
+// branch reads the variable the first one left (declared at the top of the
+// function) instead of running the loop again ("duplicated loops (3 for
+// 2)", unsaturated).
+TEST(PegExits, ALaterBranchOnTheSameConditionReadsTheLoopTheFirstRan) {
+  const char* text = R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = m;
+  var c: i32 = 0i32;
+  while (c < (n & 7i32)) {
+    var d: i32 = 0i32;
+    while (d < (m & 3i32)) {
+      d = d + 1i32;
+      a = n + d;
+    }
+    p[a & 7i32] = p[(a + 1i32) & 7i32] + c;
+    return a;
+  }
+  m = (a > 0i32 && n > 1i32 ? a + n : a - n) >> 1i32;
+  return m;
+}
+)";
+  expect_loops_kept(text, 1, true);
+}
+
 // A loop entered where memory is at a σ φ made before it (a store in a loop
 // that runs at most once), whose θ starts from that φ's branch under what the
 // loop's first test knows: the same memory. Reversion compared the θ's σ with
