@@ -140,6 +140,31 @@ void Emitter::finish_hoisting() {
                   std::make_move_iterator(decls.end()));
 }
 
+void Emitter::know(std::uint32_t cond, bool holds) {
+  std::vector<std::pair<std::uint32_t, bool>> todo{{cond, holds}};
+  for (std::size_t i = 0; i < todo.size() && i < kKnowImplied; ++i) {
+    const auto [c, value] = todo[i];
+    scopes_.back().known[c] = value;
+    const PegNode& p = node(c);
+    const auto is_other_constant = [&](std::uint32_t k) {
+      return node(k).kind() == Kind::Const && (node(k).label.payload != 0) != value;
+    };
+    if (std::optional<std::uint32_t> first = first_pass(c)) {
+      todo.emplace_back(*first, value);
+    } else if (p.kind() == Kind::Not) {
+      todo.emplace_back(p.children[0], !value);
+    } else if (p.kind() == Kind::Phi && p.type() == PegType(ir::Type::bool_())) {
+      if (is_other_constant(p.children[2])) {
+        todo.emplace_back(p.children[0], true);
+        todo.emplace_back(p.children[1], value);
+      } else if (is_other_constant(p.children[1])) {
+        todo.emplace_back(p.children[0], false);
+        todo.emplace_back(p.children[2], value);
+      }
+    }
+  }
+}
+
 std::optional<bool> Emitter::known(std::uint32_t cond) const {
   return known(cond, 16);
 }

@@ -105,15 +105,12 @@ class Emitter {
   std::optional<bool> known(std::uint32_t cond) const;
   std::optional<bool> known(std::uint32_t cond, unsigned depth) const;
   bool reached(std::uint32_t state) const;
-  // Records that `cond` is `holds` in the current scope, and so is what a
-  // single-pass loop's value `cond` is (its first iteration's).
-  void know(std::uint32_t cond, bool holds) {
-    scopes_.back().known[cond] = holds;
-    while (std::optional<std::uint32_t> first = first_pass(cond)) {
-      cond = *first;
-      scopes_.back().known[cond] = holds;
-    }
-  }
+  // Records that `cond` is `holds` in the current scope, and what that
+  // implies (at most kKnowImplied conditions in all): a single-pass loop's
+  // value is its first iteration's; !x; φ(c, a, k) with k a constant other
+  // than `holds` took a (c holds), φ(c, k, b) took b.
+  void know(std::uint32_t cond, bool holds);
+  static constexpr std::size_t kKnowImplied = 8;
   void cache(std::uint32_t n, ir::ExprPtr value) {
     ir::ExprPtr& slot = scopes_.back().values[n];
     if (!slot) ++cached_in_[n];

@@ -881,6 +881,26 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
   expect_loops_kept(text, 1, true);
 }
 
+// A loop in `if (n > 0)` that leaves with a flag: where the flag (a φ
+// of that condition, false otherwise) is known true, so is the condition,
+// and the loop's other value, which the first branch left, is read there.
+// The return's branch ran the loop again ("duplicated loops (2 for 1)").
+TEST(PegExits, WhatAKnownPhiOfAConditionImpliesIsKnown) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> bool {
+  if (n > 0i32) {
+    for (var k: i32 = 0i32; k < (m & 7i32); k = k + 2i32) {
+      if ((p[1i32] | p[2i32]) > p[k & 7i32]) {
+        return m > 3i32;
+      }
+    }
+  }
+  return n > m == (p[m & 7i32] != 0i32 || n < 8i32);
+}
+)",
+                    1, true);
+}
+
 // A loop entered where memory is at a σ φ made before it (a store in a loop
 // that runs at most once), whose θ starts from that φ's branch under what the
 // loop's first test knows: the same memory. Reversion compared the θ's σ with
