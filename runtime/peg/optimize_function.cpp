@@ -391,9 +391,10 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       return std::nullopt;
   }
   if (!out) return std::nullopt;
-  // Reversion computes a loop's value once per φ context that uses it; more
-  // loops than the input means some loop would run more often (nested_loops:
-  // the inner loop twice per outer iteration, 1.67× slower).
+  // Reversion may compute a loop's value in more than one place (φ contexts
+  // it cannot share); more loops than the input means some loop would run
+  // more often (nested_loops was so: the inner loop twice per outer
+  // iteration, 1.67× slower).
   if (const std::size_t in = ir::loop_count(f.body), emitted = ir::loop_count(out->body);
       emitted > in) {
     report.fallback = "reversion duplicated loops (" + std::to_string(emitted) + " for " +
@@ -409,6 +410,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     report.fallback = "reversion made the loops' work grow (" +
                       std::to_string(static_cast<long long>(emitted)) + " for " +
                       std::to_string(static_cast<long long>(in)) + ")";
+    if (dump) std::cerr << "== " << report.fallback << ":\n" << ir::print(*out);
     return std::nullopt;
   }
 
