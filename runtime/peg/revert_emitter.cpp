@@ -176,6 +176,8 @@ std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
   }
   const PegNode& p = node(cond);
   if (p.kind() == Kind::Const) return p.label.payload != 0;
+  if (p.kind() == Kind::Eval && single_pass(cond) && node(p.children[0]).kind() == Kind::Const)
+    return node(p.children[0]).label.payload != 0;
   if (depth == 0) return std::nullopt;
   // What the known conditions imply: φ(c, a, b) with c known, or with a and
   // b known alike; !x with x known; a single-pass loop's value with its

@@ -901,6 +901,28 @@ fn f(n: i32, m: i32, p: i32*) -> bool {
                     1, true);
 }
 
+// A loop that returns in its first pass: that it leaves (a single-pass
+// loop's constant value) is known, so the code after it, dead, is not
+// emitted. Its loads and call made memory move past a load the condition
+// would have needed ("a σ read after memory moved past it"), and the round
+// trip kept the function.
+TEST(PegExits, WhatASinglePassLoopLeavesWithIsKnown) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var c: i32 = 0i32;
+  var d: i64 = 0i64;
+  while (d < 5i64) {
+    return c;
+  }
+  for (var k: i32 = 0i32; k < 4i32; k = k + 2i32) {
+    return p[i32(@coin()) & 7i32];
+  }
+  return p[p[c] & 7i32] - m;
+}
+)",
+                    0, true);
+}
+
 // A loop entered where memory is at a σ φ made before it (a store in a loop
 // that runs at most once), whose θ starts from that φ's branch under what the
 // loop's first test knows: the same memory. Reversion compared the θ's σ with
