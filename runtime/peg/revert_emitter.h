@@ -277,6 +277,8 @@ class Emitter {
   // ---------------------------------------------------------- σ (revert_state.cpp)
   // Emits the effects from cur_ up to `state`; fails if `state` is behind.
   void reach(std::uint32_t state);
+  // Whether reach(state) would find a way from cur_ (emitting nothing).
+  bool can_reach(std::uint32_t state);
   // cur_ if memory holds what it held at `state` (only Demands, which read
   // and write no memory, lie between them, and σ θs in their loop's peeled
   // first iteration, where they are their initial σ); otherwise `state`.

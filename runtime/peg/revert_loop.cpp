@@ -302,6 +302,13 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       loop(pass, trigger, first);
       return;
     }
+    // The effectful loop ran in a branch already made (its σ is off the
+    // chain ahead): a value needed now, from a source loop merged with it,
+    // is computed by a loop of its own.
+    if (!can_reach(*state_out)) {
+      loop(pass, trigger, std::vector<std::uint32_t>{trigger});
+      return;
+    }
     wanted_.push_back(trigger);
     reach(*state_out);
     wanted_.pop_back();

@@ -151,6 +151,19 @@ ir::ExprPtr Emitter::load_past_overwrite(std::uint32_t load, const ir::ExprPtr& 
                     ir::load(ptr, index));
 }
 
+bool Emitter::can_reach(std::uint32_t target) {
+  std::uint32_t x = resolve(target);
+  if (memory_at(x)) return true;
+  if (reached(x)) return false;
+  for (std::size_t steps = 0; !memory_at(x); ++steps) {
+    if (!is_producer(x) || steps > g_.nodes.size()) return false;
+    const std::optional<std::uint32_t> in = input_of(x);
+    if (!in) return false;
+    x = resolve(*in);
+  }
+  return true;
+}
+
 void Emitter::reach(std::uint32_t target) {
   const std::uint32_t state = resolve(target);
   if (memory_at(state)) return;

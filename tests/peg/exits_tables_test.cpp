@@ -923,6 +923,29 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     0, true);
 }
 
+// Two source loops with equal bounds share a pass: an effectful one in a
+// branch and a pure one after it whose count the return needs. The value
+// is computed by a loop of its own once the branch is made; reversion
+// reached for the effectful loop's σ, off the current chain ("a σ that
+// does not follow the current one"), and kept the function.
+TEST(PegExits, ALoopMergedWithAnEffectfulLoopInABranchRunsAlone) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  if (n > m) {
+    for (var k: i32 = 0i32; k < (n & 3i32); k = k + 1i32) {
+      p[m & 7i32] = p[0i32] / (n | 1i32);
+    }
+  }
+  var c: i32 = 0i32;
+  while (c < (n & 3i32)) {
+    c = c + 1i32;
+  }
+  return m + c;
+}
+)",
+                    2, true);
+}
+
 // A loop entered where memory is at a σ φ made before it (a store in a loop
 // that runs at most once), whose θ starts from that φ's branch under what the
 // loop's first test knows: the same memory. Reversion compared the θ's σ with
