@@ -810,10 +810,31 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which)
     joins[n] = out;
     return out;
   };
+  // Whether computing `n` now (through pure operators and value φs) needs
+  // a value of a loop being made.
+  std::unordered_map<std::uint32_t, bool> needs;
+  const auto needs_loop_in_progress = [&](const auto& self, std::uint32_t n) -> bool {
+    if (lookup(n)) return false;
+    if (const auto it = needs.find(n); it != needs.end()) return it->second;
+    needs.emplace(n, false);
+    spend(1);
+    const PegNode& p = node(n);
+    bool out = false;
+    if (p.kind() == Kind::Eval) {
+      out = std::find(loops_in_progress_.begin(), loops_in_progress_.end(), p.children[1]) !=
+            loops_in_progress_.end();
+    } else if (is_pure_value_op(p.kind()) || (p.kind() == Kind::Phi && p.type().is_ir())) {
+      out = std::any_of(p.children.begin(), p.children.end(),
+                        [&](std::uint32_t c) { return self(self, c); });
+    }
+    needs[n] = out;
+    return out;
+  };
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
     if (joining && computes_joining(computes_joining, m)) continue;
+    if (!loops_in_progress_.empty() && needs_loop_in_progress(needs_loop_in_progress, m)) continue;
     const NodeSet& r = lazy_reads(m, *memo);
     // A reader of this memory: of cur_, and maybe of stores it overwrote
     // (load_past_overwrite reads those while cur_ is still over them); or,

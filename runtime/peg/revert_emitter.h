@@ -402,6 +402,7 @@ class Emitter {
   mutable std::vector<std::uint32_t> theta_walk_;  // loop_thetas' stack, reused
   std::vector<Bundle> bundles_;
   std::unordered_set<std::uint32_t> in_progress_;  // values being computed (not to flush)
+  std::vector<std::uint32_t> loops_in_progress_;   // passes of the loops being made
   // Per node: how many φ groups being emitted hold it (computed with its
   // group, never alone in the meantime).
   std::vector<std::uint32_t> in_group_;

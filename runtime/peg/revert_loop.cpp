@@ -460,6 +460,13 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     reach(node(*state_theta).children[0]);
     read_invariants_before(l, roots, thetas);
   }
+  // While the loop is made, readers flushed ahead of it that need one of
+  // its values are left for later (a branch would make the loop again).
+  loops_in_progress_.push_back(pass);
+  struct Made {
+    std::vector<std::uint32_t>& passes;
+    ~Made() { passes.pop_back(); }
+  } made{loops_in_progress_};
   flush_readers();
   // Flushing may have emitted this very loop (another of its values reads
   // the memory here): it is there, once.

@@ -946,6 +946,29 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     2, true);
 }
 
+// A loop in `if (v != 0)` whose two values a store in that branch and the
+// return need: flushing the readers of memory before the loop is made
+// computed the return's φ, which made the loop in a branch of its own, and
+// the loop was made again after it ("duplicated loops (2 for 1)"). Readers
+// that need a value of a loop being made wait for it.
+TEST(PegExits, AReaderThatNeedsTheLoopBeingMadeWaitsForIt) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var v: i32 = p[0i32] & m;
+  if (v != 0i32) {
+    var c: i32 = 0i32;
+    while (c < 3i32) {
+      c = c + 1i32;
+      v = p[(c - v) & 7i32] & v;
+    }
+    p[c & 7i32] = p[1i32] + v;
+  }
+  return v + n;
+}
+)",
+                    1, true);
+}
+
 // A loop entered where memory is at a σ φ made before it (a store in a loop
 // that runs at most once), whose θ starts from that φ's branch under what the
 // loop's first test knows: the same memory. Reversion compared the θ's σ with
