@@ -810,24 +810,24 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which)
     joins[n] = out;
     return out;
   };
-  // Whether computing `n` now (through pure operators and value φs) needs
-  // a value of a loop being made.
-  std::unordered_map<std::uint32_t, bool> needs;
+  // Whether computing `n` now (through pure operators and value φs, the
+  // nodes that lead to a loop) needs a value of a loop being made.
+  Marks seen = marks();
+  Marks needing = marks();
   const auto needs_loop_in_progress = [&](const auto& self, std::uint32_t n) -> bool {
-    if (lookup(n)) return false;
-    if (const auto it = needs.find(n); it != needs.end()) return it->second;
-    needs.emplace(n, false);
+    if (!leads_to_loop_[n] || lookup(n)) return false;
+    if (!seen.insert(n)) return needing.contains(n);  // a cycle (through θ) adds nothing
     spend(1);
     const PegNode& p = node(n);
     bool out = false;
     if (p.kind() == Kind::Eval) {
       out = std::find(loops_in_progress_.begin(), loops_in_progress_.end(), p.children[1]) !=
             loops_in_progress_.end();
-    } else if (is_pure_value_op(p.kind()) || (p.kind() == Kind::Phi && p.type().is_ir())) {
+    } else {
       out = std::any_of(p.children.begin(), p.children.end(),
                         [&](std::uint32_t c) { return self(self, c); });
     }
-    needs[n] = out;
+    if (out) needing.insert(n);
     return out;
   };
   for (std::uint32_t m : candidates) {
