@@ -117,6 +117,8 @@ ir::ExprPtr Emitter::lookup_in_scopes(std::uint32_t n) const {
 
 void Emitter::finish_hoisting() {
   if (hoisted_.empty()) return;
+  // 1: to hoist; 2: its declaration found (one read only while a loop's
+  // iteration was tried out, in a block since dropped, has none).
   std::vector<char> hoist(fn_.vars.size(), 0);
   for (ir::VarId v : hoisted_) hoist[v.index] = 1;
   std::vector<ir::Block*> todo{&fn_.body};
@@ -128,6 +130,7 @@ void Emitter::finish_hoisting() {
         // A declaration without a value zeroes its variable (docs/ir.md).
         ir::ExprPtr value = s.expr ? s.expr : ir::constant(fn_.vars[s.var.index].type, 0);
         s = ir::Stmt::assign(s.var, std::move(value));
+        hoist[s.var.index] = 2;
       }
       for (ir::Block* inner : {&s.init, &s.body, &s.step, &s.orelse})
         if (!inner->empty()) todo.push_back(inner);
@@ -135,7 +138,7 @@ void Emitter::finish_hoisting() {
   }
   ir::Block decls;
   for (std::uint32_t v = 0; v < hoist.size(); ++v)
-    if (hoist[v]) decls.push_back(ir::Stmt::decl(ir::VarId{v}));
+    if (hoist[v] == 2) decls.push_back(ir::Stmt::decl(ir::VarId{v}));
   fn_.body.insert(fn_.body.begin(), std::make_move_iterator(decls.begin()),
                   std::make_move_iterator(decls.end()));
 }
