@@ -508,6 +508,12 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   // on its own condition first (Tate, §8.10), then on what it selects.
   const bool split = splits(cond);
   const std::uint32_t test = split ? node(cond).children[0] : cond;
+  // A φ condition whose own condition is known here (a branch of an
+  // enclosing split decides it): only the side it selects.
+  if (std::optional<bool> k = split ? known(test) : std::nullopt) {
+    phi_into(node(cond).children[*k ? 1 : 2], members, state, vars);
+    return;
+  }
   const ir::ExprPtr t = value(test);
   flush_readers(cond);  // the members are emitted below, in the branches
   const std::uint32_t start = cur_;

@@ -950,6 +950,44 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     1, true);
 }
 
+// A σ φ whose condition is a φ of the first `if`'s condition: in that
+// `if`'s else branch the inner condition is known, and only the side it
+// selects is made. Reversion branched on the constant (`if (true)`) and
+// made the loops in both arms ("duplicated loops (4 for 3)", unsaturated).
+TEST(PegExits, ASplitConditionKnownInABranchTakesOneSide) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  if (p[1i32] < n) {
+    return 0i32;
+  }
+  var c: i32 = 0i32;
+  while (true) {
+    if (c >= (p[2i32] & 7i32)) {
+      break;
+    }
+    c = c + 1i32;
+    if (c != 0i32 || true) {
+      var d: i32 = 0i32;
+      while (d < 0i32) {
+        d = d + 1i32;
+        p[d & 3i32] = p[(c | d) & 7i32];
+      }
+    } else {
+      continue;
+    }
+    return c;
+  }
+  var e: i32 = 0i32;
+  while (e < ((c + 97i32) & 7i32)) {
+    @use(e);
+    e = e + 1i32;
+  }
+  return c != 0i32 ? 65535i32 : m;
+}
+)",
+                    2, true);
+}
+
 // A loop entered where memory is at a σ φ made before it (a store in a loop
 // that runs at most once), whose θ starts from that φ's branch under what the
 // loop's first test knows: the same memory. Reversion compared the θ's σ with
