@@ -4,7 +4,7 @@
 // a form this tool reads back to optimize that region alone).
 //
 //   build/dev/bench/peg_file [--print] [--print-kept] [--no-saturate] [--region-nodes N]
-//                             [--straight-line] [--iterations N] [--growth BASE PER_NODE]
+//                             [--[no-]straight-line] [--iterations N] [--growth BASE PER_NODE]
 //                             [--time-ms MS] FILE.ir...
 #include <chrono>
 #include <cstdio>
@@ -107,8 +107,8 @@ int main(int argc, char** argv) {
       options.growth_per_node = std::stoul(argv[++i]);
       continue;
     }
-    if (arg == "--straight-line") {
-      options.straight_line_regions = true;
+    if (arg == "--straight-line" || arg == "--no-straight-line") {
+      options.straight_line_regions = arg == "--straight-line";
       continue;
     }
     if (arg == "--no-saturate") {

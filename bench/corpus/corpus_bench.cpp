@@ -36,9 +36,9 @@
 //                           unprobed)
 //   AUGUR_CORPUS_SPLIT_NODES  cpu::Options::split_nodes of every Augur
 //                           compile (default: the backend's; 0: never split)
-//   AUGUR_CORPUS_STRAIGHT_LINE  1: the PEG optimizer optimizes regions
-//                           without loops too (PegOptions::
-//                           straight_line_regions; default 0, as O2)
+//   AUGUR_CORPUS_STRAIGHT_LINE  0: the PEG optimizer leaves regions without
+//                           loops to LLVM (PegOptions::
+//                           straight_line_regions; default 1, as O2)
 //
 //   AUGUR_CORPUS_SIZES=all build/release/bench/corpus_bench
 #include <benchmark/benchmark.h>
@@ -81,7 +81,7 @@ std::string env_or(const char* name, const std::string& otherwise) {
 // PegOptions as O2 uses them, but for AUGUR_CORPUS_STRAIGHT_LINE.
 peg::PegOptions peg_options() {
   peg::PegOptions options;
-  options.straight_line_regions = env_or("AUGUR_CORPUS_STRAIGHT_LINE", "0") != "0";
+  options.straight_line_regions = env_or("AUGUR_CORPUS_STRAIGHT_LINE", "1") != "0";
   return options;
 }
 
@@ -472,11 +472,14 @@ void summary(const RatioReporter& r) {
     const peg::PegFunctionReport& f = s->peg->report.functions.front();
     const std::string outcome =
         f.regions == 0
-            ? (f.optimized ? "optimized" : "kept")
+            ? (f.unchanged   ? "optimized (nothing cheaper found, kept as it came)"
+               : f.optimized ? "optimized"
+                             : "kept")
             : std::to_string(f.regions_optimized) + " of " + std::to_string(f.regions) +
                   " regions optimized (" +
                   std::to_string(f.optimized_nodes * 100 / std::max<std::size_t>(f.ir_nodes, 1)) +
-                  "% of the IR nodes)";
+                  "% of the IR nodes; " + std::to_string(f.regions_unchanged) +
+                  " with nothing cheaper found, kept as they came)";
     const bool all = f.regions == 0 ? f.optimized : f.regions_optimized == f.regions;
     std::printf("  %-12s %s, %zu iterations (%s), %zu e-nodes%s%s\n", s->program.name.c_str(),
                 outcome.c_str(), f.iterations, f.stop.c_str(), f.egraph_nodes,

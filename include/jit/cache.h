@@ -24,15 +24,20 @@ struct cache_statistics {
   std::uint64_t evictions = 0;               // entries dropped to respect the capacity
   std::size_t entries = 0;                   // entries held now
   std::chrono::nanoseconds compile_time{0};  // all pipeline runs, staging included
-  // The PEG optimizer (O2 and above): functions it rewrote, functions it kept
-  // as extracted (nothing to gain, or a budget or shape it does not handle),
-  // and its time (included in compile_time).
+  // The PEG optimizer (O2 and above): functions it optimized, functions it
+  // kept as extracted (a budget or a shape it does not handle), and its time
+  // (included in compile_time). Of those optimized, `functions_unchanged`
+  // are code without loops in which saturation found nothing cheaper: left
+  // as written, branches and all.
   std::uint64_t functions_optimized = 0;
   std::uint64_t functions_kept = 0;
+  std::uint64_t functions_unchanged = 0;
   // A function above its size limit (500 IR nodes) is optimized region by
-  // region (docs/peg.md): the regions rewritten and kept. Such a function
-  // counts as optimized above when one of its regions is.
+  // region (docs/peg.md): the regions optimized (of them, unchanged as above)
+  // and kept. Such a function counts as optimized above when one of its
+  // regions is.
   std::uint64_t regions_optimized = 0;
+  std::uint64_t regions_unchanged = 0;
   std::uint64_t regions_kept = 0;
   std::chrono::nanoseconds optimize_time{0};
   // The disk cache (docs/compile.md, "Disk cache"), for compiles that named

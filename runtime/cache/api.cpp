@@ -68,7 +68,9 @@ cache_statistics cache_stats() {
   const OptimizerCounters optimizer = optimizer_counters();
   s.functions_optimized = optimizer.functions_optimized;
   s.functions_kept = optimizer.functions_kept;
+  s.functions_unchanged = optimizer.functions_unchanged;
   s.regions_optimized = optimizer.regions_optimized;
+  s.regions_unchanged = optimizer.regions_unchanged;
   s.regions_kept = optimizer.regions_kept;
   s.optimize_time = optimizer.time;
   copy_store_counters(disk_cache_counters(), s);

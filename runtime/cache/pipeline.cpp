@@ -38,7 +38,9 @@ void dump_ir(const jit::compile_options& options, const std::string& text) {
 
 std::atomic<std::uint64_t> functions_optimized{0};
 std::atomic<std::uint64_t> functions_kept{0};
+std::atomic<std::uint64_t> functions_unchanged{0};
 std::atomic<std::uint64_t> regions_optimized{0};
+std::atomic<std::uint64_t> regions_unchanged{0};
 std::atomic<std::uint64_t> regions_kept{0};
 std::atomic<std::int64_t> optimize_nanoseconds{0};
 
@@ -133,7 +135,9 @@ void optimize(ir::Module& module, int opt_level, const ir::ExternTable& externs)
   peg::PegResult result = peg::optimize(module, peg_options);
   for (const peg::PegFunctionReport& function : result.report.functions) {
     ++(function.optimized ? functions_optimized : functions_kept);
+    functions_unchanged += function.unchanged ? 1 : 0;
     regions_optimized += function.regions_optimized;
+    regions_unchanged += function.regions_unchanged;
     regions_kept += function.regions - function.regions_optimized;
   }
   optimize_nanoseconds += result.report.total.count();
@@ -145,8 +149,13 @@ const DiskCounters& disk_cache_counters() {
 }
 
 OptimizerCounters optimizer_counters() {
-  return {functions_optimized.load(), functions_kept.load(), regions_optimized.load(),
-          regions_kept.load(), std::chrono::nanoseconds(optimize_nanoseconds.load())};
+  return {functions_optimized.load(),
+          functions_kept.load(),
+          functions_unchanged.load(),
+          regions_optimized.load(),
+          regions_unchanged.load(),
+          regions_kept.load(),
+          std::chrono::nanoseconds(optimize_nanoseconds.load())};
 }
 
 void check_opt_level(const jit::compile_options& options) {

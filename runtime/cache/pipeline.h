@@ -34,7 +34,9 @@ void optimize(ir::Module& module, int opt_level, const ir::ExternTable& externs)
 struct OptimizerCounters {
   std::uint64_t functions_optimized = 0;
   std::uint64_t functions_kept = 0;
+  std::uint64_t functions_unchanged = 0;
   std::uint64_t regions_optimized = 0;
+  std::uint64_t regions_unchanged = 0;
   std::uint64_t regions_kept = 0;
   std::chrono::nanoseconds time{0};
 };

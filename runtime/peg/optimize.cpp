@@ -31,10 +31,14 @@ std::string PegReport::summary() const {
   for (const PegFunctionReport& f : functions) {
     out << f.function << ": ";
     if (f.regions == 0) {
-      out << (f.optimized ? "optimized" : "kept (" + f.fallback + ")");
+      out << (f.unchanged   ? "optimized (nothing cheaper found: kept as it came)"
+              : f.optimized ? "optimized"
+                            : "kept (" + f.fallback + ")");
     } else {
-      out << f.regions_optimized << " of " << f.regions << " regions optimized ("
-          << f.optimized_nodes * 100 / std::max<std::size_t>(f.ir_nodes, 1) << "% of its IR nodes"
+      out << f.regions_optimized << " of " << f.regions << " regions optimized (";
+      if (f.regions_unchanged > 0)
+        out << f.regions_unchanged << " with nothing cheaper found, kept as they came; ";
+      out << f.optimized_nodes * 100 / std::max<std::size_t>(f.ir_nodes, 1) << "% of its IR nodes"
           << (f.regions_optimized < f.regions ? "; first kept: " + f.fallback : "") << ")";
     }
     out << "; " << f.ir_nodes << " IR nodes, " << f.peg_nodes << " PEG e-nodes, " << f.egraph_nodes

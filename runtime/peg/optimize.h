@@ -70,11 +70,12 @@ struct PegOptions {
   // optimized region by region (regions.h), each region under the budgets
   // above scaled to its own size, so the work stays linear in the function.
   std::size_t region_nodes = 500;
-  // Whether regions without loops are optimized too. Off: on the corpus,
-  // straight-line regions gain little LLVM does not do (dfa_512 0.85 of the
-  // time, the other families within noise) for 10-30 ms of the optimizer per
-  // 1,000 statements (docs/performance.md, "Straight-line regions").
-  bool straight_line_regions = false;
+  // Whether regions without loops are optimized too. A region without loops
+  // for which saturation finds nothing cheaper is kept as it came (a staged
+  // DFA's byte trees, reverted, ran 1.27× slower than LLVM's code for the
+  // source); off, such regions are left to LLVM unread, which costs nothing
+  // (docs/performance.md, "Straight-line regions").
+  bool straight_line_regions = true;
   // Translation validation: put the result back into the e-graph and check
   // that it lands in the original's e-classes (value and σ).
   bool validate = false;
@@ -102,10 +103,14 @@ struct PegFunctionReport {
   std::size_t egraph_nodes = 0;  // after saturation
   std::size_t egraph_classes = 0;
   std::size_t iterations = 0;
-  std::string stop;                  // why saturation stopped
-  unsigned extractions = 0;          // extraction + reversion attempts
-  std::size_t extract_work = 0;      // greedy and DAG search steps, all attempts
-  bool optimized = false;            // the output is the reverted PEG
+  std::string stop;              // why saturation stopped
+  unsigned extractions = 0;      // extraction + reversion attempts
+  std::size_t extract_work = 0;  // greedy and DAG search steps, all attempts
+  // The output is the reverted PEG, or the input where `unchanged`: a
+  // function or region without loops for which saturation found nothing
+  // cheaper than the program translation made.
+  bool optimized = false;
+  bool unchanged = false;
   std::string fallback;              // why the input was kept (empty if optimized)
   std::vector<std::string> retries;  // why each extraction before the last was rejected
   std::optional<bool> validated;     // translation validation, when asked for
@@ -120,6 +125,7 @@ struct PegFunctionReport {
   // reason.
   std::size_t regions = 0;
   std::size_t regions_optimized = 0;
+  std::size_t regions_unchanged = 0;  // of those optimized
   std::size_t optimized_nodes = 0;
 };
 

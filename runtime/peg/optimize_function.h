@@ -11,7 +11,8 @@
 
 namespace augur::peg {
 
-// The optimized function, or nothing (the report says why). `outputs` are
+// The optimized function, or nothing: the input kept (`report.fallback`
+// says why) or, where `report.unchanged`, optimized into itself. `outputs` are
 // variables of a void function whose final values the result must keep
 // (a region's): the optimized body assigns each of them at its end.
 std::optional<ir::Function> optimize_function(const ir::Module& module, const ir::Function& f,

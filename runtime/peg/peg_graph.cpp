@@ -1,5 +1,6 @@
 #include "runtime/peg/peg_graph.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace augur::peg {
@@ -62,6 +63,16 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
   for (eqsat::Id c : egraph.classes())
     if (extractor.cost(c)) choices[eqsat::index(c)] = extractor.choice(c);
   return extract_graph(egraph, choices, roots, blame);
+}
+
+bool same_program(const PegGraph& a, const PegGraph& b) {
+  if (a.nodes.size() != b.nodes.size() || a.result != b.result || a.state != b.state ||
+      a.outputs != b.outputs)
+    return false;
+  return std::equal(a.nodes.begin(), a.nodes.end(), b.nodes.begin(),
+                    [](const PegNode& x, const PegNode& y) {
+                      return x.label == y.label && x.children == y.children;
+                    });
 }
 
 void compute_variance(PegGraph& graph) {

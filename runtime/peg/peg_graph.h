@@ -65,6 +65,11 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
                                       const eqsat::Extractor& extractor, const PegRoots& roots,
                                       std::optional<eqsat::Id>* blame = nullptr);
 
+// Whether the two are the same program, node for node. extract_graph numbers
+// nodes in the order its walk from the roots meets them, so two extractions
+// of one program number them alike.
+bool same_program(const PegGraph& a, const PegGraph& b);
+
 // Recomputes `variant`.
 void compute_variance(PegGraph& graph);
 

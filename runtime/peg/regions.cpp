@@ -123,7 +123,7 @@ class RegionSplitter {
     static_cast<void>(finished.load(std::memory_order_acquire));
     for (Region& r : regions_) {
       add_to_report(r.report);
-      if (!r.optimized && options_.on_kept_region)
+      if (!r.report.optimized && options_.on_kept_region)
         options_.on_kept_region(r.function, r.outputs, r.report);
     }
     // A block's regions are consecutive in plan order, and a block is
@@ -418,6 +418,7 @@ class RegionSplitter {
     if (r.validated) report_.validated = report_.validated.value_or(true) && *r.validated;
     if (r.optimized) {
       ++report_.regions_optimized;
+      if (r.unchanged) ++report_.regions_unchanged;
       report_.optimized_nodes += r.ir_nodes;
       if (report_.stop.empty()) report_.stop = r.stop;
     } else if (report_.fallback.empty()) {

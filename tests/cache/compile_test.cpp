@@ -87,6 +87,39 @@ TEST(Compile, ALargeFunctionIsOptimizedRegionByRegion) {
   for (int k = 0; k < kN; ++k) EXPECT_EQ(v[k], 1 + (k % 7) * (k % 7 + 1) / 2) << k;
 }
 
+// One step of a staged automaton: a tree of branches on the input, nothing
+// for saturation to make cheaper. The optimizer leaves it as written (its
+// branches reverted came back as `?:` chains) and the statistics say so.
+jit::dyn<int> automaton_step(jit::dyn<int> c, jit::dyn<int> matches, int low) {
+  jit::dyn<int> state = 0;
+  if (c < low) {
+    if (c < low / 2) {
+      state = 7;
+    } else {
+      state = 3;
+      matches = matches + 1;
+    }
+  } else if (c < 2 * low) {
+    state = 9;
+  } else {
+    state = 1;
+    matches = matches + 1;
+  }
+  return state + matches;
+}
+
+TEST(Compile, CodeSaturationCannotImproveIsLeftAsWritten) {
+  const jit::cache_statistics before = jit::cache_stats();
+  const jit::function<int(int, int)> step = jit::compile(automaton_step, 100);
+  const jit::cache_statistics after = jit::cache_stats();
+  EXPECT_EQ(after.functions_unchanged, before.functions_unchanged + 1);
+  EXPECT_EQ(after.functions_optimized, before.functions_optimized + 1);
+  EXPECT_EQ(step(10, 50), 57);
+  EXPECT_EQ(step(60, 50), 54);
+  EXPECT_EQ(step(150, 50), 59);
+  EXPECT_EQ(step(250, 50), 52);
+}
+
 // Strings, vectors and tuples as static arguments.
 jit::dyn<int> weighted(jit::dyn<const int*> v, const std::vector<int>& weights,
                        const std::string& op) {

@@ -388,6 +388,87 @@ TEST(PegOptions, RegionsKeepARangeDispatchWhole) {
       << ir::print(r.module);
 }
 
+// A byte tree of a staged automaton's state step: `n = n + 1` on some leaves
+// (`bump` replaces the first of them).
+std::string byte_tree(const std::string& bump = "n + 1i32") {
+  return R"(fn f(c: i32, s: i32, m: i32) -> i32 {
+  var state: i32 = s;
+  var n: i32 = m;
+  if (c < 100i32) {
+    if (c < 50i32) {
+      state = 7i32;
+    } else {
+      state = 3i32;
+      n = )" +
+         bump + R"(;
+    }
+  } else if (c < 200i32) {
+    state = 9i32;
+  } else {
+    state = 1i32;
+    n = n + 1i32;
+  }
+  return state + n;
+}
+)";
+}
+
+// Code without loops in which saturation finds nothing cheaper keeps its
+// branches as written: reverted, the tree came back as `?:` chains and `if`s
+// on temporaries (a staged DFA 1.27× slower).
+TEST(PegOptions, BranchesSaturationCannotImproveAreKeptAsWritten) {
+  const ir::Module m = ir::parse_module(byte_tree());
+  const PegResult r = optimize(m, unhurried());
+  const PegFunctionReport& f = r.report.functions.front();
+  EXPECT_TRUE(f.optimized) << r.report.summary();
+  EXPECT_TRUE(f.unchanged) << r.report.summary();
+  EXPECT_NE(r.report.summary().find("kept as it came"), std::string::npos) << r.report.summary();
+  EXPECT_EQ(r.module.functions.front(), m.functions.front()) << ir::print(r.module);
+}
+
+// Where saturation finds something cheaper (-(-x) is x), the branches are
+// reverted as before.
+TEST(PegOptions, BranchesSaturationImprovesAreReverted) {
+  const ir::Module m = ir::parse_module(byte_tree("-(-n)"));
+  const PegResult r = optimize(m, unhurried());
+  const PegFunctionReport& f = r.report.functions.front();
+  EXPECT_TRUE(f.optimized) << r.report.summary();
+  EXPECT_FALSE(f.unchanged) << r.report.summary();
+  std::size_t negations = 0;
+  ir::for_each_stmt(r.module.functions.front().body, [&](const ir::Stmt& s) {
+    ir::for_each_expr(s, [&](const ir::Expr& e) { negations += e.kind == ir::ExprKind::Unary; });
+  });
+  EXPECT_EQ(negations, 0u) << ir::print(r.module);
+  const ir::ExternTable none;
+  EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()), none, 1, 32),
+            "")
+      << ir::print(r.module);
+}
+
+// By default a large function's regions without loops are optimized too, and
+// those kept as they came count as optimized: here every region of a run of
+// byte trees.
+TEST(PegOptions, RegionsWithoutLoopsAreOptimizedByDefault) {
+  std::string text = "fn f(c: i32, s: i32, m: i32) -> i32 {\n  var state: i32 = s;\n";
+  text += "  var n: i32 = m;\n";
+  for (int k = 0; k < 24; ++k) {
+    const std::string at = std::to_string(k * 7) + "i32";
+    text += "  if (c < " + at + ") {\n    state = state + " + std::to_string(k + 1) +
+            "i32;\n  } else {\n    n = n ^ state;\n  }\n";
+  }
+  text += "  return state + n;\n}\n";
+  const ir::Module m = ir::parse_module(text);
+  PegOptions options = unhurried();
+  options.region_nodes = 40;
+  const PegResult r = optimize(m, options);
+  const PegFunctionReport& f = r.report.functions.front();
+  ASSERT_GE(f.regions, 4u) << r.report.summary();
+  EXPECT_EQ(f.regions_optimized, f.regions) << r.report.summary();
+  EXPECT_EQ(f.regions_unchanged, f.regions) << r.report.summary();
+  EXPECT_GE(f.optimized_nodes * 10, f.ir_nodes * 9) << r.report.summary();  // all but `return`
+  EXPECT_EQ(r.module.functions.front(), m.functions.front()) << ir::print(r.module);
+}
+
 // Sibling loops over the same variables, `loops` of them, each summing into x.
 std::string sibling_loops(int loops) {
   std::string text = "fn f(b: i32, c: i32, d: i32) -> i32 {\n  var x: i32 = b;\n";
