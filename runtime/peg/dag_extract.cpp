@@ -1,5 +1,6 @@
 #include "runtime/peg/dag_extract.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -45,7 +46,7 @@ class Search {
         for (Id m : g_.nodes_of(c)) {
           if (visits_ > budget_) return false;
           Id& chosen = choice_[eqsat::index(c)];
-          if (m == chosen || !usable(m)) continue;
+          if (m == chosen || !usable(m) || cannot_improve(chosen, m)) continue;
           const Id before = chosen;
           chosen = m;
           const std::optional<double> total = evaluate();
@@ -69,6 +70,32 @@ class Search {
     double& c = node_costs_[eqsat::index(n)];
     if (std::isnan(c)) c = node_cost(g_, g_.node(n), banned_);
     return c;
+  }
+
+  // Whether switching a class from `before` to `m` cannot make the program
+  // cheaper, seen without evaluating it: when `m` has every child of
+  // `before` (as often), leaves aside, no class but those leaves can drop
+  // out of the program, so it gets cheaper only if `before` and the leaves
+  // together cost more than `m`. A commuted operation, most of a saturated
+  // e-graph's alternatives, is so.
+  bool cannot_improve(Id before, Id m) {
+    double saved = cost_of(before) - cost_of(m);
+    if (saved > 0) return false;
+    const std::span<const Id> from = g_.node(before).children;
+    const std::span<const Id> to = g_.node(m).children;
+    visits_ += from.size() + to.size();
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      const Id child = g_.find(from[i]);
+      const auto same = [&](Id other) { return g_.find(other) == child; };
+      // Each child once, however often it appears.
+      if (std::any_of(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(i), same)) continue;
+      const auto kept = std::count_if(to.begin(), to.end(), same);
+      if (kept >= std::count_if(from.begin(), from.end(), same)) continue;
+      const Id leaf = choice_[eqsat::index(child)];
+      if (!g_.node(leaf).children.empty()) return false;
+      saved += cost_of(leaf);
+    }
+    return saved <= 0;
   }
 
   bool usable(Id n) {

@@ -5,8 +5,10 @@
 // Starting from its choice, this local search switches e-classes to other
 // e-nodes whenever the program as a DAG (each chosen e-class paid once, cost
 // per e-node as peg_cost has it) gets cheaper and keeps cycles through θ's
-// second child only. Bounded by a budget of node visits; a search that
-// reaches it stops and says so.
+// second child only; an alternative that keeps every child of the e-node
+// it would replace (leaves aside) and costs no less, as a commuted operation
+// does, is passed over without evaluating the program. Bounded by a budget
+// of node visits; a search that reaches it stops and says so.
 #pragma once
 
 #include <cstddef>
