@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "runtime/ir/builder.h"
+
 namespace augur::ir {
 
 std::size_t node_count(std::span<const Stmt> block, std::size_t cap) {
@@ -64,6 +66,32 @@ std::size_t nesting_depth(std::span<const Stmt> block) {
     }
   }
   return depth;
+}
+
+std::vector<std::uint8_t> declarations_to_assignments(Function& fn,
+                                                      std::span<const std::uint8_t> hoist) {
+  std::vector<std::uint8_t> found(fn.vars.size(), 0);
+  std::vector<Block*> todo{&fn.body};
+  while (!todo.empty()) {
+    Block& b = *todo.back();
+    todo.pop_back();
+    std::erase_if(b, [&](const Stmt& s) {
+      const bool dropped =
+          s.kind == StmtKind::Decl && hoist[s.var.index] && fn.var(s.var).kind == VarKind::Shared;
+      if (dropped) found[s.var.index] = 1;
+      return dropped;
+    });
+    for (Stmt& s : b) {
+      if (s.kind == StmtKind::Decl && hoist[s.var.index]) {
+        ExprPtr value = s.expr ? s.expr : constant(fn.var(s.var).type, 0);
+        s = Stmt::assign(s.var, std::move(value));
+        found[s.var.index] = 1;
+      }
+      for (Block* inner : {&s.init, &s.body, &s.step, &s.orelse})
+        if (!inner->empty()) todo.push_back(inner);
+    }
+  }
+  return found;
 }
 
 }  // namespace augur::ir

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -207,5 +208,13 @@ std::size_t expr_depth(std::span<const Stmt> block);
 
 // How deep statements nest in `block` (1: none holds another; 0: empty).
 std::size_t nesting_depth(std::span<const Stmt> block);
+
+// For a caller that declares the variables `hoist` marks (by index) at the
+// top of `fn`: turns their declarations in the body into assignments of
+// their values (zero for a declaration without one, which zeroes its
+// variable) and drops a marked shared array's (it is zero at block start).
+// Returns, by index, whether a declaration of each was found.
+std::vector<std::uint8_t> declarations_to_assignments(Function& fn,
+                                                      std::span<const std::uint8_t> hoist);
 
 }  // namespace augur::ir

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "runtime/ir/visit.h"
+
 namespace augur::peg::revert_detail {
 
 namespace {
@@ -117,28 +119,14 @@ ir::ExprPtr Emitter::lookup_in_scopes(std::uint32_t n) const {
 
 void Emitter::finish_hoisting() {
   if (hoisted_.empty()) return;
-  // 1: to hoist; 2: its declaration found (one read only while a loop's
-  // iteration was tried out, in a block since dropped, has none).
-  std::vector<char> hoist(fn_.vars.size(), 0);
+  std::vector<std::uint8_t> hoist(fn_.vars.size(), 0);
   for (ir::VarId v : hoisted_) hoist[v.index] = 1;
-  std::vector<ir::Block*> todo{&fn_.body};
-  while (!todo.empty()) {
-    ir::Block& b = *todo.back();
-    todo.pop_back();
-    for (ir::Stmt& s : b) {
-      if (s.kind == ir::StmtKind::Decl && hoist[s.var.index]) {
-        // A declaration without a value zeroes its variable (docs/ir.md).
-        ir::ExprPtr value = s.expr ? s.expr : ir::constant(fn_.vars[s.var.index].type, 0);
-        s = ir::Stmt::assign(s.var, std::move(value));
-        hoist[s.var.index] = 2;
-      }
-      for (ir::Block* inner : {&s.init, &s.body, &s.step, &s.orelse})
-        if (!inner->empty()) todo.push_back(inner);
-    }
-  }
+  // A variable read only while a loop's iteration was tried out, in a block
+  // since dropped, has no declaration left and needs none.
+  const std::vector<std::uint8_t> found = ir::declarations_to_assignments(fn_, hoist);
   ir::Block decls;
-  for (std::uint32_t v = 0; v < hoist.size(); ++v)
-    if (hoist[v] == 2) decls.push_back(ir::Stmt::decl(ir::VarId{v}));
+  for (std::uint32_t v = 0; v < found.size(); ++v)
+    if (found[v]) decls.push_back(ir::Stmt::decl(ir::VarId{v}));
   fn_.body.insert(fn_.body.begin(), std::make_move_iterator(decls.begin()),
                   std::make_move_iterator(decls.end()));
 }

@@ -99,26 +99,6 @@ class ScopeCheck {
   std::vector<const ir::Expr*> stack_;
 };
 
-void declarations_to_assignments(Block& b, const std::vector<std::uint8_t>& hoist,
-                                 const ir::Function& fn) {
-  // A hoisted shared array needs no assignment: it is zero at block start.
-  std::erase_if(b, [&](const Stmt& s) {
-    return s.kind == StmtKind::Decl && hoist[s.var.index] &&
-           fn.var(s.var).kind == ir::VarKind::Shared;
-  });
-  for (Stmt& s : b) {
-    if (s.kind == StmtKind::Decl && hoist[s.var.index]) {
-      ExprPtr value = s.expr ? s.expr : ir::constant(fn.var(s.var).type, 0);
-      s = Stmt::assign(s.var, std::move(value));
-      continue;
-    }
-    declarations_to_assignments(s.body, hoist, fn);
-    declarations_to_assignments(s.orelse, hoist, fn);
-    declarations_to_assignments(s.init, hoist, fn);
-    declarations_to_assignments(s.step, hoist, fn);
-  }
-}
-
 void repair_scopes(ir::Function& fn) {
   const std::vector<std::uint8_t> hoist = ScopeCheck(fn).run();
   Block top;
@@ -126,7 +106,7 @@ void repair_scopes(ir::Function& fn) {
     if (hoist[v]) top.push_back(Stmt::decl(VarId{v}));
   }
   if (top.empty()) return;
-  declarations_to_assignments(fn.body, hoist, fn);
+  ir::declarations_to_assignments(fn, hoist);
   fn.body.insert(fn.body.begin(), std::make_move_iterator(top.begin()),
                  std::make_move_iterator(top.end()));
 }
