@@ -279,6 +279,15 @@ class Emitter {
   void reach(std::uint32_t state);
   // Whether reach(state) would find a way from cur_ (emitting nothing).
   bool can_reach(std::uint32_t state);
+  // The effects from cur_ up to `state`, the last first, or why there is no
+  // such way (the node to blame and the reason): what reach() makes and
+  // can_reach() asks about.
+  struct WayToState {
+    std::vector<std::uint32_t> effects;
+    std::uint32_t blame = 0;
+    const char* failure = nullptr;
+  };
+  WayToState way_to(std::uint32_t state);
   // cur_ if memory holds what it held at `state` (only Demands, which read
   // and write no memory, lie between them, and σ θs in their loop's peeled
   // first iteration, where they are their initial σ); otherwise `state`.

@@ -151,33 +151,35 @@ ir::ExprPtr Emitter::load_past_overwrite(std::uint32_t load, const ir::ExprPtr& 
                     ir::load(ptr, index));
 }
 
-bool Emitter::can_reach(std::uint32_t target) {
-  std::uint32_t x = resolve(target);
-  if (memory_at(x)) return true;
-  if (reached(x)) return false;
-  for (std::size_t steps = 0; !memory_at(x); ++steps) {
-    if (!is_producer(x) || steps > g_.nodes.size()) return false;
+Emitter::WayToState Emitter::way_to(std::uint32_t target) {
+  const std::uint32_t state = resolve(target);
+  WayToState way;
+  const auto no_way = [&](std::uint32_t blame, const char* failure) {
+    way.blame = blame;
+    way.failure = failure;
+    return std::move(way);
+  };
+  if (memory_at(state)) return way;
+  if (reached(state)) return no_way(state, "a σ read after memory moved past it");
+  for (std::uint32_t x = state; !memory_at(x);) {
+    if (!is_producer(x) || way.effects.size() > g_.nodes.size())
+      return no_way(state, "a σ that does not follow the current one");
+    way.effects.push_back(x);
     const std::optional<std::uint32_t> in = input_of(x);
-    if (!in) return false;
+    if (!in) return no_way(x, "an effect whose input σ is unknown");
     x = resolve(*in);
   }
-  return true;
+  return way;
+}
+
+bool Emitter::can_reach(std::uint32_t target) {
+  return way_to(target).failure == nullptr;
 }
 
 void Emitter::reach(std::uint32_t target) {
-  const std::uint32_t state = resolve(target);
-  if (memory_at(state)) return;
-  if (reached(state)) fail(state, "a σ read after memory moved past it");
-  std::vector<std::uint32_t> path;
-  for (std::uint32_t x = state; !memory_at(x);) {
-    if (!is_producer(x) || path.size() > g_.nodes.size())
-      fail(state, "a σ that does not follow the current one");
-    path.push_back(x);
-    const std::optional<std::uint32_t> in = input_of(x);
-    if (!in) fail(x, "an effect whose input σ is unknown");
-    x = resolve(*in);
-  }
-  for (auto p = path.rbegin(); p != path.rend(); ++p) produce(*p);
+  const WayToState way = way_to(target);
+  if (way.failure) fail(way.blame, way.failure);
+  for (auto p = way.effects.rbegin(); p != way.effects.rend(); ++p) produce(*p);
 }
 
 void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
