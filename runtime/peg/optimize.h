@@ -70,11 +70,11 @@ struct PegOptions {
   // optimized region by region (regions.h), each region under the budgets
   // above scaled to its own size, so the work stays linear in the function.
   std::size_t region_nodes = 500;
-  // Whether regions without loops are optimized too. A region without loops
-  // for which saturation finds nothing cheaper is kept as it came (a staged
+  // Whether regions without loops are optimized too. One with branches in
+  // which saturation finds nothing cheaper is kept as written (a staged
   // DFA's byte trees, reverted, ran 1.27× slower than LLVM's code for the
   // source); off, such regions are left to LLVM unread, which costs nothing
-  // (docs/performance.md, "Straight-line regions").
+  // (docs/performance.md, "Straight-line regions on by default").
   bool straight_line_regions = true;
   // Translation validation: put the result back into the e-graph and check
   // that it lands in the original's e-classes (value and σ).
