@@ -478,8 +478,11 @@ void summary(const RatioReporter& r) {
             : std::to_string(f.regions_optimized) + " of " + std::to_string(f.regions) +
                   " regions optimized (" +
                   std::to_string(f.optimized_nodes * 100 / std::max<std::size_t>(f.ir_nodes, 1)) +
-                  "% of the IR nodes; " + std::to_string(f.regions_unchanged) +
-                  " with nothing cheaper found, kept as they came)";
+                  "% of the IR nodes" +
+                  (f.regions_unchanged == 0
+                       ? std::string(")")
+                       : "; " + std::to_string(f.regions_unchanged) +
+                             " with nothing cheaper found, kept as they came)");
     const bool all = f.regions == 0 ? f.optimized : f.regions_optimized == f.regions;
     std::printf("  %-12s %s, %zu iterations (%s), %zu e-nodes%s%s\n", s->program.name.c_str(),
                 outcome.c_str(), f.iterations, f.stop.c_str(), f.egraph_nodes,

@@ -23,36 +23,46 @@ using FlatChoices = Choices;
 class Search {
  public:
   Search(const EGraph& g, FlatChoices& choice, std::vector<Id> roots,
-         const std::unordered_set<std::uint32_t>* banned, std::size_t budget)
+         const std::unordered_set<std::uint32_t>* banned, std::size_t budget, bool pruning)
       : g_(g),
         choice_(choice),
         roots_(std::move(roots)),
         banned_(banned),
         budget_(budget),
+        pruning_(pruning),
         stamp_(g.id_count(), 0),
         state_(g.id_count(), 0),
-        node_costs_(g.id_count(), std::numeric_limits<double>::quiet_NaN()) {}
+        node_costs_(g.id_count(), std::numeric_limits<double>::quiet_NaN()),
+        best_mark_(g.id_count(), 0),
+        walked_(g.id_count(), 0),
+        best_number_(g.id_count(), 0),
+        joined_(g.id_count(), 0) {}
 
   // Whether the search ended before the budget.
   bool run() {
     std::optional<double> best = evaluate();
     if (!best) return visits_ <= budget_;
+    mark_best();
     std::vector<Id> candidates;
     for (Id c : reached_)
       if (g_.nodes_of(c).size() > 1) candidates.push_back(c);
     for (int round = 0; round < 3; ++round) {
       bool improved = false;
       for (Id c : candidates) {
+        // A class the program no longer reaches changes nothing.
+        if (pruning_ && !in_best(c)) continue;
         for (Id m : g_.nodes_of(c)) {
           if (visits_ > budget_) return false;
           Id& chosen = choice_[eqsat::index(c)];
-          if (m == chosen || !usable(m) || cannot_improve(chosen, m)) continue;
+          if (m == chosen || !usable(m) || (pruning_ && rules_out(c, chosen, m))) continue;
           const Id before = chosen;
           chosen = m;
           const std::optional<double> total = evaluate();
+          ++evaluations_since_best_;
           if (total && *total < *best - 1e-9) {
             best = total;
             improved = true;
+            mark_best();
           } else {
             choice_[eqsat::index(c)] = before;
           }
@@ -72,14 +82,76 @@ class Search {
     return c;
   }
 
+  // Whether switching class `c` from `before` to `m` cannot make a program
+  // evaluate() accepts and is cheaper, seen without evaluating it.
+  bool rules_out(Id c, Id before, Id m) {
+    const double joining = joining_cost(m);
+    return cannot_improve(before, m, joining) || bound_rules_out(c, m, joining) ||
+           closes_cycle(c, m);
+  }
+
+  // Whether `m` as class `c`'s e-node would close a cycle that avoids θ's
+  // second child through `c` itself or one of its parents, which
+  // evaluate() would refuse: a load of the store of `c` is `c` (forwarding),
+  // and most such alternatives are that.
+  bool closes_cycle(Id c, Id m) {
+    const auto edges = [&](Id node, auto&& each) {
+      const eqsat::ENodeView v = g_.node(node);
+      const bool theta = kind_of(v.label.op) == Kind::Theta;
+      for (std::size_t i = 0; i < v.children.size(); ++i)
+        if (!(theta && i == 1)) each(g_.find(v.children[i]));
+    };
+    bool closes = false;
+    edges(m, [&](Id child) {
+      ++visits_;
+      if (closes || child == c) {
+        closes = true;
+        return;
+      }
+      if (in_best(child))
+        edges(choice_[eqsat::index(child)], [&](Id grandchild) { closes |= grandchild == c; });
+    });
+    return closes;
+  }
+
+  // What `m` brings into the program at least: the chosen e-nodes of the
+  // classes the program does not reach that `m` reaches through such
+  // classes, each once (a bounded walk: a lower bound past its end). The
+  // classes of the program where the walk meets it are left in `met_`.
+  double joining_cost(Id m) {
+    double joining = 0;
+    met_.clear();
+    joining_walk_.assign(1, m);
+    ++join_generation_;
+    for (std::size_t walked = 0; !joining_walk_.empty() && walked < kJoiningWalk; ++walked) {
+      const std::span<const Id> children = g_.node(joining_walk_.back()).children;
+      joining_walk_.pop_back();
+      visits_ += children.size();
+      for (Id c : children) {
+        const Id child = g_.find(c);
+        if (joined_[eqsat::index(child)] == join_generation_) continue;
+        joined_[eqsat::index(child)] = join_generation_;
+        if (in_best(child)) {
+          met_.push_back(child);
+          continue;
+        }
+        const Id chosen = choice_[eqsat::index(child)];
+        joining += cost_of(chosen);
+        joining_walk_.push_back(chosen);
+      }
+    }
+    return joining;
+  }
+
   // Whether switching a class from `before` to `m` cannot make the program
   // cheaper, seen without evaluating it: when `m` has every child of
   // `before` (as often), leaves aside, no class but those leaves can drop
   // out of the program, so it gets cheaper only if `before` and the leaves
-  // together cost more than `m`. A commuted operation, most of a saturated
-  // e-graph's alternatives, is so.
-  bool cannot_improve(Id before, Id m) {
-    double saved = cost_of(before) - cost_of(m);
+  // together cost more than `m` and what it brings in. A commuted
+  // operation, most of a saturated e-graph's alternatives, is so, and so
+  // is x - 1 against x + -1.
+  bool cannot_improve(Id before, Id m, double joining) {
+    double saved = cost_of(before) - cost_of(m) - joining;
     if (saved > 0) return false;
     const std::span<const Id> from = g_.node(before).children;
     const std::span<const Id> to = g_.node(m).children;
@@ -96,6 +168,175 @@ class Search {
       saved += cost_of(leaf);
     }
     return saved <= 0;
+  }
+
+  // Whether switching class `c` to `m` cannot make the program cheaper, by
+  // a bound: at least `m` and what it brings in join the program, and at
+  // most the classes `c` dominates leave it (every other class keeps a path
+  // from a root that avoids `c`), less those dominated by a class `k` of
+  // the program that `c` dominates and `m` reaches through new classes. A
+  // path from `k` to each of those avoids the edges from `c` that `m`
+  // drops: every way from `c`'s children to them passes through `k`, so a
+  // path through such an edge would reach `k` again. Most alternatives deep
+  // in a program dominate little, or keep what they dominate.
+  bool bound_rules_out(Id c, Id m, double joining) {
+    // Measuring costs a few evaluations: not before one has found nothing
+    // since the program last changed (most regions evaluate one
+    // alternative, if any).
+    if (evaluations_since_best_ < kEvaluationsBeforeBound) return false;
+    if (measured_generation_ != best_generation_) measure_best();
+    const std::uint32_t at = best_number_[eqsat::index(c)];
+    double leaving = dominated_cost_[at];
+    kept_.clear();
+    for (Id met : met_) {
+      ++visits_;
+      const std::uint32_t k = best_number_[eqsat::index(met)];
+      if (k != at && dominates(at, k)) kept_.push_back(k);
+    }
+    // Subtrees of the dominator tree nest or are apart: each outermost once.
+    std::sort(kept_.begin(), kept_.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return dom_enter_[a] < dom_enter_[b]; });
+    std::uint32_t outer = 0;
+    for (std::uint32_t k : kept_) {
+      if (outer != 0 && dominates(outer, k)) continue;
+      outer = k;
+      leaving -= dominated_cost_[k];
+    }
+    return cost_of(m) + joining >= leaving;
+  }
+
+  // Whether class number `a` dominates class number `b` (or is it).
+  bool dominates(std::uint32_t a, std::uint32_t b) const {
+    return dom_enter_[a] <= dom_enter_[b] && dom_exit_[b] <= dom_exit_[a];
+  }
+
+  // Records the classes evaluate() just reached as the program the search
+  // holds.
+  void mark_best() {
+    ++best_generation_;
+    evaluations_since_best_ = 0;
+    for (Id c : reached_) best_mark_[eqsat::index(c)] = best_generation_;
+  }
+
+  bool in_best(Id cls) const { return best_mark_[eqsat::index(cls)] == best_generation_; }
+
+  // Measures the program the search holds for bound_rules_out(): each
+  // class's immediate dominator and the cost of the classes it dominates
+  // (itself included), over every edge, θ's second child included.
+  void measure_best() {
+    measured_generation_ = best_generation_;
+    number_in_reverse_postorder();
+    find_immediate_dominators();
+    dominated_cost_.assign(order_.size(), 0);
+    for (std::uint32_t v = static_cast<std::uint32_t>(order_.size()) - 1; v > 0; --v) {
+      dominated_cost_[v] += cost_of(choice_[eqsat::index(order_[v])]);
+      dominated_cost_[idom_[v]] += dominated_cost_[v];
+    }
+    number_dominator_tree();
+  }
+
+  // Numbers the program's classes in reverse postorder of a walk from a
+  // virtual root (number 0) above the roots.
+  void number_in_reverse_postorder() {
+    order_.assign(1, kNone);
+    postorder_.clear();
+    walk_.clear();
+    ++walk_generation_;
+    const auto discover = [&](Id cls) {
+      if (walked_[eqsat::index(cls)] == walk_generation_) return;
+      walked_[eqsat::index(cls)] = walk_generation_;
+      walk_.push_back(WalkFrame{cls, g_.node(choice_[eqsat::index(cls)]).children, 0});
+    };
+    for (Id r : roots_) {
+      discover(g_.find(r));
+      while (!walk_.empty()) {
+        WalkFrame& f = walk_.back();
+        ++visits_;
+        if (f.next == f.children.size()) {
+          postorder_.push_back(f.cls);
+          walk_.pop_back();
+          continue;
+        }
+        discover(g_.find(f.children[f.next++]));
+      }
+    }
+    order_.insert(order_.end(), postorder_.rbegin(), postorder_.rend());
+    for (std::uint32_t i = 1; i < order_.size(); ++i) best_number_[eqsat::index(order_[i])] = i;
+  }
+
+  // Immediate dominators by number (Cooper, Harvey and Kennedy's
+  // iteration over the predecessors, the virtual root before each root).
+  void find_immediate_dominators() {
+    const auto number = [&](Id child) { return best_number_[eqsat::index(g_.find(child))]; };
+    pred_start_.assign(order_.size() + 1, 0);
+    for (Id r : roots_) ++pred_start_[number(r) + 1];
+    for (std::uint32_t i = 1; i < order_.size(); ++i)
+      for (Id child : g_.node(choice_[eqsat::index(order_[i])]).children)
+        ++pred_start_[number(child) + 1];
+    for (std::size_t i = 1; i < pred_start_.size(); ++i) pred_start_[i] += pred_start_[i - 1];
+    preds_.resize(pred_start_.back());
+    fill_.assign(pred_start_.begin(), pred_start_.end() - 1);
+    for (Id r : roots_) preds_[fill_[number(r)]++] = 0;
+    for (std::uint32_t i = 1; i < order_.size(); ++i)
+      for (Id child : g_.node(choice_[eqsat::index(order_[i])]).children)
+        preds_[fill_[number(child)]++] = i;
+    visits_ += 2 * preds_.size();
+    constexpr std::uint32_t kUnknown = std::numeric_limits<std::uint32_t>::max();
+    idom_.assign(order_.size(), kUnknown);
+    idom_[0] = 0;
+    const auto intersect = [&](std::uint32_t a, std::uint32_t b) {
+      while (a != b) {
+        ++visits_;
+        while (a > b) a = idom_[a];
+        while (b > a) b = idom_[b];
+      }
+      return a;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::uint32_t v = 1; v < order_.size(); ++v) {
+        std::uint32_t dom = kUnknown;
+        for (std::uint32_t k = pred_start_[v]; k < pred_start_[v + 1]; ++k) {
+          ++visits_;
+          const std::uint32_t p = preds_[k];
+          if (idom_[p] == kUnknown) continue;
+          dom = dom == kUnknown ? p : intersect(p, dom);
+        }
+        if (dom != idom_[v]) {
+          idom_[v] = dom;
+          changed = true;
+        }
+      }
+    }
+  }
+
+  // Each class's interval in a preorder of the dominator tree: `a`
+  // dominates `b` where b's interval lies within a's.
+  void number_dominator_tree() {
+    const std::size_t n = order_.size();
+    tree_start_.assign(n + 1, 0);
+    for (std::uint32_t v = 1; v < n; ++v) ++tree_start_[idom_[v] + 1];
+    for (std::size_t i = 1; i <= n; ++i) tree_start_[i] += tree_start_[i - 1];
+    tree_children_.resize(n);
+    fill_.assign(tree_start_.begin(), tree_start_.end() - 1);
+    for (std::uint32_t v = 1; v < n; ++v) tree_children_[fill_[idom_[v]]++] = v;
+    dom_enter_.assign(n, 0);
+    dom_exit_.assign(n, 0);
+    std::uint32_t clock = 0;
+    tree_walk_.assign(1, {0, tree_start_[0]});
+    dom_enter_[0] = clock++;
+    while (!tree_walk_.empty()) {
+      auto& [v, next] = tree_walk_.back();
+      ++visits_;
+      if (next == tree_start_[v + 1]) {
+        dom_exit_[v] = clock++;
+        tree_walk_.pop_back();
+        continue;
+      }
+      const std::uint32_t child = tree_children_[next++];
+      dom_enter_[child] = clock++;
+      tree_walk_.push_back({child, tree_start_[child]});
+    }
   }
 
   bool usable(Id n) {
@@ -171,6 +412,7 @@ class Search {
   std::vector<Id> roots_;
   const std::unordered_set<std::uint32_t>* banned_;
   std::size_t budget_;
+  bool pruning_;
   std::size_t visits_ = 0;
   std::uint32_t generation_ = 0;
   std::vector<std::uint32_t> stamp_;
@@ -179,14 +421,53 @@ class Search {
   std::vector<Id> reached_;
   std::vector<Id> later_;     // evaluate()'s classes reached through θ's second child
   std::vector<Frame> stack_;  // evaluate()'s DFS
+
+  // The program the search holds: its classes (marked with
+  // best_generation_) and, as measure_best() left them, their numbers in
+  // reverse postorder, the classes by number, their predecessors, immediate
+  // dominators and dominated costs by number.
+  struct WalkFrame {
+    Id cls;
+    std::span<const Id> children;
+    std::size_t next;
+  };
+  static constexpr std::size_t kEvaluationsBeforeBound = 1;
+  std::size_t evaluations_since_best_ = 0;
+  std::uint32_t best_generation_ = 0;
+  std::uint32_t measured_generation_ = 0;
+  std::uint32_t walk_generation_ = 0;
+  std::vector<std::uint32_t> best_mark_;
+  std::vector<std::uint32_t> walked_;
+  std::vector<std::uint32_t> best_number_;
+  std::vector<Id> order_;
+  std::vector<Id> postorder_;
+  std::vector<WalkFrame> walk_;
+  std::vector<std::uint32_t> pred_start_;
+  std::vector<std::uint32_t> fill_;
+  std::vector<std::uint32_t> preds_;
+  std::vector<std::uint32_t> idom_;
+  std::vector<double> dominated_cost_;
+  std::vector<std::uint32_t> tree_start_;  // the dominator tree's children by number
+  std::vector<std::uint32_t> tree_children_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> tree_walk_;
+  std::vector<std::uint32_t> dom_enter_;
+  std::vector<std::uint32_t> dom_exit_;
+  std::vector<std::uint32_t> kept_;
+  // joining_cost()'s walk, its classes (stamped join_generation_) and the
+  // classes of the program it met.
+  static constexpr std::size_t kJoiningWalk = 16;
+  std::uint32_t join_generation_ = 0;
+  std::vector<std::uint32_t> joined_;
+  std::vector<Id> joining_walk_;
+  std::vector<Id> met_;
 };
 
 }  // namespace
 
 ImprovedChoices improve_choices(const EGraph& egraph, const eqsat::Extractor& greedy,
                                 const PegRoots& peg_roots,
-                                const std::unordered_set<std::uint32_t>* banned,
-                                std::size_t budget) {
+                                const std::unordered_set<std::uint32_t>* banned, std::size_t budget,
+                                bool pruning) {
   ImprovedChoices out;
   FlatChoices& flat = out.choices;
   flat.assign(egraph.id_count(), kNone);
@@ -197,7 +478,7 @@ ImprovedChoices improve_choices(const EGraph& egraph, const eqsat::Extractor& gr
   roots.insert(roots.end(), peg_roots.outputs.begin(), peg_roots.outputs.end());
   for (Id r : roots)
     if (flat[eqsat::index(egraph.find(r))] == kNone) return out;
-  Search search(egraph, flat, std::move(roots), banned, budget);
+  Search search(egraph, flat, std::move(roots), banned, budget, pruning);
   out.out_of_budget = !search.run();
   out.work = search.visits();
   return out;

@@ -5,10 +5,17 @@
 // Starting from its choice, this local search switches e-classes to other
 // e-nodes whenever the program as a DAG (each chosen e-class paid once, cost
 // per e-node as peg_cost has it) gets cheaper and keeps cycles through θ's
-// second child only; an alternative that keeps every child of the e-node
-// it would replace (leaves aside) and costs no less, as a commuted operation
-// does, is passed over without evaluating the program. Bounded by a budget
-// of node visits; a search that reaches it stops and says so.
+// second child only. Evaluating the program for an alternative costs a walk
+// of it; the search passes over the alternatives it can tell cannot pay
+// without one (pruning, which changes the work and never the result):
+// one that keeps every child of the e-node it would replace (leaves aside)
+// and costs no less with what it brings in, as a commuted operation does;
+// one that brings in more than the classes its class dominates in the
+// program, less those its new children keep (a bound from the program's
+// dominator tree, measured again after each improvement); one that would
+// close a cycle through its class's parent (a load forwarded from the store
+// of its own value). Bounded by a budget of node visits; a search that
+// reaches it stops and says so.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +36,7 @@ struct ImprovedChoices {
 
 ImprovedChoices improve_choices(const eqsat::EGraph& egraph, const eqsat::Extractor& greedy,
                                 const PegRoots& roots,
-                                const std::unordered_set<std::uint32_t>* banned,
-                                std::size_t budget);
+                                const std::unordered_set<std::uint32_t>* banned, std::size_t budget,
+                                bool pruning = true);
 
 }  // namespace augur::peg

@@ -66,6 +66,11 @@ struct PegOptions {
   // that reaches its share keeps the best program it found by then.
   std::size_t extract_work_base = 20'000;
   std::size_t extract_work_per_node = 200;
+  // Whether the DAG search passes over the alternatives it can tell cannot
+  // make the program cheaper without evaluating it (dag_extract.h). Off, it
+  // evaluates every one: the same program for more work (a check of the
+  // bounds, not a setting to tune).
+  bool extract_pruning = true;
   // A function of more IR nodes (statements and expression nodes) is
   // optimized region by region (regions.h), each region under the budgets
   // above scaled to its own size, so the work stays linear in the function.

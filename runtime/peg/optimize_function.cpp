@@ -281,7 +281,6 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     std::cerr << "== PEG of " << f.name << " (" << report.peg_nodes << " e-nodes)\n";
     if (translated) std::cerr << print_graph(*translated);
   }
-  if (!keep_if_unchanged) translated.reset();
 
   if (options.saturate) {
     t = Clock::now();
@@ -347,8 +346,8 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     report.extract_work += extractor.work();
     // Stopped by its budget, the DAG search still holds a program: the best
     // it found.
-    const ImprovedChoices improved =
-        improve_choices(*g, extractor, peg.roots(), &banned, search_budget);
+    const ImprovedChoices improved = improve_choices(*g, extractor, peg.roots(), &banned,
+                                                     search_budget, options.extract_pruning);
     report.extract_work += improved.work;
     std::optional<eqsat::Id> blame;
     const std::optional<PegGraph> graph = extract_graph(*g, improved.choices, peg.roots(), &blame);
@@ -365,7 +364,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
       continue;
     }
-    if (translated && same_program(*graph, *translated)) {
+    if (keep_if_unchanged && same_program(*graph, *translated)) {
       report.unchanged = true;
       report.optimized = true;
       report.fallback.clear();

@@ -153,12 +153,10 @@ ir::ExprPtr Emitter::load_past_overwrite(std::uint32_t load, const ir::ExprPtr& 
 
 Emitter::WayToState Emitter::way_to(std::uint32_t target) {
   const std::uint32_t state = resolve(target);
-  WayToState way;
-  const auto no_way = [&](std::uint32_t blame, const char* failure) {
-    way.blame = blame;
-    way.failure = failure;
-    return std::move(way);
+  const auto no_way = [](std::uint32_t blame, const char* failure) {
+    return WayToState{{}, blame, failure};
   };
+  WayToState way;
   if (memory_at(state)) return way;
   if (reached(state)) return no_way(state, "a σ read after memory moved past it");
   for (std::uint32_t x = state; !memory_at(x);) {

@@ -233,6 +233,36 @@ TEST(PegDifferential, Regions) {
   }
 }
 
+// The DAG search's pruning (dag_extract.h) passes over alternatives only
+// where evaluating them could not have changed its course: with a budget it
+// never reaches, random programs and the corpus's shapes come out the same
+// with it as when every alternative is evaluated.
+TEST(PegDifferential, TheDagSearchsPruningChangesOnlyItsWork) {
+  PegOptions pruning;
+  pruning.limits.time = std::chrono::hours(1);
+  pruning.limits.iterations = 4;
+  pruning.extract_work_base = 1'000'000'000;
+  pruning.extract_work_per_node = 0;
+  PegOptions evaluating = pruning;
+  evaluating.extract_pruning = false;
+  std::size_t work = 0, all = 0;
+  for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + fuzz_count() / 2; ++seed) {
+    testing::RandomProgramOptions o;
+    o.seed = seed + 4'000'000;
+    o.shape = static_cast<testing::RandomShape>(seed % 5);
+    if (o.shape != testing::RandomShape::mixed) o.target_nodes = 300;
+    const testing::RandomProgram p = testing::random_program(o);
+    const PegResult pruned = optimize(p.module, pruning);
+    const PegResult evaluated = optimize(p.module, evaluating);
+    ASSERT_EQ(ir::print(pruned.module), ir::print(evaluated.module)) << "seed " << o.seed << "\n"
+                                                                     << ir::print(p.module);
+    work += pruned.report.functions.front().extract_work;
+    all += evaluated.report.functions.front().extract_work;
+  }
+  std::cout << work << " search steps pruning, " << all << " evaluating every alternative\n";
+  EXPECT_LT(work, all);
+}
+
 // The shapes of the corpus's staged programs (bench/corpus): many sibling
 // loops, deep nests, long straight-line code, many memory operations; a few
 // programs of each, 300 to 1,000 nodes (AUGUR_PEG_FUZZ_COUNT / 50 each).
