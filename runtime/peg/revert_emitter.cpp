@@ -381,13 +381,18 @@ std::optional<std::uint32_t> Emitter::effect_phi(std::uint32_t n) {
   if (on_cond == state_phis_.end()) return std::nullopt;
   {
     NodeSetMemoHandle memo = node_set_memo();
-    const auto moves_memory = [&](std::uint32_t side) {
-      const NodeSet& r = lazy_reads(side, *memo);
+    // A side reads memory a call leaves, or the σ that a σ φ on the same
+    // condition joins from that side (a loop with effects in the branch).
+    const auto moves_memory = [&](int side) {
+      const NodeSet& r = lazy_reads(p.children[side], *memo);
       return std::any_of(r.begin(), r.end(), [&](std::uint32_t s) {
-        return s != kNoBlame && node(s).kind() == Kind::ProjState && !reached(s);
+        if (s == kNoBlame || reached(s)) return false;
+        if (node(s).kind() == Kind::ProjState) return true;
+        return std::any_of(on_cond->second.begin(), on_cond->second.end(),
+                           [&](std::uint32_t sigma) { return node(sigma).children[side] == s; });
       });
     };
-    if (!moves_memory(p.children[1]) && !moves_memory(p.children[2])) return std::nullopt;
+    if (!moves_memory(1) && !moves_memory(2)) return std::nullopt;
   }
   for (std::uint32_t sigma : on_cond->second) {
     if (reached(sigma)) continue;

@@ -699,6 +699,31 @@ fn f(n: i32, m: i32) -> i32 {
                     1, false);
 }
 
+// The same in a loop's exit test, with the call in a loop of its own in one
+// branch (a `while` whose body returns runs at most once): the value φ's
+// branch reads the σ that loop leaves, which the σ φ on the branch's
+// condition joins; it is made first and computes the φ with it. Computed
+// alone, the branch moved memory ("a value φ whose branch has effects"),
+// and the function was kept, even unsaturated (a random program's shape).
+TEST(PegExits, ALoopTestWithACallInALoopInOneBranch) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var c: i32 = 0i32;
+  while (c < (n & 7i32)) {
+    c = c + 1i32;
+    if ((m & 1i32) != 0i32) {
+    } else {
+      while (0i32 < (i32(@coin()) + c & 3i32)) {
+        return 4i32 + c;
+      }
+    }
+  }
+  return c;
+}
+)",
+                    1, false);
+}
+
 // A σ φ made (the divisions' checks in each arm of `a`'s `?:`), then read in
 // a branch whose condition decides the φ's own (`b` known true there makes
 // `!(b && b)` false): memory is at that φ, which is the branch's σ there.
