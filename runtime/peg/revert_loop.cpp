@@ -362,10 +362,28 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     for (std::uint32_t r : roots) unite_into(reads, lazy_reads(r, *memo));
     for (std::uint32_t t : thetas) unite_into(reads, lazy_reads(node(t).children[1], *memo));
     // A σ that varies in the loop is made in it, on its way out (a loop
-    // that leaves after one pass makes its effects at the exit).
+    // that leaves after one pass makes its effects at the exit), and so is
+    // one on the way to its exit σ, in a branch of it maybe (a call on one
+    // path out, whose memory a value on that path reads).
+    Marks made_on_exit = marks();
+    if (state_out) {
+      std::vector<std::uint32_t> todo{node(*state_out).children[0]};
+      while (!todo.empty()) {
+        const std::uint32_t x = resolve(todo.back());
+        todo.pop_back();
+        if (x == cur_ || reached(x) || !is_producer(x) || !made_on_exit.insert(x)) continue;
+        const PegNode& q = node(x);
+        if (q.kind() == Kind::Phi) {
+          todo.push_back(q.children[1]);
+          todo.push_back(q.children[2]);
+        } else if (const std::optional<std::uint32_t> in = input_of(x)) {
+          todo.push_back(*in);
+        }
+      }
+    }
     std::erase_if(reads, [&](std::uint32_t st) {
       return st == kNoBlame || st == cur_ || reached(st) || overwritten(st) ||
-             (g_.variant[st] & bit) != 0;
+             (g_.variant[st] & bit) != 0 || made_on_exit.contains(st);
     });
     if (reads.size() > 1) fail(trigger, "a loop that reads memory at two different times");
     if (reads.size() == 1) {
