@@ -135,7 +135,11 @@ class Search {
           met_.push_back(child);
           continue;
         }
+        // A class without a program (one a θ's second child reaches, which
+        // the greedy extractor prices through the cycle): evaluate() would
+        // refuse the alternative.
         const Id chosen = choice_[eqsat::index(child)];
+        if (chosen == kNone) return std::numeric_limits<double>::infinity();
         joining += cost_of(chosen);
         joining_walk_.push_back(chosen);
       }
