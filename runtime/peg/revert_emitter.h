@@ -412,6 +412,7 @@ class Emitter {
   std::vector<Bundle> bundles_;
   std::unordered_set<std::uint32_t> in_progress_;  // values being computed (not to flush)
   std::vector<std::uint32_t> loops_in_progress_;   // passes of the loops being made
+  std::size_t loops_entered_ = 0;                  // loop() calls under way, nested
   // Per node: how many φ groups being emitted hold it (computed with its
   // group, never alone in the meantime).
   std::vector<std::uint32_t> in_group_;

@@ -267,6 +267,17 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   const unsigned l = pass_node.loop();
   const std::uint64_t bit = std::uint64_t{1} << (l - 1);  // what varies in the loop
   if (pass_node.kind() != Kind::Pass) fail(trigger, "an eval over something other than a pass");
+  // Making a loop reaches the σ it starts from, which may make other loops
+  // first, each at most once on the way: more loops being made than there
+  // are is a cycle (a random program's loops waited on each other through
+  // their σs, and reversion recursed until the stack ran out).
+  if (loops_entered_ > 2 * evals_of_.size() + 2)
+    fail(trigger, "loops whose starts need each other");
+  ++loops_entered_;
+  struct Leave {
+    std::size_t& entered;
+    ~Leave() { --entered; }
+  } leave{loops_entered_};
   // ℓ names the loop; where it is emitted depends on where its results are
   // demanded (a loop independent of an enclosing one may sit outside it, a
   // loop whose result a loop body needs is recomputed there).
@@ -362,28 +373,10 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     for (std::uint32_t r : roots) unite_into(reads, lazy_reads(r, *memo));
     for (std::uint32_t t : thetas) unite_into(reads, lazy_reads(node(t).children[1], *memo));
     // A σ that varies in the loop is made in it, on its way out (a loop
-    // that leaves after one pass makes its effects at the exit), and so is
-    // one on the way to its exit σ, in a branch of it maybe (a call on one
-    // path out, whose memory a value on that path reads).
-    Marks made_on_exit = marks();
-    if (state_out) {
-      std::vector<std::uint32_t> todo{node(*state_out).children[0]};
-      while (!todo.empty()) {
-        const std::uint32_t x = resolve(todo.back());
-        todo.pop_back();
-        if (x == cur_ || reached(x) || !is_producer(x) || !made_on_exit.insert(x)) continue;
-        const PegNode& q = node(x);
-        if (q.kind() == Kind::Phi) {
-          todo.push_back(q.children[1]);
-          todo.push_back(q.children[2]);
-        } else if (const std::optional<std::uint32_t> in = input_of(x)) {
-          todo.push_back(*in);
-        }
-      }
-    }
+    // that leaves after one pass makes its effects at the exit).
     std::erase_if(reads, [&](std::uint32_t st) {
       return st == kNoBlame || st == cur_ || reached(st) || overwritten(st) ||
-             (g_.variant[st] & bit) != 0 || made_on_exit.contains(st);
+             (g_.variant[st] & bit) != 0;
     });
     if (reads.size() > 1) fail(trigger, "a loop that reads memory at two different times");
     if (reads.size() == 1) {

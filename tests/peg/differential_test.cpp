@@ -594,6 +594,14 @@ TEST(PegDifferential, SeedsThatFoundBugs) {
     if (HasFatalFailure()) return;
   }
   EXPECT_EQ(tally.optimized, tally.programs);
+  // 4,021,206 (sibling loops, 300 nodes): loops whose starts wait on each
+  // other through their σs; reversion recursed until the stack ran out.
+  // Kept now ("loops whose starts need each other").
+  testing::RandomProgramOptions shaped;
+  shaped.seed = 4'021'206;
+  shaped.shape = testing::RandomShape::sibling_loops;
+  shaped.target_nodes = 300;
+  check_program(shaped, PegOptions{}, tally);
 }
 
 }  // namespace

@@ -724,28 +724,6 @@ fn f(n: i32, m: i32) -> i32 {
                     1, false);
 }
 
-// A loop that leaves in its first pass, with a call and a load on the way
-// out (a `for` whose body ends in `break`): memory on its exit is a σ φ on
-// the test, the call in one arm, and the value out reads the call's memory
-// in that arm only. That memory was taken for one the loop reads before it
-// starts, so the call was made before the loop, on every path ("a σ that
-// does not follow the current one"), and the function kept; a random
-// program's shape, the most common kept in the round trip.
-TEST(PegExits, ACallOnTheWayOutOfALoopIsMadeThere) {
-  expect_loops_kept(R"(
-fn f(n: i32, m: i32, p: i32*) -> i32 {
-  var a: i32 = m;
-  for (var k: i32 = 0i32; k < (n & 3i32); k = k + 2i32) {
-    @coin();
-    a = p[m & 7i32];
-    break;
-  }
-  return a;
-}
-)",
-                    0, true);
-}
-
 // A σ φ made (the divisions' checks in each arm of `a`'s `?:`), then read in
 // a branch whose condition decides the φ's own (`b` known true there makes
 // `!(b && b)` false): memory is at that φ, which is the branch's σ there.
