@@ -491,6 +491,11 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
     for (std::uint32_t m : members) roots.push_back(node(m).children[1 + side]);
     if (state) roots.push_back(node(*state).children[1 + side]);
     const std::vector<ir::ExprPtr> values = bundle(roots);
+    // A member's arm may read memory past the σ the branch ends at (a value
+    // φ on the same condition whose other arm loads after a store the
+    // branch does not make): the branch would make that store.
+    if (state && !memory_at(resolve(node(*state).children[1 + side])))
+      fail(*state, "a branch whose values need effects past its σ");
     for (std::size_t i = 0; i < members.size(); ++i) emit(ir::Stmt::assign(vars[i], values[i]));
   };
   if (std::optional<bool> k = known(cond)) {

@@ -724,6 +724,36 @@ fn f(n: i32, m: i32) -> i32 {
                     1, false);
 }
 
+// A branch that makes no effect, and a value φ on the same condition whose
+// other arm loads after a store only the other branch makes (that arm is
+// dead where the load is): reversion fused the φ into the `if` and made the
+// store in the empty branch too, even unsaturated (a random program's
+// shape). Such a branch is now a reversion failure and the function kept,
+// never wrong.
+TEST(PegExits, ABranchNeverMakesTheOtherBranchsStores) {
+  const ir::Module original = parse_case(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  if ((n & 1i32) != 0i32) {
+  } else {
+    p[3i32] = (n & 1i32) != 0i32 ? m : m + 1i32;
+    var t: i32 = (n & 1i32) != 0i32 ? p[1i32] : m;
+    p[2i32] = t;
+  }
+  return m;
+}
+)");
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    PegOptions options;
+    options.saturate = saturate;
+    options.limits.time = std::chrono::hours(1);
+    const PegResult r = optimize(original, options);
+    EXPECT_NO_THROW(ir::verify(r.module));
+    EXPECT_EQ(agree(original, r.module, "f", 85, inputs(two_ints, true)), "")
+        << ir::print(r.module);
+  }
+}
+
 // A σ φ made (the divisions' checks in each arm of `a`'s `?:`), then read in
 // a branch whose condition decides the φ's own (`b` known true there makes
 // `!(b && b)` false): memory is at that φ, which is the branch's σ there.
