@@ -16,7 +16,6 @@
 #include "jit/cpu/compile.h"
 #include "jit/cpu/invoke.h"
 #include "runtime/ir/interp.h"
-#include "runtime/ir/printer.h"
 #include "runtime/peg/optimize.h"
 #include "runtime/stage/extract.h"
 #include "tests/peg/peg_check.h"
@@ -125,20 +124,11 @@ TEST_P(Corpus, TheDagSearchsPruningChangesOnlyItsWork) {
   const Program& p = GetParam();
   const jit::extraction staged = p.stage();
   const ir::Module& module = staged.result().extracted.module;
-  PegOptions pruning;
-  pruning.limits.time = std::chrono::hours(1);
-  pruning.limits.iterations = 3;
-  pruning.extract_work_base = 1'000'000'000;
-  pruning.extract_work_per_node = 0;
-  PegOptions evaluating = pruning;
-  evaluating.extract_pruning = false;
-  const PegResult pruned = optimize(module, pruning);
-  const PegResult evaluated = optimize(module, evaluating);
-  const std::size_t work = pruned.report.functions.front().extract_work;
-  const std::size_t all = evaluated.report.functions.front().extract_work;
-  std::cout << p.name << ": " << work << " search steps pruning, " << all << " evaluating all\n";
-  EXPECT_EQ(ir::print(pruned.module), ir::print(evaluated.module));
-  EXPECT_LE(work, all);
+  const PruningRuns runs = optimize_with_and_without_pruning(module, 3);
+  std::cout << p.name << ": " << runs.pruned_work << " search steps pruning, "
+            << runs.evaluated_work << " evaluating all\n";
+  EXPECT_EQ(runs.pruned, runs.evaluated);
+  EXPECT_LE(runs.pruned_work, runs.evaluated_work);
 }
 
 TEST(CorpusRegistry, RejectsWhatItCannotMake) {

@@ -238,13 +238,6 @@ TEST(PegDifferential, Regions) {
 // never reaches, random programs and the corpus's shapes come out the same
 // with it as when every alternative is evaluated.
 TEST(PegDifferential, TheDagSearchsPruningChangesOnlyItsWork) {
-  PegOptions pruning;
-  pruning.limits.time = std::chrono::hours(1);
-  pruning.limits.iterations = 4;
-  pruning.extract_work_base = 1'000'000'000;
-  pruning.extract_work_per_node = 0;
-  PegOptions evaluating = pruning;
-  evaluating.extract_pruning = false;
   std::size_t work = 0, all = 0;
   for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + fuzz_count() / 2; ++seed) {
     testing::RandomProgramOptions o;
@@ -252,12 +245,10 @@ TEST(PegDifferential, TheDagSearchsPruningChangesOnlyItsWork) {
     o.shape = static_cast<testing::RandomShape>(seed % 5);
     if (o.shape != testing::RandomShape::mixed) o.target_nodes = 300;
     const testing::RandomProgram p = testing::random_program(o);
-    const PegResult pruned = optimize(p.module, pruning);
-    const PegResult evaluated = optimize(p.module, evaluating);
-    ASSERT_EQ(ir::print(pruned.module), ir::print(evaluated.module)) << "seed " << o.seed << "\n"
-                                                                     << ir::print(p.module);
-    work += pruned.report.functions.front().extract_work;
-    all += evaluated.report.functions.front().extract_work;
+    const PruningRuns runs = optimize_with_and_without_pruning(p.module, 4);
+    ASSERT_EQ(runs.pruned, runs.evaluated) << "seed " << o.seed << "\n" << ir::print(p.module);
+    work += runs.pruned_work;
+    all += runs.evaluated_work;
   }
   std::cout << work << " search steps pruning, " << all << " evaluating every alternative\n";
   EXPECT_LT(work, all);

@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "jit/error.h"
+#include "runtime/ir/printer.h"
+#include "runtime/peg/optimize.h"
 #include "tests/support/test_externs.h"
 
 namespace augur::peg::test {
@@ -103,6 +105,21 @@ std::vector<testing::ParamDesc> params_of(const ir::Function& f, std::size_t arr
   for (const ir::Variable& v : f.params())
     out.push_back({v.name, v.type, v.type.is_pointer() ? array_length : 0});
   return out;
+}
+
+PruningRuns optimize_with_and_without_pruning(const ir::Module& module, std::size_t iterations) {
+  PegOptions pruning;
+  pruning.limits.time = std::chrono::hours(1);
+  pruning.limits.iterations = iterations;
+  pruning.extract_work_base = 1'000'000'000;
+  pruning.extract_work_per_node = 0;
+  PegOptions evaluating = pruning;
+  evaluating.extract_pruning = false;
+  const PegResult pruned = optimize(module, pruning);
+  const PegResult evaluated = optimize(module, evaluating);
+  return PruningRuns{ir::print(pruned.module), ir::print(evaluated.module),
+                     pruned.report.functions.front().extract_work,
+                     evaluated.report.functions.front().extract_work};
 }
 
 }  // namespace augur::peg::test

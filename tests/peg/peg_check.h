@@ -43,4 +43,13 @@ std::string compare_on_random_inputs(const ir::Module& original, const ir::Modul
 // arrays of `array_length` elements.
 std::vector<testing::ParamDesc> params_of(const ir::Function& f, std::size_t array_length = 16);
 
+// `module` optimized with the DAG search's pruning on and off, saturated
+// for `iterations` (counted work only) and searched under a budget neither
+// reaches: the two results printed, and the search steps each took.
+struct PruningRuns {
+  std::string pruned, evaluated;
+  std::size_t pruned_work = 0, evaluated_work = 0;
+};
+PruningRuns optimize_with_and_without_pruning(const ir::Module& module, std::size_t iterations);
+
 }  // namespace augur::peg::test
