@@ -269,13 +269,13 @@ class Simulator {
 std::optional<eqsat::Label> evaluate_loop(const EGraph& egraph, Id x, Id pass, unsigned loop) {
   const LoopEvalMemo& memo = loop_eval_memo(egraph);
   const LoopEvalMemo::Key key{eqsat::index(egraph.find(x)), eqsat::index(egraph.find(pass))};
-  if (memo.gave_up(key)) return std::nullopt;
+  if (memo.gave_up(key.second)) return std::nullopt;
   if (const LoopEvalMemo::Blocker* blocker = memo.blocker(key);
       blocker && still_blocked(egraph, *blocker, loop))
     return std::nullopt;
   Budget budget;
   std::optional<Label> out = Simulator(egraph, budget).run(x, pass, loop);
-  if (!out && budget.exhausted) memo.give_up(key);
+  if (!out && budget.exhausted) memo.give_up(key.second);
   if (!out && budget.blocker) memo.block(key, *budget.blocker);
   return out;
 }

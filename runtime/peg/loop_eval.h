@@ -17,22 +17,28 @@
 
 namespace augur::peg {
 
-// The loops evaluate_loop gave up on in one e-graph because they ran past its
-// budget (iterations or class evaluations), by their value's and pass's
-// classes then. Merging classes changes neither a loop's trip count nor its
-// work, so such a loop is simulated to its budget once, not again for the
-// same eval at every saturation iteration (on the register VM, 186 of 32,796
-// attempts did 90% of the rule's work). No data per class: an e-graph owns
-// it as an analysis (make_peg_egraph), and only rules' actions, which run
-// one at a time, use it.
+// What evaluate_loop learned about the loops of one e-graph, so that the
+// rule, which runs on every eval at every saturation iteration, does not
+// simulate the same loop again to the same end. No data per class: an
+// e-graph owns it as an analysis (make_peg_egraph), and only rules'
+// actions, which run one at a time, use it.
 class LoopEvalMemo final : public eqsat::Analysis {
  public:
   using Key = std::pair<std::uint32_t, std::uint32_t>;  // value's and pass's class indices
 
   std::string_view name() const override { return "loop-eval-memo"; }
-  // A cache: rules' actions reach their e-graph's analyses as const.
-  bool gave_up(Key key) const { return gave_up_.contains(key); }
-  void give_up(Key key) const { gave_up_.insert(key); }
+  // The loops given up on because a run ran past the budget (iterations or
+  // class evaluations), by their pass's class then. The budget is the
+  // loop's, not each value's: every value of a loop runs its iterations
+  // (only the θs one value alone reaches add work), and merging classes
+  // changes neither a loop's trip count nor its work. So a loop is
+  // simulated to its budget once, not again for each of its values at every
+  // saturation iteration (on the register VM, 186 of 32,796 attempts did
+  // 90% of the rule's work; keyed by value and pass, the values of a few
+  // long loops, which distributing rules keep making, still took a seventh
+  // of the optimizer's time on vm_1000).
+  bool gave_up(std::uint32_t pass) const { return gave_up_.contains(pass); }
+  void give_up(std::uint32_t pass) const { gave_up_.insert(pass); }
 
   // A class that kept a loop from starting: the initial value of one of its
   // θs that is not a known constant, or (`opaque`) a class the loop varies
@@ -59,7 +65,7 @@ class LoopEvalMemo final : public eqsat::Analysis {
     return false;
   }
 
-  mutable std::set<Key> gave_up_;
+  mutable std::set<std::uint32_t> gave_up_;
   mutable std::map<Key, Blocker> blocked_;
 };
 
