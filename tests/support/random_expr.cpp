@@ -169,14 +169,20 @@ ExprPtr ExprGen::gen_call(Type t, unsigned depth) {
   consider(s_.features.pure_calls, "t_mix_i32", Type::i32());
   consider(s_.features.pure_calls, "t_mix_i64", Type::i64());
   consider(s_.features.pure_calls && s_.features.floats, "t_blend_f64", Type::f64());
-  consider(s_.features.readonly_calls && !s_.arrays.empty(), "t_hash_bytes", Type::u64());
+  // Hashed bytes are integers' only: a float array's may hold NaNs, whose
+  // sign and payload the IR leaves unspecified (docs/ir.md), and a hash
+  // would make them observable.
+  std::vector<ArrayVar> hashable;
+  for (const ArrayVar& a : s_.arrays)
+    if (a.pointer.pointee().is_integer()) hashable.push_back(a);
+  consider(s_.features.readonly_calls && !hashable.empty(), "t_hash_bytes", Type::u64());
   consider(s_.features.effectful_calls, "t_tick", Type::i64());
   if (candidates.empty()) return nullptr;
   const std::string_view name = s_.rng.pick(std::span<const std::string_view>(candidates));
   const ir::ExternRef fn = s_.extern_named(name);
   std::vector<ExprPtr> args;
   if (name == "t_hash_bytes") {
-    auto [pointer, count] = byte_view(s_.rng.pick(std::span<const ArrayVar>(s_.arrays)));
+    auto [pointer, count] = byte_view(s_.rng.pick(std::span<const ArrayVar>(hashable)));
     args = {pointer, count};
   } else {
     for (Type p : fn->params) args.push_back(expr(p, depth - 1));
