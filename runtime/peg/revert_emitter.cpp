@@ -414,7 +414,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
                         std::optional<std::uint32_t> state) {
   run_must_loops();
   if (state || splits(cond)) {
-    compute_common(members);
+    compute_common(members, state);
     std::vector<ir::VarId> vars;
     for (std::uint32_t m : members) {
       vars.push_back(new_var(node(m).type().ir(), 't'));
@@ -544,7 +544,8 @@ void Emitter::run_must_loops() {
   }
 }
 
-void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
+void Emitter::compute_common(const std::vector<std::uint32_t>& members,
+                             std::optional<std::uint32_t> state) {
   // What a side certainly evaluates, shallowly: through pure operators and
   // φ conditions, not into φ branches or anything else (a cheap MustEval:
   // each φ of a chain looks at its own operands only), and for a loop it
@@ -558,6 +559,33 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
     for (std::uint32_t m : members) todo.push_back(node(m).children[1 + side]);
     Marks in_out = marks();
     Marks seen_in_loop = marks();
+    // With a σ φ, the operands of the effects its side certainly makes, back
+    // to memory reached here, and the condition of a σ φ within it (not its
+    // branches).
+    if (state) {
+      std::uint32_t n = node(*state).children[1 + side];
+      for (std::size_t walked = 0; walked < kMayRunWalk && !reached(n); ++walked) {
+        spend(1);
+        const PegNode& q = node(n);
+        if (q.kind() == Kind::Phi) {
+          todo.push_back(q.children[0]);
+          break;
+        }
+        std::optional<std::uint32_t> before;
+        for (std::uint32_t c : q.children) {
+          if (node(c).type().is_ir()) {
+            todo.push_back(c);
+          } else if (before) {
+            before.reset();
+            break;
+          } else {
+            before = c;
+          }
+        }
+        if (!before) break;
+        n = *before;
+      }
+    }
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
       todo.pop_back();
@@ -607,6 +635,20 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
     for (std::uint32_t m : members) todo.push_back(node(m).children[1 + side]);
     Marks seen = marks();
     std::size_t walked = 0;
+    // With a σ φ, the values its side's effects take (operands, conditions
+    // of σ φs within), back to memory reached here.
+    if (state) {
+      std::vector<std::uint32_t> effects{node(*state).children[1 + side]};
+      while (!effects.empty() && walked < kMayRunWalk) {
+        const std::uint32_t n = effects.back();
+        effects.pop_back();
+        if (reached(n) || !seen.insert(n)) continue;
+        ++walked;
+        spend(1);
+        for (std::uint32_t c : node(n).children)
+          (node(c).type().is_ir() ? todo : effects).push_back(c);
+      }
+    }
     while (!todo.empty() && walked < kMayRunWalk) {
       const std::uint32_t n = todo.back();
       todo.pop_back();
@@ -623,7 +665,13 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
     std::sort(out.begin(), out.end());
     return out;
   };
-  for (std::uint32_t e : intersect(may_run(0), may_run(1))) {
+  const NodeSet runs[2] = {may_run(0), may_run(1)};
+  NodeSet hoisted = intersect(runs[0], runs[1]);
+  // A loop one side may run that the bundle also needs elsewhere (a later
+  // φ's branch, a value after the `if`) would run in each place.
+  if (NodeSet one_side = unite(runs[0], runs[1]); one_side.size() > hoisted.size())
+    unite_into(hoisted, needed_outside(members, state, one_side));
+  for (std::uint32_t e : hoisted) {
     if (lookup(e) || in_progress_.contains(e) || !lazy_reads(e, *memo).empty()) continue;
     ir::ExprPtr v = value(e);
     if (!lookup(e)) cache(e, temp(std::move(v)));
@@ -650,6 +698,33 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members) {
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
+}
+
+NodeSet Emitter::needed_outside(const std::vector<std::uint32_t>& members,
+                                std::optional<std::uint32_t> state, const NodeSet& loops) {
+  NodeSet out;
+  if (bundles_.empty()) return out;
+  Marks seen = marks();
+  // The group's branches are not looked into: only its conditions.
+  Marks group = marks();
+  for (std::uint32_t m : members) group.insert(m);
+  if (state) group.insert(*state);
+  std::vector<std::uint32_t> todo = bundles_.back().roots;
+  for (std::size_t walked = 0; !todo.empty() && walked < kNeededWalk; ++walked) {
+    const std::uint32_t n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n) || lookup(n) || reached(n)) continue;
+    spend(1);
+    if (std::binary_search(loops.begin(), loops.end(), n)) out.push_back(n);
+    const PegNode& p = node(n);
+    if (group.contains(n)) {
+      todo.push_back(p.children[0]);
+      continue;
+    }
+    for (std::uint32_t c : p.children) todo.push_back(c);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {

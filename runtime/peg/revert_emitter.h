@@ -192,8 +192,19 @@ class Emitter {
   // evaluate (MustEval), is shared and reads no memory, so that a chain of
   // φs each reusing the last stays linear instead of doubling per φ; and
   // the loops both branches may run (through the φs within them) that read
-  // no memory and are defined here, which each branch ran a copy of.
-  void compute_common(const std::vector<std::uint32_t>& members);
+  // no memory and are defined here, which each branch ran a copy of, or that
+  // one branch may run and the bundle needs elsewhere too (a later φ's
+  // branch). With a σ φ on the same condition, what the effects of its
+  // sides need counts too (a loop whose value one branch tests before a
+  // call and the other returns).
+  void compute_common(const std::vector<std::uint32_t>& members,
+                      std::optional<std::uint32_t> state = std::nullopt);
+  // Of `loops`, those the innermost bundle needs outside the branches of
+  // the φ group (members, state): a walk from its roots of kNeededWalk nodes
+  // at most, past what is computed or reached here.
+  NodeSet needed_outside(const std::vector<std::uint32_t>& members,
+                         std::optional<std::uint32_t> state, const NodeSet& loops);
+  static constexpr std::size_t kNeededWalk = 1024;
   // How many nodes compute_common looks at per branch for loops it may run:
   // a chain of φs each holding the next would otherwise walk its rest at
   // every link.

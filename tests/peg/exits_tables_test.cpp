@@ -724,6 +724,72 @@ fn f(n: i32, m: i32) -> i32 {
                     1, false);
 }
 
+// A loop nested in a loop body, whose value one branch tests before a call
+// and the other branch takes: both branches need it, one through its
+// effects. It runs once, before the branch; it was emitted in each branch
+// (3 loops for 2) and the function kept, even unsaturated (a random
+// program's shape).
+TEST(PegExits, ALoopOneBranchTestsBeforeACallAndTheOtherTakesRunsOnce) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var s: i32 = 0i32;
+  var i: i32 = 0i32;
+  while (i < (n & 7i32)) {
+    i = i + 1i32;
+    var x: i32 = m;
+    for (var k: i32 = 0i32; k < 3i32; k = k + 1i32) {
+      x = x * 3i32 + k;
+    }
+    if (i > 2i32) {
+      if (x > 10i32) {
+        @coin();
+      }
+      s = 7i32;
+    } else {
+      s = x;
+    }
+  }
+  return s;
+}
+)",
+                    2, false);
+}
+
+// A loop whose value a short-circuit operand reads and a later branch
+// takes: neither use is certain, and the source runs the loop on every
+// call. It runs once, before the first; it ran in each branch (2 loops for
+// 1) and the function was kept unsaturated (a random program's shape).
+TEST(PegExits, ALoopTwoLaterBranchesReadRunsOnce) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var c: i32 = 0i32;
+  while (c < (n & 63i32)) {
+    c = c * 2i32 + 1i32;
+  }
+  return (m & 1i32) != 0i32 || c != 0i32 ? c + m : m;
+}
+)",
+                    1, false);
+}
+
+// The same where the first use is a call's operand in a branch: what a
+// branch's effects need counts as what it runs.
+TEST(PegExits, ALoopABranchsCallAndALaterBranchReadRunsOnce) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var c: i32 = 0i32;
+  while (c < (n & 63i32)) {
+    c = c * 2i32 + 1i32;
+  }
+  if ((m & 1i32) != 0i32) {
+    @use(c);
+  }
+  return (m & 2i32) != 0i32 ? c : m;
+}
+)",
+                    1, false);
+}
+
 // A branch that makes no effect, and a value φ on the same condition whose
 // other arm loads after a store only the other branch makes (that arm is
 // dead where the load is): reversion fused the φ into the `if` and made the
