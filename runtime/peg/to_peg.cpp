@@ -398,21 +398,22 @@ class Translator {
     // failed condition); on iterations that go on, the value after the
     // condition, which is always defined. At the exit, past a condition that
     // held, some way was taken, so the innermost choice's other arm is never
-    // read there: where the first way's value is the one carried to the next
+    // read there. Where the first way's value is the one carried to the next
     // iteration (a break at the body's end), it is computed on every
     // iteration anyway and needs no φ, which would ask reversion for it in a
-    // second context (a loop nested in the body emitted twice).
+    // second context (a loop nested in the body emitted twice). A σ needs no
+    // such φ either: its φ on the first way's condition asked for what
+    // decides that way (a call's value, say) and, in its other arm, for the
+    // memory before it. Such a σ is no longer the one after the condition on
+    // iterations that go on, so it is not total.
     const auto exit_value = [&](PegType t, const auto& at, Id otherwise, Id carried_on) {
-      Id inner = otherwise;
-      std::size_t first = 0;
-      if (!ways.empty() && same(at(ways[0]->env), carried_on)) {
-        inner = carried_on;
-        first = 1;
-      }
-      for (std::size_t k = first; k < ways.size(); ++k)
+      const bool carried = !ways.empty() && same(at(ways[0]->env), carried_on);
+      const bool first_stands = carried || (!ways.empty() && t.is_state());
+      Id inner = first_stands ? at(ways[0]->env) : otherwise;
+      for (std::size_t k = first_stands ? 1 : 0; k < ways.size(); ++k)
         inner = phi_typed(t, ways[k]->cond, at(ways[k]->env), inner);
       const Id v = phi_typed(t, c, inner, otherwise);
-      facts.total.push_back(v);
+      if (!first_stands || carried) facts.total.push_back(v);
       return v;
     };
     const auto eval = [&](PegType t, Id seq, Id before) {

@@ -790,6 +790,30 @@ fn f(n: i32, m: i32) -> i32 {
                     1, false);
 }
 
+// A loop that returns in its first iteration, after a call whose value
+// decides which return: the σ it leaves joined the two returns on the
+// first one's condition, which needs the call's value, while its other arm
+// was the memory before the call ("a σ read after memory moved past it";
+// kept, even unsaturated: a random program's shape). At the exit some way
+// was taken, so the first way's σ stands for the innermost choice.
+TEST(PegExits, ALoopThatReturnsAfterACallInItsFirstIteration) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  var c: i32 = 0i32;
+  while (c < (n & 7i32)) {
+    if (@coin()) {
+      if (m > 100i32) {
+        return 1i32;
+      }
+    }
+    return 8i32 & c;
+  }
+  return c;
+}
+)",
+                    0, false);
+}
+
 // A branch that makes no effect, and a value φ on the same condition whose
 // other arm loads after a store only the other branch makes (that arm is
 // dead where the load is): reversion fused the φ into the `if` and made the
