@@ -299,6 +299,9 @@ class Emitter {
     const char* failure = nullptr;
   };
   WayToState way_to(std::uint32_t state);
+  // The σs on the ways from `state` down to memory here (cur_, or a σ
+  // reached), through both arms of σ φs and the inputs of effects, sorted.
+  NodeSet states_towards(std::uint32_t state);
   // cur_ if memory holds what it held at `state` (only Demands, which read
   // and write no memory, lie between them, and σ θs in their loop's peeled
   // first iteration, where they are their initial σ); otherwise `state`.

@@ -369,14 +369,22 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   // A loop that leaves memory alone reads one σ: memory must be there first.
   if (!state_theta) {
     NodeSetMemoHandle memo = node_set_memo();
-    NodeSet reads;
+    NodeSet reads, every_pass;
     for (std::uint32_t r : roots) unite_into(reads, lazy_reads(r, *memo));
     for (std::uint32_t t : thetas) unite_into(reads, lazy_reads(node(t).children[1], *memo));
+    unite_into(every_pass, lazy_reads(cond, *memo));
+    for (std::uint32_t t : thetas) unite_into(every_pass, lazy_reads(node(t).children[1], *memo));
     // A σ that varies in the loop is made in it, on its way out (a loop
-    // that leaves after one pass makes its effects at the exit).
+    // that leaves after one pass makes its effects at the exit); so is one
+    // on the way to the exit σ that only the values at the exit read (a
+    // store on the path of a `break`, with a load after it): the exit
+    // makes it before those values.
+    const NodeSet way_out = state_out ? states_towards(node(*state_out).children[0]) : NodeSet{};
     std::erase_if(reads, [&](std::uint32_t st) {
       return st == kNoBlame || st == cur_ || reached(st) || overwritten(st) ||
-             (g_.variant[st] & bit) != 0;
+             (g_.variant[st] & bit) != 0 ||
+             (std::binary_search(way_out.begin(), way_out.end(), st) &&
+              !std::binary_search(every_pass.begin(), every_pass.end(), st));
     });
     if (reads.size() > 1) fail(trigger, "a loop that reads memory at two different times");
     if (reads.size() == 1) {

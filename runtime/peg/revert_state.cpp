@@ -170,6 +170,28 @@ Emitter::WayToState Emitter::way_to(std::uint32_t target) {
   return way;
 }
 
+NodeSet Emitter::states_towards(std::uint32_t state) {
+  NodeSet out;
+  Marks seen = marks();
+  std::vector<std::uint32_t> todo{state};
+  while (!todo.empty()) {
+    const std::uint32_t x = todo.back();
+    todo.pop_back();
+    if (memory_at(x) || reached(x) || !seen.insert(x)) continue;
+    spend(1);
+    out.push_back(x);
+    const PegNode& p = node(x);
+    if (p.kind() == Kind::Phi) {
+      todo.push_back(p.children[1]);
+      todo.push_back(p.children[2]);
+    } else if (is_producer(x)) {
+      if (const std::optional<std::uint32_t> in = input_of(x)) todo.push_back(*in);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 bool Emitter::can_reach(std::uint32_t target) {
   return way_to(target).failure == nullptr;
 }

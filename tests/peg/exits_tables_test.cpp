@@ -814,6 +814,37 @@ fn f(n: i32, m: i32) -> i32 {
                     0, false);
 }
 
+// An inner loop without effects but on its way out by `break 2`, where it
+// stores and then loads: the store, invariant in the inner loop, was made
+// before it as the memory the loop reads, on every path, and the exit that
+// does not store then read memory moved past ("a σ read after memory moved
+// past it"; kept, even unsaturated: a random program's shape). A σ on the
+// way to the loop's exit σ that only the exit's values read is made at the
+// exit.
+TEST(PegExits, AStoreOnTheWayOutOfAnInnerLoopIsMadeThere) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var a: i32 = m;
+  var c: i32 = 0i32;
+  while (c < 4i32) {
+    var k: i32 = 0i32;
+    while (k < 1i32) {
+      k = k + 1i32;
+      if (p[n & 3i32] == a) {
+        p[0i32] = a;
+        a = p[n & 1i32];
+        break 2;
+      }
+    }
+    a = a + 1i32;
+    c = c + 1i32;
+  }
+  return a;
+}
+)",
+                    2, true, 1);
+}
+
 // A branch that makes no effect, and a value φ on the same condition whose
 // other arm loads after a store only the other branch makes (that arm is
 // dead where the load is): reversion fused the φ into the `if` and made the
