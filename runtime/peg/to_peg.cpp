@@ -342,13 +342,17 @@ class Translator {
     // is constant (`while (true)`), up to its first way out.
     const bool every_pass = every_pass_;
     std::vector<Id>* const always = always_;
+    // A loop on a path (PegFunction::defined_when): what its body computes
+    // on every pass is defined whenever the path's conditions and the
+    // loop's condition hold, in that iteration.
+    const bool on_path = every_pass && always == path_always_;
     std::vector<Id> each_iteration;
     always_ = &each_iteration;
     every_pass_ = true;
     Env top = in;  // after the condition
     const Id c = expr(cond, top);
     every_pass_ = is_true(c);
-    Flow b = block(body, top, l);
+    Flow b = on_path && !is_true(c) ? path_block(body, top, l, c, true) : block(body, top, l);
     every_pass_ = false;
 
     // The next iteration starts from the paths that fall through or continue.

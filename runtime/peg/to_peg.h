@@ -63,12 +63,13 @@ struct PegFunction {
   // before any early return): computing them anywhere cannot trap when the
   // source does not.
   std::vector<eqsat::Id> defined;
-  // Values the source computes on every pass through branches of `if`s at
-  // the top level (the outermost `if` on every call, each inner one on
-  // every pass of its branch, no loop between): defined whenever those
-  // conditions hold, so they may be computed ahead of need where they are
-  // known (inside the branch of an `if (c)` with a store, a load its later
-  // loop reads).
+  // Values the source computes on every pass through branches of `if`s and
+  // bodies of loops at the top level (the outermost on every call, each
+  // inner one on every pass of its branch or body): defined whenever those
+  // conditions hold (a loop's condition in the iteration at hand), so they
+  // may be computed ahead of need where they are known (inside the branch
+  // of an `if (c)` with a store, a load its later loop reads; in a loop's
+  // exit by `return`, a load made before a call whose value picks it).
   // A path is its innermost step; each step links to the one around it, so
   // the paths of a function take memory linear in its branches.
   static constexpr std::uint32_t kTopLevel = ~std::uint32_t{0};

@@ -845,6 +845,30 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
                     2, true, 1);
 }
 
+// A loop that returns a load made before a call, or the call's value: the
+// load is in one arm of the returned φ, after the call, where memory moved.
+// The source makes it on every pass of the branch in that iteration, so it
+// is defined there and read before the call ("a σ read after memory moved
+// past it"; kept, even unsaturated: a random program's shape).
+TEST(PegExits, ALoadBeforeACallThatPicksItIsReadBeforeTheCall) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var i: i32 = 0i32;
+  while (i < (n & 7i32)) {
+    n = p[i & 3i32];
+    i = i + 2i32;
+    if ((n & 3i32) != 0i32) {
+      var t: i32 = p[3i32];
+      var c: i32 = i32(@coin());
+      return c == 0i32 ? t : c;
+    }
+  }
+  return m;
+}
+)",
+                    1, true, 0);
+}
+
 // A branch that makes no effect, and a value φ on the same condition whose
 // other arm loads after a store only the other branch makes (that arm is
 // dead where the load is): reversion fused the φ into the `if` and made the
