@@ -791,6 +791,15 @@ const NodeSet& Emitter::lazy_reads(std::uint32_t n, NodeSetMemo& memo) const {
       add(lazy_reads(node(e).children[0], memo));
     }
   }
+  // A value φ whose condition is known here is its arm (phi()): the other
+  // arm's reads are not made, and a loop reaching them would make effects
+  // only that arm's path makes.
+  if (p.kind() == Kind::Phi && !p.type().is_state()) {
+    if (const std::optional<bool> k = Emitter::known(p.children[0])) {
+      add(lazy_reads(p.children[*k ? 1 : 2], memo));
+      return done();
+    }
+  }
   if (!p.type().is_state()) {
     const std::size_t first = reads_state(p.kind()) ? 1 : 0;
     if (first == 1 && g_.depth(p.children[0]) <= depth_) out.push_back(memory_of(p.children[0]));
