@@ -308,6 +308,21 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
 // `with_memory`) with and without saturation: each time it is optimized,
 // has `loops` loops (and `stores` stores, where not negative) and agrees
 // with the interpreter running the original.
+// Optimized without saturation and with, `original` still verifies and
+// agrees with the input (results, memory, calls).
+void expect_agrees_both_ways(const ir::Module& original, bool with_memory) {
+  for (const bool saturate : {false, true}) {
+    SCOPED_TRACE(saturate ? "saturated" : "round trip");
+    PegOptions options;
+    options.saturate = saturate;
+    options.limits.time = std::chrono::hours(1);
+    const PegResult r = optimize(original, options);
+    EXPECT_NO_THROW(ir::verify(r.module));
+    EXPECT_EQ(agree(original, r.module, "f", 85, inputs(two_ints, with_memory)), "")
+        << ir::print(r.module);
+  }
+}
+
 void expect_loops_kept(const char* text, int loops, bool with_memory, int stores = -1) {
   for (const bool saturate : {false, true}) {
     SCOPED_TRACE(saturate ? "saturated" : "round trip");
@@ -887,16 +902,7 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
   return m;
 }
 )");
-  for (const bool saturate : {false, true}) {
-    SCOPED_TRACE(saturate ? "saturated" : "round trip");
-    PegOptions options;
-    options.saturate = saturate;
-    options.limits.time = std::chrono::hours(1);
-    const PegResult r = optimize(original, options);
-    EXPECT_NO_THROW(ir::verify(r.module));
-    EXPECT_EQ(agree(original, r.module, "f", 85, inputs(two_ints, true)), "")
-        << ir::print(r.module);
-  }
+  expect_agrees_both_ways(original, true);
 }
 
 // A single-pass loop whose call only one way out makes (`break 2`), beside
@@ -927,16 +933,7 @@ fn f(n: i32, m: i32) -> i32 {
   return n;
 }
 )");
-  for (const bool saturate : {false, true}) {
-    SCOPED_TRACE(saturate ? "saturated" : "round trip");
-    PegOptions options;
-    options.saturate = saturate;
-    options.limits.time = std::chrono::hours(1);
-    const PegResult r = optimize(original, options);
-    EXPECT_NO_THROW(ir::verify(r.module));
-    EXPECT_EQ(agree(original, r.module, "f", 85, inputs(two_ints, false)), "")
-        << ir::print(r.module);
-  }
+  expect_agrees_both_ways(original, false);
 }
 
 // A σ φ made (the divisions' checks in each arm of `a`'s `?:`), then read in
