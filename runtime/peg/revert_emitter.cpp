@@ -734,6 +734,13 @@ std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
     if (node(r).type().is_state()) reach(r);
   for (std::size_t i = 0; i < roots.size(); ++i)
     if (!node(roots[i]).type().is_state()) out[i] = value(roots[i]);
+  // A value may make an effect of its own (a call's value, made with the σ
+  // φ that makes the call): past the σ the bundle ends at, that effect
+  // happens where the source makes none (a loop's exit that reads a call
+  // only a path not taken makes).
+  for (std::uint32_t r : roots)
+    if (node(r).type().is_state() && !memory_at(resolve(r)))
+      fail(r, "values that need effects past the σ they end at");
   bundles_.pop_back();
   return out;
 }
