@@ -86,16 +86,24 @@ void Emitter::pop_scope() {
 
 void Emitter::keep_branch_values(const ir::Block& block, std::uint32_t cond, bool holds) {
   Scope& branch = scopes_.back();
-  if (branch.values.empty() || scopes_.size() < 2) return;
+  if ((branch.values.empty() && branch.in_branches.empty()) || scopes_.size() < 2) return;
   std::unordered_set<std::uint32_t> declared;
   for (const ir::Stmt& s : block)
     if (s.kind == ir::StmtKind::Decl) declared.insert(s.var.index);
   Scope& outer = scopes_[scopes_.size() - 2];
   for (const auto& [n, value] : branch.values) {
     if (value->kind != ir::ExprKind::Var || !declared.contains(value->var.index)) continue;
-    outer.in_branches[n].push_back({cond, holds, value->var});
+    outer.in_branches[n].push_back({{{cond, holds}}, value->var});
     ++in_branches_of_[n];
   }
+  for (const auto& [n, kept] : branch.in_branches)
+    for (const Scope::InBranch& inner : kept) {
+      if (inner.conditions.size() >= kBranchConditions) continue;
+      Scope::InBranch up = inner;
+      up.conditions.push_back({cond, holds});
+      outer.in_branches[n].push_back(std::move(up));
+      ++in_branches_of_[n];
+    }
 }
 
 ir::ExprPtr Emitter::lookup_in_scopes(std::uint32_t n) const {
@@ -107,7 +115,10 @@ ir::ExprPtr Emitter::lookup_in_scopes(std::uint32_t n) const {
     if (in_branches_of_[n] != 0)
       if (auto it = s->in_branches.find(n); it != s->in_branches.end())
         for (const Scope::InBranch& kept : it->second)
-          if ((g_.variant[kept.cond] & entered) == 0 && known(kept.cond) == kept.holds) {
+          if (std::all_of(kept.conditions.begin(), kept.conditions.end(),
+                          [&](const Scope::InBranch::Condition& c) {
+                            return (g_.variant[c.cond] & entered) == 0 && known(c.cond) == c.holds;
+                          })) {
             hoisted_.push_back(kept.var);
             return read(kept.var);
           }
@@ -145,7 +156,10 @@ void Emitter::know(std::uint32_t cond, bool holds) {
     } else if (p.kind() == Kind::Not) {
       todo.emplace_back(p.children[0], !value);
     } else if (p.kind() == Kind::Phi && p.type() == PegType(ir::Type::bool_())) {
-      if (is_other_constant(p.children[2])) {
+      // φ(c, a, b) = v with c known is its arm: that arm is v.
+      if (const std::optional<bool> c = known(p.children[0])) {
+        todo.emplace_back(p.children[*c ? 1 : 2], value);
+      } else if (is_other_constant(p.children[2])) {
         todo.emplace_back(p.children[0], true);
         todo.emplace_back(p.children[1], value);
       } else if (is_other_constant(p.children[1])) {
@@ -396,10 +410,20 @@ std::optional<std::uint32_t> Emitter::effect_phi(std::uint32_t n) {
   }
   for (std::uint32_t sigma : on_cond->second) {
     if (reached(sigma)) continue;
+    if (!certainly_reached(sigma)) continue;
     const std::optional<std::uint32_t> in = input_of(sigma);
     if (in && memory_at(resolve(*in))) return sigma;
   }
   return std::nullopt;
+}
+
+bool Emitter::certainly_reached(std::uint32_t state) {
+  if (bundles_.empty()) return true;
+  const Bundle& b = bundles_.back();
+  if (std::binary_search(b.must.begin(), b.must.end(), state)) return true;
+  if (!b.roots_certain) return false;
+  const NodeSet now = must(b.roots);
+  return std::binary_search(now.begin(), now.end(), state);
 }
 
 bool Emitter::splits(std::uint32_t cond) const {
@@ -490,12 +514,10 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
     std::vector<std::uint32_t> roots;
     for (std::uint32_t m : members) roots.push_back(node(m).children[1 + side]);
     if (state) roots.push_back(node(*state).children[1 + side]);
-    const std::vector<ir::ExprPtr> values = bundle(roots);
     // A member's arm may read memory past the σ the branch ends at (a value
     // φ on the same condition whose other arm loads after a store the
-    // branch does not make): the branch would make that store.
-    if (state && !memory_at(resolve(node(*state).children[1 + side])))
-      fail(*state, "a branch whose values need effects past its σ");
+    // branch does not make): bundle() fails rather than make that store.
+    const std::vector<ir::ExprPtr> values = bundle(roots);
     for (std::size_t i = 0; i < members.size(); ++i) emit(ir::Stmt::assign(vars[i], values[i]));
   };
   if (std::optional<bool> k = known(cond)) {
@@ -728,7 +750,7 @@ NodeSet Emitter::needed_outside(const std::vector<std::uint32_t>& members,
 }
 
 std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
-  bundles_.push_back(Bundle{must(roots), {roots.begin(), roots.end()}});
+  bundles_.push_back(Bundle{must(roots), {roots.begin(), roots.end()}, {}, true});
   std::vector<ir::ExprPtr> out(roots.size());
   for (std::uint32_t r : roots)
     if (node(r).type().is_state()) reach(r);

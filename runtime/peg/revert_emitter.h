@@ -71,11 +71,16 @@ class Emitter {
     // Values an `if` emitted in this scope computed in one of its branches,
     // into variables declared there: available wherever that branch's
     // condition is known to have held (a loop run in `if (c)` serves a
-    // later `if (c)` instead of running again). A variable used so is
-    // declared at the top of the function (finish_hoisting()).
+    // later `if (c)` instead of running again), and those of `if`s nested
+    // in such a branch, where all their conditions are known to have held
+    // (at most kBranchConditions). A variable used so is declared at the
+    // top of the function (finish_hoisting()).
     struct InBranch {
-      std::uint32_t cond;
-      bool holds;
+      struct Condition {
+        std::uint32_t cond;
+        bool holds;
+      };
+      std::vector<Condition> conditions;  // innermost first
       ir::VarId var;
     };
     std::unordered_map<std::uint32_t, std::vector<InBranch>> in_branches;
@@ -83,6 +88,13 @@ class Emitter {
   struct Bundle {
     NodeSet must;
     std::vector<std::uint32_t> roots;
+    // Of `must`, the φs going on needs whose condition leaving decides and
+    // whose arm leaving then needs: their `if` may run ahead of the pending
+    // exit test though it chooses by a value of that test.
+    NodeSet decided_by_leaving;
+    // Whether every root is evaluated (not so for a loop iteration's: its
+    // exit values only when it leaves, its next values only when not).
+    bool roots_certain = true;
   };
 
   const PegNode& node(std::uint32_t n) const { return g_.nodes[n]; }
@@ -123,7 +135,9 @@ class Emitter {
   void push_scope(ir::Block* out);
   void pop_scope();
   // Before a branch's scope is popped: its values held in variables
-  // declared in `block` go to the enclosing scope's in_branches.
+  // declared in `block`, and its own in_branches, go to the enclosing
+  // scope's in_branches.
+  static constexpr std::size_t kBranchConditions = 4;
   void keep_branch_values(const ir::Block& block, std::uint32_t cond, bool holds);
   void emit(ir::Stmt s) {
     spend(1);
@@ -188,6 +202,11 @@ class Emitter {
   void phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& members,
                 std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars);
   bool splits(std::uint32_t cond) const;
+  // Whether the current bundle certainly reaches `state`: it is in the
+  // bundle's `must`, or, for a bundle whose roots are all evaluated, in
+  // what they certainly evaluate given what is known here (more than when
+  // the bundle was made, in a branch).
+  bool certainly_reached(std::uint32_t state);
   // Before the branches of value φs: computes once what both branches
   // evaluate (MustEval), is shared and reads no memory, so that a chain of
   // φs each reusing the last stays linear instead of doubling per φ; and
@@ -419,8 +438,9 @@ class Emitter {
   // value itself, or its loop).
   bool runs_every_pass(std::uint32_t eval, eqsat::Id pass) const;
   // Whether `state` lies on the σ chain ahead of cur_ and no σ φ on the way
-  // chooses by a value `in_test` holds (the exit test still pending).
-  bool effects_ahead(std::uint32_t state, const Marks& in_test);
+  // chooses by a value `in_test` holds (the exit test still pending), unless
+  // it is one of `decided_by_leaving` (Bundle).
+  bool effects_ahead(std::uint32_t state, const Marks& in_test, const NodeSet& decided_by_leaving);
   mutable std::vector<std::unique_ptr<eqsat::StampedSet>> marks_pool_;
   mutable std::vector<std::uint32_t> theta_walk_;  // loop_thetas' stack, reused
   std::vector<Bundle> bundles_;

@@ -116,8 +116,9 @@ void Emitter::run_common_work(std::uint32_t test) {
   std::sort(roots.begin(), roots.end());
   // Effects first: a σ φ emits the value φs of its condition that read
   // inside its branches with it, which values below may need.
+  const NodeSet decided = bundles_.back().decided_by_leaving;
   for (std::uint32_t n : common)
-    if (node(n).type().is_state() && !reached(n) && effects_ahead(n, in_test)) reach(n);
+    if (node(n).type().is_state() && !reached(n) && effects_ahead(n, in_test, decided)) reach(n);
   for (std::uint32_t n : common) {
     const PegNode& p = node(n);
     if (!p.type().is_ir() || lookup(n)) continue;
@@ -166,11 +167,14 @@ bool Emitter::may_run_inner_loop(std::span<const std::uint32_t> roots, unsigned 
   return false;
 }
 
-bool Emitter::effects_ahead(std::uint32_t state, const Marks& in_test) {
+bool Emitter::effects_ahead(std::uint32_t state, const Marks& in_test,
+                            const NodeSet& decided_by_leaving) {
   std::uint32_t x = resolve(state);
   for (std::size_t steps = 0; x != cur_; ++steps) {
     if (steps > g_.nodes.size() || !is_producer(x)) return false;
-    if (node(x).kind() == Kind::Phi && in_test.contains(node(x).children[0])) return false;
+    if (node(x).kind() == Kind::Phi && in_test.contains(node(x).children[0]) &&
+        !std::binary_search(decided_by_leaving.begin(), decided_by_leaving.end(), x))
+      return false;
     const std::optional<std::uint32_t> in = input_of(x);
     if (!in) return false;
     x = resolve(*in);
@@ -564,7 +568,27 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       const std::uint32_t test_root[] = {test};
       const NodeSet leaving = assuming(true, exit_roots);
       const NodeSet going_on = assuming(false, next_roots);
-      const NodeSet certain = unite(must(test_root), intersect(leaving, going_on));
+      NodeSet certain = unite(must(test_root), intersect(leaving, going_on));
+      // A φ going on needs, on a condition g that leaving decides, whose arm
+      // for that g leaving needs: either way it is evaluated (where g is
+      // so, both need that arm; elsewhere only going on is possible, and
+      // needs the φ). Its `if` comes first, and the exit, knowing g, reads
+      // the arm the branch computed (an inner loop and its calls in
+      // `if (g) { loop; if (h) break; }` were emitted in the exit and again
+      // for the next iteration).
+      NodeSet decided;
+      ir::Block none;
+      in_scope(none, [&] {
+        know(test, true);
+        for (std::uint32_t n : going_on) {
+          const PegNode& q = node(n);
+          if (q.kind() != Kind::Phi) continue;
+          const std::optional<bool> k = known(q.children[0]);
+          if (k && std::binary_search(leaving.begin(), leaving.end(), q.children[*k ? 1 : 2]))
+            decided.push_back(n);
+        }
+      });
+      certain = unite(certain, decided);
       // And the inner loops the source runs in every iteration before the
       // test (LoopFacts::total) that either way may need, reading no memory
       // but the current one or one the iteration reaches anyway: once,
@@ -616,7 +640,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         }
         std::sort(inner_loops.begin(), inner_loops.end());
       }
-      Bundle b{unite(certain, inner_loops), {test}};
+      Bundle b{unite(certain, inner_loops), {test}, std::move(decided), false};
       b.roots.insert(b.roots.end(), exit_roots.begin(), exit_roots.end());
       b.roots.insert(b.roots.end(), next_roots.begin(), next_roots.end());
       return b;

@@ -599,6 +599,9 @@ TEST(PegDifferential, SeedsThatFoundBugs) {
   testing::RandomFeatures tables;
   tables.tables = true;
   check_seed(3'138'327, PegOptions{}, tables, tally);
+  // 3,169,216 (tables): calls only a loop's exit makes were made to compute
+  // its exit test, on every iteration (wrong code).
+  check_seed(3'169'216, PegOptions{}, tables, tally);
 }
 
 }  // namespace
