@@ -1,5 +1,6 @@
 #include "runtime/eqsat/loop_invariance.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "jit/error.h"
@@ -67,13 +68,20 @@ LoopRole LoopInvariance::role(const ENodeView& node) const {
 
 void LoopInvariance::on_add(const EGraph& g, Id id, const ENodeView* node) {
   variant_.resize(index(id) + 1, kEverywhere);
+  first_round_.resize(index(id) + 1, kEverywhere);
+  touched_.push_back(id);
   roles_.resize(index(id) + 1);
-  if (node) roles_[index(id)] = {true, node->label, classify_(g, *node)};
+  if (node) {
+    roles_[index(id)] = {true, node->label, classify_(g, *node)};
+    if (roles_[index(id)].role.kind == LoopRole::Kind::Theta) theta_nodes_.push_back(id);
+  }
 }
 
 Analysis::MergeResult LoopInvariance::on_merge(Id root, Id absorbed) {
   // Both values were sound for their classes; the merged class may use either.
   variant_[index(root)] &= variant_[index(absorbed)];
+  first_round_[index(root)] &= first_round_[index(absorbed)];
+  touched_.push_back(root);
   return {};
 }
 
@@ -114,22 +122,37 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
   };
   // Every θ e-node: the classes of its first and second children, its loop's bit.
   r.thetas.clear();
-  for (Id c : classes)
-    for (const EGraph::IndexedNode& n : g.indexed(c)) {
-      const LoopRole role = this->role(g.node(n.id));
-      if (role.kind != LoopRole::Kind::Theta) continue;
-      const std::span<const Id> children = g.children_of(n);
-      if (children.size() >= 2)
-        r.thetas.push_back({index(children[0]), index(children[1]), loop_bit(role.loop)});
-    }
+  for (Id t : theta_nodes_) {
+    const ENodeView n = g.node(t);
+    if (n.children.size() >= 2)
+      r.thetas.push_back({index(g.find(n.children[0])), index(g.find(n.children[1])),
+                          loop_bit(roles_[index(t)].role.loop)});
+  }
 
   r.assumed.assign(variant_.size(), 0);
-  for (;;) {
-    for (Id c : classes) variant_[index(c)] = kEverywhere;
+  for (bool first = true;; first = false) {
     r.work.clear();
-    for (auto it = classes.rbegin(); it != classes.rend(); ++it) r.work.push_back(index(*it));
     r.queued.assign(variant_.size(), false);
-    for (Id c : classes) r.queued[index(c)] = true;
+    const auto enqueue = [&](Id cls) {
+      const std::uint32_t c = index(g.find(cls));
+      if (!r.queued[c]) {
+        r.queued[c] = true;
+        r.work.push_back(c);
+      }
+    };
+    if (first && have_first_round_) {
+      for (Id c : classes) variant_[index(c)] = first_round_[index(c)];
+      for (Id& t : touched_) t = g.find(t);
+      std::sort(touched_.begin(), touched_.end());
+      touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+      for (Id t : touched_) {
+        enqueue(t);
+        for (Id p : g.parents_of(t)) enqueue(p);
+      }
+    } else {
+      for (Id c : classes) variant_[index(c)] = kEverywhere;
+      for (auto it = classes.rbegin(); it != classes.rend(); ++it) enqueue(*it);
+    }
     while (!r.work.empty()) {
       const std::uint32_t c = r.work.back();
       r.work.pop_back();
@@ -139,13 +162,12 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
       for (const EGraph::IndexedNode& n : g.indexed(make_id(c))) v &= node_variant(n);
       if (v == variant_[c]) continue;
       variant_[c] = v;
-      for (Id p : g.parents_of(make_id(c))) {
-        const std::uint32_t pc = index(g.find(p));
-        if (!r.queued[pc]) {
-          r.queued[pc] = true;
-          r.work.push_back(pc);
-        }
-      }
+      for (Id p : g.parents_of(make_id(c))) enqueue(p);
+    }
+    if (first) {
+      for (Id c : classes) first_round_[index(c)] = variant_[index(c)];
+      have_first_round_ = true;
+      touched_.clear();
     }
     // The next round would assume what this one gave; it only reads that at
     // θs, as θ(start, next) = start ∪ next ∪ {ℓ}. If no θ's value would

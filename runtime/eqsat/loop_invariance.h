@@ -14,7 +14,13 @@
 // pessimistic fixpoint (from "varies everywhere") in which a θ's second child
 // counts with an assumed variance, raised from "invariant" until stable
 // (read from the e-graph's matching index; a round after which no θ's value
-// would grow is stable without another). Between rebuilds a
+// would grow is stable without another). The first round, which assumes
+// "invariant" for every θ, starts from the last rebuild's first round and
+// revisits only the classes that got an e-node or a merge and their parents:
+// the e-graph only gains e-nodes (constant folding's pruning keeps a leaf,
+// which is invariant), so that result is above the new fixpoint and the
+// classes left alone are at theirs; the fixpoint reached from above is the
+// same, for a fraction of the visits. Between rebuilds a
 // class keeps its last value (a merge intersects the two), and a class created
 // since reads as varying in every loop; both are safe. changed() lists the
 // classes whose value differs from the last rebuild's (for the runner's
@@ -99,6 +105,14 @@ class LoopInvariance : public Analysis {
     std::vector<bool> queued;
   };
   Rounds rounds_;
+  // By class index, the last rebuild's first round (merges intersect it as
+  // they do variant_), and the classes given an e-node or merged into since.
+  std::vector<std::uint64_t> first_round_;
+  std::vector<Id> touched_;
+  bool have_first_round_ = false;
+  // Every θ e-node added (one a rebuild found congruent to another reads
+  // the same classes), so that a rebuild does not look through every class.
+  std::vector<Id> theta_nodes_;
   // By class index, what the last rebuild gave, to list what changed.
   struct Published {
     bool known = false;
