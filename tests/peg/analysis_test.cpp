@@ -258,7 +258,9 @@ TEST_F(LoopInvarianceTest, MatchesAFreshComputationAfterEveryRebuild) {
           std::uint64_t x = ~std::uint64_t{0};
           for (Id n : g.nodes_of(c)) {
             const ENodeView node = g.node(n);
-            const std::uint64_t bit = std::uint64_t{1} << (node.label.payload - 1);
+            const bool in_loop =
+                node.label.op == theta || node.label.op == pass || node.label.op == eval;
+            const std::uint64_t bit = in_loop ? std::uint64_t{1} << (node.label.payload - 1) : 0;
             std::uint64_t y = 0;
             for (std::size_t k = 0; k < node.children.size(); ++k)
               y |= (node.label.op == theta && k == 1) ? var(assumed, node.children[k])
