@@ -325,9 +325,16 @@ std::span<const EGraph::IndexedNode> EGraph::indexed(Id root, Label label) const
 }
 
 std::optional<Id> EGraph::lookup(Label label, std::span<const Id> children) const {
-  std::vector<Id> canonical;
-  canonical.reserve(children.size());
-  for (Id c : children) canonical.push_back(find(c));
+  // Called for every match of a guarded rule (rewrite.cpp): no allocation
+  // for the usual few children.
+  std::array<Id, 8> small;
+  std::vector<Id> large;
+  std::span<Id> canonical(small.data(), children.size());
+  if (children.size() > small.size()) {
+    large.resize(children.size());
+    canonical = large;
+  }
+  for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = find(children[i]);
   if (auto hit = memo_find(label, canonical, hash_node(label, canonical))) return find(*hit);
   return std::nullopt;
 }

@@ -103,8 +103,14 @@ Pattern parse_pattern(std::string_view text, Language& language, VarTable& vars,
   return pattern;
 }
 
-Id Pattern::instantiate(EGraph& egraph, const Subst& subst, bool exact) const {
+namespace {
+
+// Builds `pattern`'s nodes children first for `subst`, each with
+// `node(label, children)`; stops at the first node it returns nothing for.
+template <class NodeFn>
+std::optional<Id> build(const Pattern& pattern, const Subst& subst, NodeFn node) {
   // Rules are small: keep the ids on the stack when they fit.
+  const std::vector<PatternNode>& nodes = pattern.nodes;
   std::array<Id, 16> small_ids;
   std::vector<Id> large_ids;
   std::span<Id> ids(small_ids.data(), nodes.size());
@@ -128,9 +134,26 @@ Id Pattern::instantiate(EGraph& egraph, const Subst& subst, bool exact) const {
     for (std::size_t k = 0; k < n.children.size(); ++k) children[k] = ids[n.children[k]];
     Label label = n.label;
     if (n.payload) label.payload = subst.payloads[*n.payload];
-    ids[i] = exact ? egraph.add_uncanonical(label, children) : egraph.add(label, children);
+    const std::optional<Id> id = node(label, std::span<const Id>(children));
+    if (!id) return std::nullopt;
+    ids[i] = *id;
   }
   return ids[nodes.size() - 1];
+}
+
+}  // namespace
+
+Id Pattern::instantiate(EGraph& egraph, const Subst& subst, bool exact) const {
+  return *build(*this, subst, [&](Label label, std::span<const Id> children) -> std::optional<Id> {
+    return exact ? egraph.add_uncanonical(label, children) : egraph.add(label, children);
+  });
+}
+
+std::optional<Id> Pattern::lookup(const EGraph& egraph, const Subst& subst) const {
+  const std::optional<Id> id = build(*this, subst, [&](Label label, std::span<const Id> children) {
+    return egraph.lookup(label, children);
+  });
+  return id ? std::optional<Id>(egraph.find(*id)) : std::nullopt;
 }
 
 namespace {

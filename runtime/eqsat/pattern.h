@@ -65,6 +65,9 @@ struct Pattern {
   // returns the root's id. `exact` returns the exact e-node's id
   // (EGraph::add_uncanonical) so explanations can cite it; otherwise the class.
   Id instantiate(EGraph& egraph, const Subst& subst, bool exact = false) const;
+  // The class the pattern's root is in for a substitution, if the e-graph
+  // already has every e-node it would build (as lookup(): rebuilt, exact).
+  std::optional<Id> lookup(const EGraph& egraph, const Subst& subst) const;
 };
 
 // What may appear in a pattern being parsed: new variables (a left-hand side)

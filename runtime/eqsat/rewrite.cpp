@@ -104,7 +104,17 @@ std::uint32_t Rewrite::var(std::string_view name) const {
   return *v;
 }
 
-bool Rewrite::guards_hold(const EGraph& egraph, Id root, const Subst& subst) const {
+bool Rewrite::worth_applying(const EGraph& egraph, Id root, const Subst& subst) const {
+  if (guards_.empty()) return true;
+  // A guard may walk the graph (the store-store rule's does), and a rule so
+  // guarded is searched in full at every iteration (runner.h), finding again
+  // each match it applied before. Such a match would change nothing: its
+  // right-hand side is in the matched class already.
+  if (const Pattern* rhs = rhs_pattern()) {
+    if (const std::optional<Id> built = rhs->lookup(egraph, subst);
+        built && *built == egraph.find(root))
+      return false;
+  }
   return std::all_of(guards_.begin(), guards_.end(),
                      [&](const Guard& g) { return g(egraph, root, subst); });
 }

@@ -102,7 +102,10 @@ class Rewrite {
   // The widest of what its guards and right-hand side read.
   Reads reads() const { return reads_; }
 
-  bool guards_hold(const EGraph& egraph, Id root, const Subst& subst) const;
+  // Whether a match the search found is worth applying: its guards hold and,
+  // for a guarded rule whose right-hand side is a pattern, that pattern is
+  // not in the matched class already. Clean e-graph only.
+  bool worth_applying(const EGraph& egraph, Id root, const Subst& subst) const;
   // Applies one match; returns whether it merged two distinct classes.
   bool apply(EGraph& egraph, Id root, const Subst& subst, Reason why) const;
 

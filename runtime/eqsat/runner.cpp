@@ -238,7 +238,7 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
       const std::size_t t = threshold[task.rule];
       const Rewrite& rule = rules[task.rule];
       const Query::Filter guards = [&rule, &egraph](Id root, const Subst& s) {
-        return rule.guards_hold(egraph, root, s);
+        return rule.worth_applying(egraph, root, s);
       };
       rule.query().search_classes(egraph, task.classes, found[i],
                                   t + (t < std::numeric_limits<std::size_t>::max()), guards,

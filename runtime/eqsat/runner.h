@@ -45,6 +45,12 @@
 // new matches), so the bans, and so the result, can differ from a
 // non-incremental run's where some rule nears its match limit.
 //
+// A guarded rule searched in full (its guards read more than the match)
+// finds again every match it applied; the search drops a match whose
+// right-hand side pattern is in the matched class already
+// (Rewrite::worth_applying) before asking the guards, which may walk the
+// graph, and the backoff does not count it.
+//
 // A thread keeps its last run's match buffers, up to 1 MiB, for its next
 // run: a client such as the PEG optimizer runs one small e-graph after
 // another.

@@ -35,6 +35,13 @@ class StampedSet {
     ++size_;
     return true;
   }
+  // Removes `i`; returns whether it was in the set.
+  bool erase(std::uint32_t i) {
+    if (stamps_[i] != current_) return false;
+    stamps_[i] = current_ - 1;
+    --size_;
+    return true;
+  }
   std::size_t size() const { return size_; }
 
  private:

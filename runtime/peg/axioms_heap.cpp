@@ -111,48 +111,87 @@ bool disjoint(const EGraph& g, Id p, Id i, Id q, Id j) {
 // at every store-store match, every iteration: no allocation per call). One
 // per thread: guards may search on several threads at once.
 struct AvoidsMemo {
+  enum Verdict : std::uint8_t { kNo, kYes, kOpen };
   eqsat::StampedSet decided;
-  std::vector<std::uint8_t> avoids;
+  std::vector<std::uint8_t> verdict;
+  std::vector<std::uint32_t> opened_at;  // an open class's depth on the walk
+  std::vector<std::uint8_t> assumed;     // an open class a loop's cycle took to avoid
+  std::vector<std::uint32_t> yes;        // the classes decided yes, in order
 };
 
 // Whether the class `value` can be computed without the memory `state`:
 // some e-node of each class on the way reads neither it nor a σ after it.
+// Reading `before`, the memory `state` was made from, is fine: the store
+// that replaces `state` is made on it.
+//
+// A walk that comes back to a class it is deciding closes a cycle. Through a
+// θ's back edge (a loop's next value) that is a loop variable, and the class
+// is assumed to avoid the state; if it then does not, what was decided yes
+// since it opened is undone (the predicate only grows with assumptions, so
+// a no stands). Any other cycle (`x = x + 0` in one class) is no way around.
+// Without `before` and the loops' cycles, the walks on bf_1000 answered yes
+// to 205 of 1,500 overwritten stores (they went down the chain of earlier
+// stores to the bounds, or round a loop index's cycle), now to 817 of 1,300.
 // Bounded (depth and classes visited); past the bounds it answers no.
 class AvoidsState {
  public:
-  AvoidsState(const EGraph& g, Id state) : g_(g), state_(g.find(state)), memo_(thread_memo()) {
+  AvoidsState(const EGraph& g, Id state, Id before)
+      : g_(g), state_(g.find(state)), before_(g.find(before)), memo_(thread_memo()) {
     memo_.decided.clear(g.id_count());
-    if (memo_.avoids.size() < g.id_count()) memo_.avoids.resize(g.id_count(), 0);
+    if (memo_.verdict.size() < g.id_count()) {
+      memo_.verdict.resize(g.id_count());
+      memo_.opened_at.resize(g.id_count());
+      memo_.assumed.resize(g.id_count());
+    }
+    memo_.yes.clear();
   }
 
-  bool operator()(Id cls, unsigned depth = 0) {
+  bool operator()(Id value) { return avoids(value, 0, kNoBackEdge); }
+
+ private:
+  static constexpr unsigned kNoBackEdge = ~0u;
+
+  // `back_edge`: the depth of the deepest θ on the way whose back edge the
+  // walk took, or kNoBackEdge.
+  bool avoids(Id cls, unsigned depth, unsigned back_edge) {
     const Id c = g_.find(cls);
     if (c == state_) return false;
+    if (c == before_) return true;
     if (constants(g_).constant(c)) return true;
     const std::uint32_t key = eqsat::index(c);
-    if (memo_.decided.contains(key)) return memo_.avoids[key] != 0;
+    if (memo_.decided.contains(key)) {
+      if (memo_.verdict[key] != AvoidsMemo::kOpen) return memo_.verdict[key] == AvoidsMemo::kYes;
+      if (back_edge == kNoBackEdge || back_edge < memo_.opened_at[key]) return false;
+      memo_.assumed[key] = 1;
+      return true;
+    }
     if (depth > kMaxDepth || ++visits_ > kMaxVisits) return false;
     memo_.decided.insert(key);
-    memo_.avoids[key] = 0;  // a cycle (through θ) is no way around it
-    bool avoids = false;
+    memo_.verdict[key] = AvoidsMemo::kOpen;
+    memo_.opened_at[key] = depth;
+    memo_.assumed[key] = 0;
+    const std::size_t yes_before = memo_.yes.size();
+    bool found = false;
     for (Id n : g_.nodes_of(c)) {
+      const eqsat::ENodeView v = g_.node(n);
+      const bool theta = kind_of(v.label.op) == Kind::Theta;
       bool all = true;
-      for (Id child : g_.node(n).children) {
-        if (!(*this)(child, depth + 1)) {
-          all = false;
-          break;
-        }
-      }
+      for (std::size_t k = 0; k < v.children.size() && all; ++k)
+        all = avoids(v.children[k], depth + 1, theta && k == 1 ? depth : back_edge);
       if (all) {
-        avoids = true;
+        found = true;
         break;
       }
     }
-    memo_.avoids[key] = avoids ? 1 : 0;
-    return avoids;
+    if (!found && memo_.assumed[key]) {
+      for (std::size_t i = yes_before; i < memo_.yes.size(); ++i) memo_.decided.erase(memo_.yes[i]);
+      memo_.yes.resize(yes_before);
+    }
+    memo_.verdict[key] = found ? AvoidsMemo::kYes : AvoidsMemo::kNo;
+    if (found) memo_.yes.push_back(key);
+    return found;
   }
 
- private:
   static AvoidsMemo& thread_memo() {
     thread_local AvoidsMemo memo;
     return memo;
@@ -162,6 +201,7 @@ class AvoidsState {
   static constexpr unsigned kMaxVisits = 256;
   const EGraph& g_;
   Id state_;
+  Id before_;
   unsigned visits_ = 0;
   AvoidsMemo& memo_;
 };
@@ -191,7 +231,7 @@ void add_heap_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang) {
           const eqsat::ENodeView inner = g.node(m);
           if (kind_of(inner.label.op) == Kind::Store &&
               g.find(inner.children[0]) == g.find(s[below]))
-            return AvoidsState(g, dropped)(s[w]);
+            return AvoidsState(g, dropped, s[below])(s[w]);
         }
       }
       return false;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string>
 #include <vector>
@@ -77,6 +78,23 @@ TEST_F(PatternTest, MatchesLinearAndNonLinearPatterns) {
   const Matches m = Query::parse("(f ?x ?x)", lang).search(g);
   EXPECT_EQ(g.find(m.root(0)), g.find(aa));
   EXPECT_EQ(m[0][0], g.find(add("a")));
+}
+
+TEST_F(PatternTest, LooksUpAnInstantiationWithoutAddingIt) {
+  const Id fab = add("(f a (g b))");
+  const Id c = add("c");
+  g.merge(add("b"), c);
+  g.rebuild();
+  VarTable vars;
+  const Pattern p = parse_pattern("(f ?x (g ?y))", lang, vars);
+  const std::array<Id, 2> found{add("a"), c};
+  EXPECT_EQ(p.lookup(g, Subst{found, {}}), g.find(fab));  // (g c) is (g b)
+  const std::size_t nodes = g.node_count();
+  const std::array<Id, 2> missing{c, c};
+  EXPECT_EQ(p.lookup(g, Subst{missing, {}}), std::nullopt);
+  EXPECT_EQ(g.node_count(), nodes);
+  EXPECT_EQ(p.instantiate(g, Subst{found, {}}), g.find(fab));
+  EXPECT_EQ(g.node_count(), nodes);
 }
 
 TEST_F(PatternTest, SearchesOnlyClassesWithTheRootOperator) {

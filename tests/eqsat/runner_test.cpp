@@ -222,6 +222,23 @@ TEST_F(RunnerTest, IncrementalSearchEndsEachIterationWhereAFullSearchDoes) {
   EXPECT_LT(incremental.matches.back() * 2, full.matches.back());
 }
 
+// A rule whose guard reads anything is searched in full at every iteration,
+// so it finds again the matches it applied; the guard (which may walk the
+// graph) is not asked again for them, as applying them would change nothing.
+TEST_F(RunnerTest, AGuardIsNotAskedAgainForAMatchAlreadyApplied) {
+  const Id fx = add("(f x)");
+  Rewrite& guarded = rules.emplace_back(Rewrite::parse("f-to-k", "(f ?x)", "(k ?x)", lang));
+  int asked = 0;
+  guarded.when([&asked](const EGraph&, Id, const Subst&) { return ++asked > 0; });
+  ASSERT_FALSE(guarded.incremental());
+  const Report r = Runner(options(10, 1'000)).run(g, rules);
+  EXPECT_EQ(r.stop, StopReason::Saturated);
+  EXPECT_EQ(r.iterations, 2u);
+  EXPECT_TRUE(g.equivalent(fx, add("(k x)")));
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(r.per_iteration.back().matches, 0u);
+}
+
 // A guard that reads the e-nodes of a class it binds (Reads::Classes) is
 // asked again when that class gets an e-node, though the matched e-nodes
 // are old: x's class absorbs (g y) at the first iteration, and (f x) then

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_fold.h"
 #include "runtime/peg/peg_language.h"
+#include "runtime/peg/peg_ops.h"
 
 namespace augur::eqsat {
 namespace {
@@ -406,6 +408,89 @@ TEST(PegArithmetic, FoldsChainsOfConstantsInOneIteration) {
   // Each step of the walk has one form over the start, not one over every
   // step before it: the e-graph stays linear in the walk.
   EXPECT_LT(g->node_count(), 12u * 40u);
+}
+
+// The store-store rule drops a store a later one to the same address
+// overwrites only when the new value can be computed without the dropped
+// store's memory. Its walk takes a cycle through a loop's back edge for a
+// loop variable and assumes it avoids the memory until it finds otherwise;
+// any other cycle is no way around it.
+class PegOverwrittenStore : public ::testing::Test {
+ protected:
+  PegOverwrittenStore() : g(peg::make_peg_egraph()) {
+    std::vector<Rewrite> all;
+    peg::add_heap_axioms(all, lang);
+    for (Rewrite& r : all)
+      if (r.name() == "store-store.i32") rules.push_back(std::move(r));
+  }
+  Id add(std::string_view text) { return add_term(*g, parse_term(text, lang)); }
+  Id i32(peg::Kind kind, std::initializer_list<Id> children, std::uint64_t payload = 0) {
+    return g->add(peg::label(kind, peg::PegType(ir::Type::i32()), payload), children);
+  }
+  // Whether store(dropped, p, i, w) became store(memory before, p, i, w).
+  bool dropped(Id i, Id w) {
+    const Id p = add("param.i32*@1");
+    const Id before = add("state0.state");
+    const Id store = g->add(peg::label(peg::Kind::Store, peg::PegType(ir::Type::i32())),
+                            {dropped_store(i), p, i, w});
+    Runner().run(*g, rules);
+    return g->equivalent(store, g->add(peg::label(peg::Kind::Store, peg::PegType(ir::Type::i32())),
+                                       {before, p, i, w}));
+  }
+  Id dropped_store(Id i) {
+    return g->add(peg::label(peg::Kind::Store, peg::PegType(ir::Type::i32())),
+                  {add("state0.state"), add("param.i32*@1"), i, add("param.i32@2")});
+  }
+  Id reads_dropped(Id i) {
+    return g->add(peg::label(peg::Kind::Load, peg::PegType(ir::Type::i32())),
+                  {dropped_store(i), add("param.i32*@1"), i});
+  }
+  // θ(0, next(self)) at loop 1.
+  Id loop_variable(const std::function<Id(Id self)>& next) {
+    const Id self = g->add_placeholder();
+    const Id theta = i32(peg::Kind::Theta, {add("0i32"), next(self)}, 1);
+    g->merge(self, theta);
+    return g->find(theta);
+  }
+  peg::PegLanguage lang;
+  std::unique_ptr<EGraph> g;
+  std::vector<Rewrite> rules;
+};
+
+TEST_F(PegOverwrittenStore, ALoopIndexAndTheMemoryBeforeAreWaysAround) {
+  const Id k = loop_variable([&](Id self) { return i32(peg::Kind::Add, {self, add("1i32")}); });
+  const Id old = i32(peg::Kind::Load, {add("state0.state"), add("param.i32*@1"), k});
+  EXPECT_TRUE(dropped(k, i32(peg::Kind::Add, {old, k})));
+}
+
+TEST_F(PegOverwrittenStore, AValueThatReadsTheDroppedMemoryIsNot) {
+  const Id i = add("param.i32@0");
+  EXPECT_FALSE(dropped(i, i32(peg::Kind::Add, {reads_dropped(i), add("1i32")})));
+}
+
+// w's class also holds w + 0: a cycle without a loop is no way around.
+TEST_F(PegOverwrittenStore, ACycleWithoutALoopIsNot) {
+  const Id i = add("param.i32@0");
+  const Id w = i32(peg::Kind::Add, {reads_dropped(i), add("1i32")});
+  g->merge(w, i32(peg::Kind::Add, {w, add("0i32")}));
+  g->rebuild();
+  EXPECT_FALSE(dropped(i, w));
+}
+
+// u = θ(0, y + dropped[i]) with y = u + 1: the walk assumes u, decides y
+// yes, then finds u reads the dropped memory; y is decided again (no), so
+// w's second e-node, y + 2, is no way around either.
+TEST_F(PegOverwrittenStore, WhatAFailedAssumptionDecidedIsDecidedAgain) {
+  const Id i = add("param.i32@0");
+  Id y;
+  const Id u = loop_variable([&](Id self) {
+    y = i32(peg::Kind::Add, {self, add("1i32")});
+    return i32(peg::Kind::Add, {y, reads_dropped(i)});
+  });
+  const Id w = i32(peg::Kind::Add, {u, add("5i32")});
+  g->merge(w, i32(peg::Kind::Add, {y, add("2i32")}));
+  g->rebuild();
+  EXPECT_FALSE(dropped(i, w));
 }
 
 }  // namespace

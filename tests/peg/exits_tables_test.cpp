@@ -2119,5 +2119,31 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
   EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 3) << o.text();
 }
 
+// A store a later store to one address overwrites is dropped when the new
+// value reads only the memory before both: in a loop (a walk from the value
+// went round the θ's back edge to the dropped store) and after a chain of
+// thirty stores (the walk went down it to its bounds), as a Brainfuck
+// program's `++` makes them.
+TEST(PegExits, AnOverwrittenStoreGoesWhereTheNewValueReadsTheMemoryBefore) {
+  std::string straight;
+  for (int i = 0; i < 30; ++i) straight += "  p[" + std::to_string(i % 8 + 8) + "i32] = n;\n";
+  const std::string text = R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+)" + straight + R"(  var k: i32 = m & 7i32;
+  p[k] = p[k] + 1i32;
+  p[k] = p[k] + 1i32;
+  while (k != 0i32) {
+    p[k] = p[k] + 3i32;
+    p[k] = p[k] * 5i32;
+    k = k - 1i32;
+  }
+  return 0i32;
+}
+)";
+  const Optimized o = optimize_text(text);
+  EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 30 + 1 + 1) << o.text();
+  EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
+}
+
 }  // namespace
 }  // namespace augur::peg::test
