@@ -106,11 +106,13 @@ std::uint32_t Rewrite::var(std::string_view name) const {
 
 bool Rewrite::worth_applying(const EGraph& egraph, Id root, const Subst& subst) const {
   if (guards_.empty()) return true;
-  // A guard may walk the graph (the store-store rule's does), and a rule so
-  // guarded is searched in full at every iteration (runner.h), finding again
-  // each match it applied before. Such a match would change nothing: its
-  // right-hand side is in the matched class already.
-  if (const Pattern* rhs = rhs_pattern()) {
+  // A guard that reads more than the match may walk the graph (the
+  // store-store rule's does), and its rule is searched in full at every
+  // iteration (runner.h), finding again each match it applied before. Such
+  // a match would change nothing: its right-hand side is in the matched
+  // class already. (An incremental rule finds only new matches: the lookup
+  // would cost it more than it saves.)
+  if (const Pattern* rhs = rhs_pattern(); rhs && !incremental()) {
     if (const std::optional<Id> built = rhs->lookup(egraph, subst);
         built && *built == egraph.find(root))
       return false;

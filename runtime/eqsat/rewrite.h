@@ -103,8 +103,9 @@ class Rewrite {
   Reads reads() const { return reads_; }
 
   // Whether a match the search found is worth applying: its guards hold and,
-  // for a guarded rule whose right-hand side is a pattern, that pattern is
-  // not in the matched class already. Clean e-graph only.
+  // for a guarded rule that is not incremental and whose right-hand side is
+  // a pattern, that pattern is not in the matched class already. Clean
+  // e-graph only.
   bool worth_applying(const EGraph& egraph, Id root, const Subst& subst) const;
   // Applies one match; returns whether it merged two distinct classes.
   bool apply(EGraph& egraph, Id root, const Subst& subst, Reason why) const;

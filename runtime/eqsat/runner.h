@@ -45,8 +45,8 @@
 // new matches), so the bans, and so the result, can differ from a
 // non-incremental run's where some rule nears its match limit.
 //
-// A guarded rule searched in full (its guards read more than the match)
-// finds again every match it applied; the search drops a match whose
+// A guarded rule that is not incremental (its guards read more than the
+// match) finds again every match it applied; the search drops a match whose
 // right-hand side pattern is in the matched class already
 // (Rewrite::worth_applying) before asking the guards, which may walk the
 // graph, and the backoff does not count it.
