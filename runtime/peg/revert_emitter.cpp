@@ -149,7 +149,8 @@ void Emitter::know(std::uint32_t cond, bool holds) {
     scopes_.back().known[c] = value;
     const PegNode& p = node(c);
     const auto is_other_constant = [&](std::uint32_t k) {
-      return node(k).kind() == Kind::Const && (node(k).label.payload != 0) != value;
+      const std::optional<bool> known_k = known(k);
+      return known_k && *known_k != value;
     };
     if (std::optional<std::uint32_t> first = first_pass(c)) {
       todo.emplace_back(*first, value);
@@ -186,7 +187,9 @@ std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
   if (depth == 0) return std::nullopt;
   // What the known conditions imply: φ(c, a, b) with c known, or with a and
   // b known alike; !x with x known; a single-pass loop's value with its
-  // first iteration's known.
+  // first iteration's known; a loop's invariant value (computed as that
+  // value, whatever the loop does) with that value known.
+  if (invariant_eval(cond)) return known(p.children[0], depth - 1);
   if (p.kind() == Kind::Not) {
     if (std::optional<bool> x = known(p.children[0], depth - 1)) return !*x;
   } else if (p.kind() == Kind::Phi && p.type() == PegType(ir::Type::bool_())) {
@@ -620,6 +623,10 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
         todo.push_back(q.children[0]);
       } else if (is_pure_value_op(q.kind())) {
         for (std::uint32_t c : q.children) todo.push_back(c);
+      } else if (q.kind() == Kind::Load || q.kind() == Kind::CallRead) {
+        // A read evaluates its operands (a loop's value in an index).
+        for (std::uint32_t c : q.children)
+          if (node(c).type().is_ir()) todo.push_back(c);
       } else if (q.kind() == Kind::Eval && q.type().is_ir()) {
         if (in_out.insert(q.children[1])) out.push_back(q.children[1]);  // the loop
         const unsigned l = q.loop();

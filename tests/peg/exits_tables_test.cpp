@@ -2145,5 +2145,52 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
   EXPECT_EQ(agree(o.original, o.module, "f", 85, inputs(two_ints, true)), "");
 }
 
+// A loop both arms of a φ need, one arm for a value read in a load's index,
+// the other for another of its values: it runs once, ahead of the branch
+// (what an arm certainly evaluates went through pure operators only, so the
+// load's index was not seen, and each arm ran the loop; seed 72,664 of the
+// round trip).
+TEST(PegExits, ALoopBothArmsNeedThroughALoadsIndexRunsOnce) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var c: i32 = 0i32;
+  var v: i32 = m;
+  while (c < (n & 7i32)) {
+    c = c + 1i32;
+    v = v * 3i32 + 1i32;
+  }
+  return n < m ? p[c & 15i32] : v;
+}
+)",
+                    1, true);
+}
+
+// A loop that may return (never, here) gives a flag that is the loop's
+// invariant `false`; the function returns early where `n >= m`. Where it
+// did not return, that flag known false says `n < m` held, so the loop ran
+// there and not again (it was emitted a second time under `if (n < m)`, and
+// the function kept; seed 58,772 of the round trip).
+TEST(PegExits, AnInvariantFalseFromALoopDecidesWhatAReturnFlagImplies) {
+  expect_loops_kept(R"(
+fn f(n: i32, m: i32) -> i32 {
+  if (n < m) {
+    var c: i32 = 0i32;
+    while (c < 6i32) {
+      c = c + 1i32;
+      @use(c);
+      if (false) {
+        return c;
+      }
+    }
+  } else {
+    return 7i32;
+  }
+  @use(n);
+  return m;
+}
+)",
+                    1, false);
+}
+
 }  // namespace
 }  // namespace augur::peg::test
