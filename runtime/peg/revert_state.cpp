@@ -118,7 +118,9 @@ bool Emitter::overwritten(std::uint32_t state) const {
   const PegNode& read = node(store);
   const std::uint32_t below = resolve(read.children[0]);
   if (below == cur_) return false;  // the store follows cur_: it can be reached
-  std::uint32_t x = cur_;
+  // cur_ may be a σ φ made before, in a branch that decides it (the later
+  // store made in an `if`, the load read in another on the same condition).
+  std::uint32_t x = resolve(cur_);
   for (unsigned k = 0; x != below; ++k) {
     const PegNode& over = node(x);
     if (k == kMaxOverwrites || over.kind() != Kind::Store || over.children[1] != read.children[1] ||

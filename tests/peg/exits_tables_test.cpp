@@ -2005,6 +2005,28 @@ fn f(n: i32, m: i32, p: i32*) -> i32 {
   EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 1) << o.text();
 }
 
+// The same in a branch: the later store is made in one `if`, the load read
+// in a second on the same condition, where memory is the first `if`'s σ φ,
+// which that condition decides (the load was taken for a read of a σ that
+// does not follow, and a loop region of vm_10000 kept, once the store-store
+// rule dropped stores after loops).
+TEST(PegExits, ALoadBetweenTwoStoresInABranchReadsTheFirst) {
+  const char* text = R"(
+fn f(n: i32, m: i32, p: i32*) -> i32 {
+  var x: i32 = 0i32;
+  if (n > m) {
+    p[m & 7i32] = n;
+    x = p[n & 7i32];
+    p[m & 7i32] = m;
+  }
+  return x;
+}
+)";
+  expect_loops_kept(text, 0, true);
+  const Optimized o = optimize_text(text);
+  EXPECT_EQ(count_stmts(o.fn(), ir::StmtKind::Store), 1) << o.text();
+}
+
 // Three stores to one address, a load after each of the first two.
 TEST(PegExits, LoadsBetweenThreeStoresToOneAddressReadEachInTurn) {
   expect_loops_kept(R"(
