@@ -75,6 +75,30 @@ Id EGraph::new_id(Label label, std::span<const Id> children, bool dead) {
   return id;
 }
 
+namespace {
+
+// An e-node's children mapped to their classes, on the stack for the usual
+// few: adding and looking up allocate nothing.
+class CanonicalChildren {
+ public:
+  template <class Find>
+  CanonicalChildren(std::span<const Id> children, Find find) : size_(children.size()) {
+    if (size_ > small_.size()) large_.resize(size_);
+    Id* out = data();
+    for (std::size_t i = 0; i < size_; ++i) out[i] = find(children[i]);
+  }
+  std::span<Id> span() { return {data(), size_}; }
+
+ private:
+  Id* data() { return size_ > small_.size() ? large_.data() : small_.data(); }
+
+  std::array<Id, 8> small_;
+  std::vector<Id> large_;
+  std::size_t size_;
+};
+
+}  // namespace
+
 Id EGraph::add(Label label, std::span<const Id> children) {
   return find_mut(add_uncanonical(label, children));
 }
@@ -84,14 +108,8 @@ Id EGraph::add_uncanonical(Label label, std::span<const Id> children) {
     if (auto exact = explain_->find_exact(label, children)) return *exact;
   }
   // Copies: `children` may point into child_pool_, which new_id() grows.
-  std::array<Id, 8> small;
-  std::vector<Id> large;
-  std::span<Id> canonical(small.data(), children.size());
-  if (children.size() > small.size()) {
-    large.resize(children.size());
-    canonical = large;
-  }
-  for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = find_mut(children[i]);
+  CanonicalChildren buffer(children, [this](Id c) { return find_mut(c); });
+  const std::span<Id> canonical = buffer.span();
   const std::uint64_t hash = hash_node(label, canonical);
   const std::optional<Id> existing = memo_find(label, canonical, hash);
   if (existing && !explain_) return *existing;
@@ -325,16 +343,9 @@ std::span<const EGraph::IndexedNode> EGraph::indexed(Id root, Label label) const
 }
 
 std::optional<Id> EGraph::lookup(Label label, std::span<const Id> children) const {
-  // Called for every match of a guarded rule (rewrite.cpp): no allocation
-  // for the usual few children.
-  std::array<Id, 8> small;
-  std::vector<Id> large;
-  std::span<Id> canonical(small.data(), children.size());
-  if (children.size() > small.size()) {
-    large.resize(children.size());
-    canonical = large;
-  }
-  for (std::size_t i = 0; i < children.size(); ++i) canonical[i] = find(children[i]);
+  // Called for every match of some guarded rules (rewrite.cpp).
+  CanonicalChildren buffer(children, [this](Id c) { return find(c); });
+  const std::span<const Id> canonical = buffer.span();
   if (auto hit = memo_find(label, canonical, hash_node(label, canonical))) return find(*hit);
   return std::nullopt;
 }
