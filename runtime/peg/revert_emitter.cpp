@@ -148,7 +148,9 @@ void Emitter::know(std::uint32_t cond, bool holds) {
     const auto [c, value] = todo[i];
     scopes_.back().known[c] = value;
     const PegNode& p = node(c);
-    const auto is_other_constant = [&](std::uint32_t k) {
+    // An arm known to be the other value (a constant, a loop's invariant
+    // flag): the φ took its other arm.
+    const auto known_as_other = [&](std::uint32_t k) {
       const std::optional<bool> known_k = known(k);
       return known_k && *known_k != value;
     };
@@ -160,10 +162,10 @@ void Emitter::know(std::uint32_t cond, bool holds) {
       // φ(c, a, b) = v with c known is its arm: that arm is v.
       if (const std::optional<bool> c = known(p.children[0])) {
         todo.emplace_back(p.children[*c ? 1 : 2], value);
-      } else if (is_other_constant(p.children[2])) {
+      } else if (known_as_other(p.children[2])) {
         todo.emplace_back(p.children[0], true);
         todo.emplace_back(p.children[1], value);
-      } else if (is_other_constant(p.children[1])) {
+      } else if (known_as_other(p.children[1])) {
         todo.emplace_back(p.children[0], false);
         todo.emplace_back(p.children[2], value);
       }
