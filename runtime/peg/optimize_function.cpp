@@ -449,6 +449,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   if (!errors.empty()) {
     report.fallback =
         "the reverted function does not verify: " + std::string(errors.front().what());
+    if (dump) std::cerr << "== " << report.fallback << ":\n" << ir::print(*out);
     return std::nullopt;
   }
   if (options.validate) {

@@ -422,6 +422,31 @@ std::optional<std::uint32_t> Emitter::effect_phi(std::uint32_t n) {
   return std::nullopt;
 }
 
+std::optional<std::uint32_t> Emitter::phi_making_test_reads(std::uint32_t guard, bool holds,
+                                                            std::uint32_t test) {
+  if (bundles_.empty() || known(guard) || splits(guard)) return std::nullopt;
+  const auto on_guard = state_phis_.find(guard);
+  if (on_guard == state_phis_.end()) return std::nullopt;
+  NodeSet needs;
+  {
+    NodeSetMemoHandle memo = node_set_memo();
+    for (std::uint32_t s : lazy_reads(test, *memo))
+      if (s != kNoBlame && !reached(s)) needs.push_back(s);
+  }
+  if (needs.empty()) return std::nullopt;
+  const NodeSet& going_on = bundles_.back().going_on;
+  for (std::uint32_t sigma : on_guard->second) {
+    // Going on certainly makes it, and so its input (the effects both its
+    // sides start from, made before its `if`).
+    if (reached(sigma) || !std::binary_search(going_on.begin(), going_on.end(), sigma) ||
+        !can_reach(sigma))
+      continue;
+    const NodeSet side = states_towards(node(sigma).children[holds ? 1 : 2]);
+    if (std::includes(side.begin(), side.end(), needs.begin(), needs.end())) return sigma;
+  }
+  return std::nullopt;
+}
+
 bool Emitter::certainly_reached(std::uint32_t state) {
   if (bundles_.empty()) return true;
   const Bundle& b = bundles_.back();
@@ -516,6 +541,12 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
 void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& members,
                        std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars) {
   const auto take = [&](int side) {
+    if (test_in_branch_ && state == test_in_branch_->state &&
+        side == (test_in_branch_->side ? 0 : 1)) {
+      const TestInBranch pending = std::move(*test_in_branch_);
+      test_in_branch_.reset();
+      if (!pending.test()) fail(pending.state, "an exit test inside a branch that always leaves");
+    }
     std::vector<std::uint32_t> roots;
     for (std::uint32_t m : members) roots.push_back(node(m).children[1 + side]);
     if (state) roots.push_back(node(*state).children[1 + side]);
@@ -539,14 +570,22 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
     phi_into(node(cond).children[*k ? 1 : 2], members, state, vars);
     return;
   }
-  const ir::ExprPtr t = value(test);
+  // A test that needs effects itself, a φ whose condition is not known here
+  // (`if (f() > b) { if (p[g()] == 0) { if (h() < 5) return 1; } ... }`:
+  // whether the first return was taken, a φ on the load, reads h()): on
+  // that condition first; in each branch the test is one of its arms.
+  const bool split_test = split && state && splits(test) && !known(node(test).children[0]);
+  const std::uint32_t branch_on = split_test ? node(test).children[0] : test;
+  const ir::ExprPtr t = value(branch_on);
   flush_readers(cond);  // the members are emitted below, in the branches
   const std::uint32_t start = cur_;
   ir::Block blocks[2];
   for (int side = 0; side < 2; ++side) {
     cur_ = start;
-    in_branch(blocks[side], test, side == 0, [&] {
-      if (split) {
+    in_branch(blocks[side], branch_on, side == 0, [&] {
+      if (split_test) {
+        phi_into(cond, members, state, vars);
+      } else if (split) {
         phi_into(node(cond).children[1 + side], members, state, vars);
       } else {
         take(side);
@@ -759,7 +798,7 @@ NodeSet Emitter::needed_outside(const std::vector<std::uint32_t>& members,
 }
 
 std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
-  bundles_.push_back(Bundle{must(roots), {roots.begin(), roots.end()}, {}, true});
+  bundles_.push_back(Bundle{must(roots), {roots.begin(), roots.end()}, {}, true, {}});
   std::vector<ir::ExprPtr> out(roots.size());
   for (std::uint32_t r : roots)
     if (node(r).type().is_state()) reach(r);

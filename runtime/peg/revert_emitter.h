@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -95,6 +96,8 @@ class Emitter {
     // Whether every root is evaluated (not so for a loop iteration's: its
     // exit values only when it leaves, its next values only when not).
     bool roots_certain = true;
+    // For a loop iteration's: what going on certainly evaluates.
+    NodeSet going_on;
   };
 
   const PegNode& node(std::uint32_t n) const { return g_.nodes[n]; }
@@ -202,6 +205,18 @@ class Emitter {
   void phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& members,
                 std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars);
   bool splits(std::uint32_t cond) const;
+  // An exit test made first on one side of the σ φ `state` on `cond`, inside
+  // its `if` (exit_test: the test reads what that side's effects make).
+  // Returns whether the side goes on after the test.
+  struct TestInBranch {
+    std::uint32_t cond, state;
+    bool side;
+    std::function<bool()> test;
+  };
+  // The σ φ on `guard`, going on's, whose `holds` side makes the effects
+  // `test` reads that are not made yet, so the test can be made inside it.
+  std::optional<std::uint32_t> phi_making_test_reads(std::uint32_t guard, bool holds,
+                                                     std::uint32_t test);
   // Whether the current bundle certainly reaches `state`: it is in the
   // bundle's `must`, or, for a bundle whose roots are all evaluated, in
   // what they certainly evaluate given what is known here (more than when
@@ -323,7 +338,8 @@ class Emitter {
   NodeSet states_towards(std::uint32_t state);
   // cur_ if memory holds what it held at `state` (only Demands, which read
   // and write no memory, lie between them, and σ θs in their loop's peeled
-  // first iteration, where they are their initial σ); otherwise `state`.
+  // first iteration, where they are their initial σ, on every arm of the
+  // σ φs between); otherwise `state`.
   std::uint32_t memory_of(std::uint32_t state) const;
   // Memory as it was at `state`, for `reader`: there already, or reached.
   // When memory has moved past it, `reader` is blamed (another e-node of its
@@ -473,6 +489,7 @@ class Emitter {
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;    // pass -> evals
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> state_phis_;  // cond -> σ φs
+  std::optional<TestInBranch> test_in_branch_;  // for the next phi_into of its σ φ
   // eval -> the initial values of the loop variables its value reads
   // (loop_initial_values), computed once: flush_readers asks at every effect.
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> initial_values_;

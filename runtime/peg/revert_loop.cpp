@@ -11,6 +11,7 @@
 // computed only if it cannot trap, is evaluated by the first test anyway, or
 // belongs to a loop variable of the source program (LoopFacts::total).
 #include <algorithm>
+#include <functional>
 #include <unordered_set>
 
 #include "runtime/peg/revert_emitter.h"
@@ -38,25 +39,72 @@ std::vector<std::uint32_t> Emitter::loop_thetas(unsigned loop,
 
 namespace {
 
+// Whether `s` leaves the loop being peeled: a `break` in it, not in a loop
+// inside it (reversion's exits are one-level breaks, its blocks `if`s).
+bool leaves(const ir::Stmt& s) {
+  if (s.kind == ir::StmtKind::Break) return true;
+  if (s.kind != ir::StmtKind::If) return false;
+  return std::any_of(s.body.begin(), s.body.end(), leaves) ||
+         std::any_of(s.orelse.begin(), s.orelse.end(), leaves);
+}
+
+// The exits of `block` nested in `if`s clear `going`; what follows one runs
+// only while `going` holds.
+ir::Block clearing(ir::Block block, ir::VarId going) {
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    ir::Stmt& s = block[i];
+    if (s.kind == ir::StmtKind::Break) {
+      block.resize(i);
+      block.push_back(ir::Stmt::assign(going, ir::constant(false)));
+      return block;
+    }
+    if (!leaves(s)) continue;
+    s.body = clearing(std::move(s.body), going);
+    s.orelse = clearing(std::move(s.orelse), going);
+    ir::Block rest(std::make_move_iterator(block.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                   std::make_move_iterator(block.end()));
+    block.resize(i + 1);
+    if (!rest.empty())
+      block.push_back(
+          ir::Stmt::if_(ir::read(going, ir::Type::bool_()), clearing(std::move(rest), going)));
+    return block;
+  }
+  return block;
+}
+
 // A peeled iteration, emitted like a loop body whose exits end in `break`,
 // turned into branches: `s; if (g) { exit; break; } rest` becomes
-// `s; if (g) { exit } else { rest }`.
-ir::Block without_breaks(ir::Block block) {
+// `s; if (g) { exit } else { rest }`. An exit deeper in an `if` (a test made
+// inside a σ φ's branch: exit_test) clears a flag instead, and the rest runs
+// under it.
+ir::Block without_breaks(ir::Block block, const std::function<ir::VarId()>& new_flag) {
   for (std::size_t i = 0; i < block.size(); ++i) {
     ir::Stmt& s = block[i];
     if (s.kind == ir::StmtKind::Break) {
       block.resize(i);
       return block;
     }
-    if (s.kind == ir::StmtKind::If && s.orelse.empty() && !s.body.empty() &&
-        s.body.back().kind == ir::StmtKind::Break) {
+    if (!leaves(s)) continue;
+    ir::Block rest(std::make_move_iterator(block.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                   std::make_move_iterator(block.end()));
+    if (s.orelse.empty() && !s.body.empty() && s.body.back().kind == ir::StmtKind::Break &&
+        std::none_of(s.body.begin(), s.body.end() - 1, leaves)) {
       s.body.pop_back();
-      ir::Block rest(std::make_move_iterator(block.begin() + static_cast<std::ptrdiff_t>(i) + 1),
-                     std::make_move_iterator(block.end()));
       block.resize(i + 1);
-      block[i].orelse = without_breaks(std::move(rest));
+      block[i].orelse = without_breaks(std::move(rest), new_flag);
       return block;
     }
+    const ir::VarId going = new_flag();
+    ir::Stmt cleared = std::move(s);
+    block.resize(i);
+    block.push_back(ir::Stmt::decl(going, ir::constant(true)));
+    cleared.body = clearing(std::move(cleared.body), going);
+    cleared.orelse = clearing(std::move(cleared.orelse), going);
+    block.push_back(std::move(cleared));
+    if (!rest.empty())
+      block.push_back(ir::Stmt::if_(ir::read(going, ir::Type::bool_()),
+                                    without_breaks(std::move(rest), new_flag)));
+    return block;
   }
   return block;
 }
@@ -84,6 +132,26 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
       emit(ir::Stmt::if_(g, exit(guard, leaves_when)));
       know(guard, !leaves_when);
       return exit_test(leaves_when ? else_ : then_, exit, iteration);
+    }
+    // φ(g, A, false): leave only where g holds and then A does. When A reads
+    // what a σ φ on g going on needs makes where g holds (`if (g) { t = f();
+    // if (t) break; p[2] = 0; }`), A is tested inside that σ φ's `if`, after
+    // the effects it reads; and the mirror.
+    for (const bool holds : {true, false}) {
+      if (known(holds ? else_ : then_) != false) continue;
+      const std::uint32_t test = holds ? then_ : else_;
+      const std::optional<std::uint32_t> sigma = phi_making_test_reads(guard, holds, test);
+      if (!sigma) continue;
+      test_in_branch_ = TestInBranch{guard, *sigma, holds, [&, test] {
+                                       bundles_.emplace_back();
+                                       const bool goes_on = exit_test(test, exit, iteration);
+                                       bundles_.pop_back();
+                                       return goes_on;
+                                     }};
+      reach(*sigma);
+      if (test_in_branch_) fail(*sigma, "an exit test inside a branch that was not made");
+      know(c, false);
+      return true;
     }
   }
   ir::ExprPtr t = value(c);
@@ -640,7 +708,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         }
         std::sort(inner_loops.begin(), inner_loops.end());
       }
-      Bundle b{unite(certain, inner_loops), {test}, std::move(decided), false};
+      Bundle b{unite(certain, inner_loops), {test}, std::move(decided), false, going_on};
       b.roots.insert(b.roots.end(), exit_roots.begin(), exit_roots.end());
       b.roots.insert(b.roots.end(), next_roots.begin(), next_roots.end());
       return b;
@@ -756,7 +824,8 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   open_passes_ = passes_outside;
   if (once) {
     // The first iteration is straight-line code: its exits become branches.
-    for (ir::Stmt& st : without_breaks(std::move(body))) emit(std::move(st));
+    const auto new_flag = [&] { return new_var(ir::Type::bool_(), 'g'); };
+    for (ir::Stmt& st : without_breaks(std::move(body), new_flag)) emit(std::move(st));
   } else {
     emit(ir::Stmt::while_(ir::constant(true), std::move(body)));
   }

@@ -94,12 +94,34 @@ std::uint32_t Emitter::resolve(std::uint32_t state) const {
 std::uint32_t Emitter::memory_of(std::uint32_t state) const {
   const std::uint32_t target = resolve(state);
   if (memory_at(target)) return cur_;
-  for (std::uint32_t x = cur_;; x = resolve(node(x).children[0])) {
-    if (x == target) return cur_;
-    const bool first_iteration =
-        std::find(peeled_states_.begin(), peeled_states_.end(), x) != peeled_states_.end();
-    if (node(x).kind() != Kind::Demand && !first_iteration && !checks_only_[x]) return state;
+  const auto changes_none = [&](std::uint32_t x) {
+    return node(x).kind() == Kind::Demand || checks_only_[x] ||
+           std::find(peeled_states_.begin(), peeled_states_.end(), x) != peeled_states_.end();
+  };
+  const auto is_state_phi = [&](std::uint32_t x) {
+    return node(x).kind() == Kind::Phi && node(x).type().is_state();
+  };
+  std::uint32_t x = cur_;
+  for (; x != target && !is_state_phi(x); x = resolve(node(x).children[0]))
+    if (!changes_none(x)) return state;
+  if (x == target) return cur_;
+  // A σ φ both of whose arms lead down so (a loop left either before or
+  // after a division's Demand), looked at up to a bound.
+  constexpr std::size_t kMaxPhis = 64;
+  std::size_t phis = 0;
+  std::vector<std::uint32_t> todo{x};
+  while (!todo.empty()) {
+    for (x = todo.back(), todo.pop_back(); x != target; x = resolve(node(x).children[0])) {
+      if (is_state_phi(x)) {
+        if (++phis > kMaxPhis) return state;
+        todo.push_back(resolve(node(x).children[1]));
+        todo.push_back(resolve(node(x).children[2]));
+        break;
+      }
+      if (!changes_none(x)) return state;
+    }
   }
+  return cur_;
 }
 
 void Emitter::read_at(std::uint32_t state, std::uint32_t reader) {

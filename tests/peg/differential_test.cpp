@@ -472,6 +472,162 @@ fn f(n: i32, p: i32*) -> i32 {
 )");
 }
 
+// An exit test that reads a call made under a condition that also guards a
+// store made only on going on (`if (g) { if (tick()) break; store; }`): the
+// test is made inside the `if` of the σ φ on g, after the call (reversion
+// failed on "a value φ whose branch has effects", the leading failure of
+// random programs kept). The three: the test where g holds, where it does
+// not, and with a loop variable the branch also sets.
+TEST(PegDifferential, ExitTestReadingACallInsideAGuardedStore) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: i64*, n: i64) -> i64 {
+  var m: i64;
+  for (m = 0i64; m < n; m = m + 1i64) {
+    if (n > 3i64) {
+      if (m <= @t_tick(m)) {
+        break;
+      } else {
+        p[2i64] = p[3i64];
+      }
+    }
+  }
+  return m;
+}
+)");
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: i64*, n: i64) -> i64 {
+  var m: i64;
+  for (m = 0i64; m < n; m = m + 1i64) {
+    if (n > 3i64) {
+      p[2i64] = p[3i64];
+    } else {
+      if (m <= @t_tick(m)) {
+        break;
+      }
+      p[1i64] = m;
+    }
+  }
+  return m;
+}
+)");
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: i64*, n: i64) -> i64 {
+  var m: i64 = 0i64;
+  var s: i64 = 0i64;
+  while (m < n) {
+    if ((m & 1i64) == 0i64) {
+      var t: i64 = @t_tick(m);
+      if (t > 5i64) {
+        break;
+      }
+      s = s + t;
+      p[m & 3i64] = s;
+    } else {
+      s = s - 1i64;
+    }
+    m = m + 1i64;
+  }
+  return s;
+}
+)");
+}
+
+// The same where the σ φ starts from memory not made yet: the division
+// before the `if` (a Demand, made only where `b` does not hold) is made
+// first, then the `if` with the test inside.
+TEST(PegDifferential, ExitTestInsideAGuardedDemandAfterAnother) {
+  expect_reverted(R"(
+fn f(a: i64, b: bool, n: u8, p: f32*, q: f32*) -> u8 {
+  var c: u8 = 0u8;
+  while (c < 4u8) {
+    c = c + 1u8;
+    var d: u8 = b ? 255u8 : n % c;
+    if (a > i64(d)) {
+      if (q[(n / c) & 7u8] <= p[2i32]) {
+        break;
+      }
+    }
+  }
+  return c;
+}
+)");
+}
+
+// The same test inside a branch, in a loop whose first iteration is peeled
+// (for `x / y`, which may trap): the peeled exit, deep in an `if`, clears a
+// flag that what follows runs under (its `break` was left outside any loop,
+// and the function did not verify).
+TEST(PegDifferential, PeeledExitTestInsideAGuardedStore) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(p: i32*, n: u32, x: i32, y: i32) -> i32 {
+  var s: i32 = 0i32;
+  for (var i: u32 = 0u32; i < (n & 7u32); i = i + 1u32) {
+    s = s + x / y;
+    if (x > 3i32) {
+      p[x & 3i32] = 1i32;
+      if (p[2i32] > 0i32) {
+        @t_log(1i64);
+      } else {
+        return s;
+      }
+    }
+  }
+  return s;
+}
+)");
+}
+
+// A loop whose first iteration always leaves, by a break before a division
+// or by a return after it: its σ on the way out is a σ φ of the memory
+// before the division and of its Demand, the same memory. The returned
+// value, computed after the loop, reads that memory (it was a σ read after
+// memory moved past it, and the function kept).
+TEST(PegDifferential, ReadAfterALoopLeftBeforeOrAfterADemand) {
+  expect_reverted(R"(
+fn f(a: i32, p: i32*, q: bool*, x: i32, y: i32) -> i32 {
+  var c: u32 = 0u32;
+  while (true) {
+    if (c >= (u32(p[a & 7i32]) & 7u32)) {
+      break;
+    }
+    c = c + 1u32;
+    return (q[x & 3i32] ? a : 2i32) | x / y + p[y & 7i32];
+  }
+  return 5i32;
+}
+)");
+}
+
+// Whether the innermost return was taken is a φ on the load, and one of its
+// arms reads the third call: the σ φ that joins the returns branches on the
+// load first and on the third call's test inside (it branched on that φ
+// itself, which needs the call, and the function was kept).
+TEST(PegDifferential, ReturnTakenUnderATestThatNeedsACall) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: u8*, a: i64, b: i64) -> i64 {
+  if (@t_tick(a) > b) {
+    if (p[u64(@t_tick(b)) % 16u64] == 0u8) {
+      if (@t_tick(a) < 5i64) {
+        return 1i64;
+      }
+    }
+    return 2i64;
+  }
+  return 3i64;
+}
+)");
+}
+
 // The inner loop's bound, read before the outer loop (so defined on every
 // call), reads memory the outer loop's effects move past: it is read before
 // the outer loop.
