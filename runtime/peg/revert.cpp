@@ -181,17 +181,26 @@ const ir::TableRef& Emitter::table(const PegNode& n) const {
 }  // namespace revert_detail
 
 RevertResult revert(const RevertInput& input) {
+  // Splitting an exit test commits the loop body to one shape, which the rest
+  // of it may not fit (effects a path that goes on makes inside the split):
+  // where reversion split one and failed, it tries once more without.
   RevertResult result;
-  try {
-    result.function = revert_detail::Emitter(input).run();
-  } catch (const revert_detail::Failure& f) {
-    result.failure = f.why;
-    if (f.node != revert_detail::kNoBlame && f.node < input.graph->nodes.size()) {
-      result.blame = input.graph->nodes[f.node].enode;
-      result.failure += " (%" + std::to_string(f.node) + ")";
+  for (const bool split_exit_tests : {true, false}) {
+    revert_detail::Emitter emitter(input, split_exit_tests);
+    try {
+      result.function = emitter.run();
+    } catch (const revert_detail::Failure& f) {
+      const bool out_of_budget = f.why == kRevertOutOfTime || f.why == kRevertOutOfWork;
+      if (split_exit_tests && emitter.split_an_exit_test() && !out_of_budget) continue;
+      result.failure = f.why;
+      if (f.node != revert_detail::kNoBlame && f.node < input.graph->nodes.size()) {
+        result.blame = input.graph->nodes[f.node].enode;
+        result.failure += " (%" + std::to_string(f.node) + ")";
+      }
+    } catch (const jit::error& e) {
+      result.failure = e.message();
     }
-  } catch (const jit::error& e) {
-    result.failure = e.message();
+    break;
   }
   return result;
 }

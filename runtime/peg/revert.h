@@ -68,6 +68,7 @@ struct RevertInput {
 };
 
 inline constexpr std::string_view kRevertOutOfTime = "reversion ran past its time safety net";
+inline constexpr std::string_view kRevertOutOfWork = "reversion ran past its work budget";
 
 struct RevertResult {
   std::optional<ir::Function> function;

@@ -39,12 +39,13 @@ bool is_simple(const ir::ExprPtr& e) {
 
 }  // namespace
 
-Emitter::Emitter(const RevertInput& input)
+Emitter::Emitter(const RevertInput& input, bool split_exit_tests)
     : in_(input),
       g_(*input.graph),
       cached_in_(input.graph->nodes.size(), 0),
       reached_in_(input.graph->nodes.size(), 0),
-      in_branches_of_(input.graph->nodes.size(), 0) {
+      in_branches_of_(input.graph->nodes.size(), 0),
+      split_exit_tests_(split_exit_tests) {
   compute_facts();
   known_class_ = [this](eqsat::Id cls) -> std::optional<bool> {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)

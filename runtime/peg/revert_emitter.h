@@ -46,8 +46,12 @@ NodeSet intersect(const NodeSet& a, const NodeSet& b);
 
 class Emitter {
  public:
-  explicit Emitter(const RevertInput& input);
+  // With `split_exit_tests`, an exit test whose guard needs a call made only
+  // on the way out branches on that call's condition first (test_split_on).
+  Emitter(const RevertInput& input, bool split_exit_tests);
   ir::Function run();
+  // Whether run() split an exit test: a failure may not be one without.
+  bool split_an_exit_test() const { return split_an_exit_test_; }
 
  private:
   struct Scope {
@@ -148,7 +152,7 @@ class Emitter {
   }
   void spend(std::size_t work) const {
     work_ += work;
-    if (work_ > in_.max_work) fail(kNoBlame, "reversion ran past its work budget");
+    if (work_ > in_.max_work) fail(kNoBlame, std::string(kRevertOutOfWork));
     if ((work_ & 0xff) < work && net_.reached()) fail(kNoBlame, std::string(kRevertOutOfTime));
   }
   ir::VarId new_var(ir::Type type, char prefix);
@@ -385,6 +389,11 @@ class Emitter {
   // point. Returns false when every path exits.
   template <class Exit, class Iteration>
   bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
+  // The φ n is where the known conditions hold: the arms they choose.
+  std::uint32_t decided(std::uint32_t n) const;
+  // The condition h to branch on before an exit test whose guard needs a
+  // call or store made only where h holds, if any (exit_test).
+  std::optional<std::uint32_t> test_split_on(std::uint32_t guard);
   std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
   // The initial values of the value θs the eval `e`'s value reads.
   const std::vector<std::uint32_t>& loop_initial_values(std::uint32_t e);
@@ -490,6 +499,8 @@ class Emitter {
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> state_phis_;  // cond -> σ φs
   std::optional<TestInBranch> test_in_branch_;  // for the next phi_into of its σ φ
+  const bool split_exit_tests_;
+  bool split_an_exit_test_ = false;
   // eval -> the initial values of the loop variables its value reads
   // (loop_initial_values), computed once: flush_readers asks at every effect.
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> initial_values_;

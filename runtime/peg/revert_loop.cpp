@@ -124,6 +124,32 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
   const PegNode& p = node(c);
   if (p.kind() == Kind::Phi) {
     const std::uint32_t guard = p.children[0], then_ = p.children[1], else_ = p.children[2];
+    // A guard that needs a call made only on the way out, where h holds
+    // (`if (h) { if (f()) break; else return; }`: whether the loop breaks
+    // needs the call): on h first, each side testing with h known. Memory
+    // may move in a side only where every path leaves.
+    if (const std::optional<std::uint32_t> split_on = test_split_on(guard)) {
+      const std::uint32_t h = *split_on;
+      split_an_exit_test_ = true;
+      const ir::ExprPtr hv = value(h);
+      const std::uint32_t start = cur_;
+      ir::Block blocks[2];
+      bool goes_on[2];
+      for (int side = 0; side < 2; ++side) {
+        cur_ = start;
+        in_branch(blocks[side], h, side == 0, [&] {
+          bundles_.emplace_back();
+          goes_on[side] = exit_test(c, exit, iteration);
+          bundles_.pop_back();
+        });
+        if (goes_on[side] && cur_ != start)
+          fail(guard, "an exit test that moves memory on a path that goes on");
+      }
+      cur_ = start;
+      emit(ir::Stmt::if_(hv, std::move(blocks[0]), std::move(blocks[1])));
+      know(c, false);
+      return goes_on[0] || goes_on[1];
+    }
     // φ(g, A, true): leave unless g, then test A knowing g; and the mirror.
     for (const bool leaves_when : {false, true}) {
       if (known(leaves_when ? then_ : else_) != true) continue;
@@ -158,6 +184,43 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
   emit(ir::Stmt::if_(t, exit(c, true)));
   know(c, false);
   return true;
+}
+
+std::uint32_t Emitter::decided(std::uint32_t n) const {
+  for (std::size_t k = 0; k < g_.nodes.size() && node(n).kind() == Kind::Phi; ++k) {
+    const std::optional<bool> c = known(node(n).children[0]);
+    if (!c) break;
+    n = node(n).children[*c ? 1 : 2];
+  }
+  return n;
+}
+
+std::optional<std::uint32_t> Emitter::test_split_on(std::uint32_t guard) {
+  if (!split_exit_tests_) return std::nullopt;
+  const std::uint32_t g = decided(guard);
+  const PegNode& p = node(g);
+  if (p.kind() != Kind::Phi || known(g)) return std::nullopt;
+  const std::uint32_t h = p.children[0];
+  if (known(h) || splits(h)) return std::nullopt;
+  // Where going on joins memory on h, a σ φ makes g (effect_phi).
+  const NodeSet& going_on = bundles_.back().going_on;
+  const auto goes_on_with = [&](std::uint32_t s) {
+    return std::binary_search(going_on.begin(), going_on.end(), s);
+  };
+  if (const auto on_h = state_phis_.find(h); on_h != state_phis_.end())
+    for (std::uint32_t sigma : on_h->second)
+      if (!reached(sigma) && goes_on_with(sigma)) return std::nullopt;
+  // An arm reads memory a call or a store leaves that only leaving makes.
+  NodeSetMemoHandle memo = node_set_memo();
+  for (int side = 1; side <= 2; ++side) {
+    const NodeSet& r = lazy_reads(p.children[side], *memo);
+    if (std::any_of(r.begin(), r.end(), [&](std::uint32_t s) {
+          return s != kNoBlame && !reached(s) && !goes_on_with(s) &&
+                 (node(s).kind() == Kind::ProjState || node(s).kind() == Kind::Store);
+        }))
+      return h;
+  }
+  return std::nullopt;
 }
 
 void Emitter::run_common_work(std::uint32_t test) {

@@ -258,9 +258,14 @@ class Translator {
     // An if on every run that always falls through computes its variables'
     // values (the φs of its branches) on every run too.
     const std::vector<Id> before = every_pass ? env.vars : std::vector<Id>{};
-    Flow t = on_path ? path_block(s.body, env, depth, c, true) : block(s.body, env, depth);
-    Flow e = on_path ? path_block(s.orelse, std::move(env), depth, c, false)
-                     : block(s.orelse, std::move(env), depth);
+    // A constant condition (`if (true || x)`): the branch it takes runs on
+    // every pass the `if` does.
+    every_pass_ = every_pass && is_true(c);
+    Flow t = on_path && !is_true(c) ? path_block(s.body, env, depth, c, true)
+                                    : block(s.body, env, depth);
+    every_pass_ = every_pass && is_false(c);
+    Flow e = on_path && !is_false(c) ? path_block(s.orelse, std::move(env), depth, c, false)
+                                     : block(s.orelse, std::move(env), depth);
     every_pass_ = every_pass;
     Flow out;
     out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);

@@ -606,6 +606,87 @@ fn f(a: i32, p: i32*, q: bool*, x: i32, y: i32) -> i32 {
 )");
 }
 
+// A store under a constant condition (`if (true || x)`), its value read
+// before a call it also needs, then a loop that starts from its memory:
+// the branch runs whenever the `if` does, so the load is defined on every
+// call and read before the call (it was not, and read after memory moved).
+TEST(PegDifferential, ABranchTakenOnEveryCallIsDefinedOnEveryCall) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: u64*, x: bool) -> i32 {
+  if (true || x) {
+    p[1i32] = p[3i32] | u64(@t_tick(5i64));
+  }
+  for (var k: i32 = 2i32; k > 0i32; k = k - 1i32) {
+    (p + 1i64)[k % 5i32] = p[k % 6i32] - 1u64;
+  }
+  return 7i32;
+}
+)");
+}
+
+// A loop left by a break or a return chosen by a call made only where `h`
+// holds: whether it breaks needs the call, so the exit test branches on h
+// first, and memory moves only where h holds, where every path leaves (it
+// was a value φ whose branch has effects, and the function kept).
+TEST(PegDifferential, ExitTestsBranchOnTheConditionOfTheirCall) {
+  expect_reverted(R"(
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: i16*, a: i8) -> i32 {
+  var c: i32 = 0i32;
+  while (true) {
+    c = c + 1i32;
+    if (bool(u16(@t_hash_bytes(u8*(p), 28u64)))) {
+      if (i16(@t_tick(i64(c))) < p[3i32]) {
+        break;
+      } else {
+        return 5i32;
+      }
+    }
+  }
+  return c;
+}
+)");
+}
+
+// Where splitting an exit test leads nowhere (the loop that goes on makes
+// effects inside the split: the Demand of the first inner loop), reversion
+// tries the function again without splitting, which succeeds (this was
+// optimized before exit tests were split, and kept after, without the
+// second try).
+TEST(PegDifferential, ASplitExitTestThatFailsIsTriedAgainWithout) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: u16, b: i16) -> bool {
+  var c: i64 = 0i64;
+  while (true) {
+    if (c >= (i64(u32(@t_tick(i64(b)))) & 7i64)) {
+      break;
+    }
+    c = c + 1i64;
+    if (bool(c)) {
+      var m: i64;
+      for (m = 0i64; m < 1i64; m = m + 2i64) {
+        var v: u8 = u8(a) << u8(b) / (u8(b) == 0u8 ? 1u8 : u8(b));
+      }
+      for (var k: u8 = 3u8; k > 0u8; k = k - 1u8) {
+        return bool(a << u16(k));
+      }
+      var d: u8 = 0u8;
+      while (d < 2u8) {
+        break 2;
+      }
+    }
+  }
+  return (u64(a) | u64(c)) != 0u64;
+}
+)");
+}
+
 // Whether the innermost return was taken is a φ on the load, and one of its
 // arms reads the third call: the σ φ that joins the returns branches on the
 // load first and on the third call's test inside (it branched on that φ
