@@ -1,7 +1,8 @@
 // MustEval (Tate, §8.4): the nodes certainly evaluated when some roots are,
 // at the current loop depth. A φ contributes its condition and what both
-// branches evaluate; a loop (eval) is opaque; nodes already computed, and σ
-// already reached, contribute nothing.
+// branches evaluate; a loop (eval) is opaque but for the σ an effectful one
+// starts from; nodes already computed, and σ already reached, contribute
+// nothing.
 #include <algorithm>
 #include <iterator>
 #include <utility>
@@ -76,6 +77,9 @@ NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) 
           break;
         }
         out = unite({n}, {p.children[1]});
+        // An effectful loop starts from its θ's initial σ.
+        if (p.type().is_state())
+          if (const std::optional<std::uint32_t> in = input_of(n)) unite_into(out, self(self, *in));
         break;
       default:
         if (lookup(n) || (p.type().is_state() && reached(n))) break;

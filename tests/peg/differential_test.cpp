@@ -687,6 +687,35 @@ fn f(a: u16, b: i16) -> bool {
 )");
 }
 
+// The loop in the `if` starts from the memory of the call the condition's
+// second half makes: wherever the loop runs, that σ φ was made first, so it
+// is made ahead of the exit test, with the condition inside it (the must
+// set took a loop as opaque, the σ φ was not certain, and the condition a
+// value φ whose branch has effects).
+TEST(PegDifferential, AnEffectfulLoopCertainlyStartsFromItsMemory) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: bool*, q: u8*, n: u8, x: u16, y: u32, a: f32) -> u64 {
+  var c: u8 = 0u8;
+  while (c < (n & 7u8)) {
+    var d: u16 = u16(a);
+    if (32767u16 % (d == 0u16 ? 1u16 : d) != x && (p[0i32] ? bool(c) : true) != p[(u8(@t_tick(i64(a))) + q[c % 12u8]) % 2u8]) {
+      for (var k: u32 = y & 3u32; k > 0u32; k = k - 1u32) {
+        a = f32(@t_tick(4i64));
+      }
+      var m: u8;
+      for (m = 0u8; m < 1u8; m = m + 1u8) {
+        return u64(m);
+      }
+    }
+    c = c + 1u8;
+  }
+  return 2u64;
+}
+)");
+}
+
 // Whether the innermost return was taken is a φ on the load, and one of its
 // arms reads the third call: the σ φ that joins the returns branches on the
 // load first and on the third call's test inside (it branched on that φ
