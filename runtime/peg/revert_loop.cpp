@@ -591,9 +591,11 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       const std::uint32_t n = todo.back();
       todo.pop_back();
       const PegNode& q = node(n);
-      if (is_pure_value_op(q.kind())) {
-        for (std::uint32_t c : q.children)
-          if (seen.insert(c) && !lookup(c)) todo.push_back(c);
+      if (is_pure_value_op(q.kind()) || q.kind() == Kind::Phi) {
+        // A φ certainly evaluates only its condition.
+        const std::size_t operands = q.kind() == Kind::Phi ? 1 : q.children.size();
+        for (std::size_t i = 0; i < operands; ++i)
+          if (seen.insert(q.children[i]) && !lookup(q.children[i])) todo.push_back(q.children[i]);
       } else if (q.kind() == Kind::Eval && q.type().is_ir() && g_.depth(n) < l &&
                  !invariant_eval(n) && defined(n) && reads_only_current(n)) {
         ir::ExprPtr v = value(n);
@@ -809,9 +811,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   // loop (which emitted an inner loop again, or peeled an iteration for an
   // address computed from a load made before the loop).
   // A first iteration peeled with an inner loop in it, one it runs or may
-  // run, would emit that loop twice (the function was kept for its
-  // duplicated loops): then the work stays in the loop, done at every
-  // iteration as in the source.
+  // run, going on or on its way out, would emit that loop twice (the
+  // function was kept for its duplicated loops): then the work stays in the
+  // loop, done at every iteration as in the source.
   bool peel = false;
   bool inner_loop = false;
   std::vector<std::uint32_t> ahead;
@@ -831,7 +833,8 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
           peel = true;
         }
       }
-      if (peel && !inner_loop) inner_loop = may_run_inner_loop(next_roots, l);
+      if (peel && !inner_loop)
+        inner_loop = may_run_inner_loop(next_roots, l) || may_run_inner_loop(exit_roots, l);
       // An invariant inner loop that only the exit needs, one that every
       // iteration of an enclosing loop runs: before the loop too. Run in
       // the exit, it was out of sight of the code after the loop, which

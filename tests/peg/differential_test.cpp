@@ -716,6 +716,56 @@ fn f(p: bool*, q: u8*, n: u8, x: u16, y: u32, a: f32) -> u64 {
 )");
 }
 
+// A loop whose first iteration would be peeled for `7 % u16(a)` (which may
+// trap), with an inner loop on its way out: peeled, that inner loop was
+// emitted in the first iteration's exit and again in the loop's (3 loops
+// for 2, and the function kept); the remainder stays in the loop.
+TEST(PegDifferential, NoPeelingForAnInnerLoopOnTheWayOut) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: bool*, q: u8*, n: u8, x: u16, y: u32, a: f32) -> u64 {
+  var c: u8 = 0u8;
+  while (c < (n & 7u8)) {
+    if (7u16 % u16(a) != x && p[(u8(@t_tick(i64(a))) + q[c & 7u8]) & 1u8]) {
+      for (var k: u32 = y & 3u32; k > 0u32; k = k - 1u32) {
+        a = f32(@t_tick(4i64));
+      }
+      return u64(a);
+    }
+    c = c + 1u8;
+  }
+  return 2u64;
+}
+)");
+}
+
+// A loop the function runs on every call, whose value an inner loop's body
+// needs in a φ's condition and the return needs after the loops: it runs
+// once, before the outer loop (the walk to it stopped at the φ, and it ran
+// in the outer loop's peeled iteration and again after: 4 loops for 3).
+TEST(PegDifferential, ALoopAnInnerConditionNeedsRunsBeforeTheOuterLoop) {
+  expect_reverted(R"(
+extern fn t_mix_i64(i64) -> i64 pure;
+
+fn f(a: i8, n: i64) -> i64 {
+  var c: u32 = 0u32;
+  while (c < 7u32) {
+    c = c + 1u32;
+  }
+  var m: i64;
+  for (m = 0i64; m < (n & 3i64); m = m + 1i64) {
+    var k: i64 = 0i64;
+    while (k < 2i64) {
+      k = k + 1i64;
+      a = i8(@t_mix_i64(c > u32(n) ? 0i64 : @t_mix_i64(5i64)));
+    }
+  }
+  return m + i64(a) + i64(c);
+}
+)");
+}
+
 // Whether the innermost return was taken is a φ on the load, and one of its
 // arms reads the third call: the σ φ that joins the returns branches on the
 // load first and on the third call's test inside (it branched on that φ
