@@ -1,6 +1,7 @@
 #include "runtime/peg/to_peg.h"
 
 #include <algorithm>
+#include <array>
 
 #include "runtime/eqsat/loop_invariance.h"
 #include "runtime/ir/hash.h"
@@ -129,7 +130,23 @@ class Translator {
     if (same(a, b)) return a;
     if (const std::optional<std::uint64_t> v = constant_bits(c)) return *v ? a : b;
     if (t == PegType(ir::Type::bool_()) && is_true(a) && is_false(b)) return c;
+    // φ(d ∧ e, a, φ(d, a, y)) is φ(d, a, y): where d ∧ e holds, so does d.
+    // (A `continue` ending `if (d) { …; if (e) continue; }` joins its
+    // memory so; kept on d ∧ e, the effects before it were emitted twice.)
+    if (const std::optional<std::array<Id, 3>> inner = phi_of(b); inner && same((*inner)[1], a))
+      if (const std::optional<std::array<Id, 3>> both = phi_of(c);
+          both && same((*both)[0], (*inner)[0]) && is_false((*both)[2]))
+        return b;
     return add(Kind::Phi, t, {c, a, b});
+  }
+  // The condition and arms of the φ in class `id`, if it has one.
+  std::optional<std::array<Id, 3>> phi_of(Id id) const {
+    for (Id n : g_.nodes_of(id)) {
+      const eqsat::ENodeView v = g_.node(n);
+      if (kind_of(v.label.op) == Kind::Phi)
+        return std::array{v.children[0], v.children[1], v.children[2]};
+    }
+    return std::nullopt;
   }
   Id conj(Id a, Id b) { return phi_typed(PegType(ir::Type::bool_()), a, b, truth(false)); }
   Id disj(Id a, Id b) { return phi_typed(PegType(ir::Type::bool_()), a, truth(true), b); }

@@ -766,6 +766,32 @@ fn f(a: i8, n: i64) -> i64 {
 )");
 }
 
+// A `continue` at the end of an `if`: the memory after the `if` is the
+// same where the `continue` is taken and where it is not, so translation
+// joins it on the `if`'s condition (it joined on both conditions, and the
+// inner loop and the call were emitted once for each: 3 loops for 2).
+TEST(PegDifferential, AContinueEndingAnIfJoinsOnTheIfsCondition) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(p: i8*, a: u32, n: i32) -> i32 {
+  var m: i32;
+  for (m = 0i32; m < (n & 7i32); m = m + 1i32) {
+    if (u32(m) < a) {
+      for (var k: i64 = 2i64; k > 0i64; k = k - 1i64) {
+        p[k] = p[3i32] + i8(m);
+      }
+      @t_log(i64(m));
+      if (m > 2i32) {
+        continue;
+      }
+    }
+  }
+  return m;
+}
+)");
+}
+
 // Whether the innermost return was taken is a φ on the load, and one of its
 // arms reads the third call: the σ φ that joins the returns branches on the
 // load first and on the third call's test inside (it branched on that φ
