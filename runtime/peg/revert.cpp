@@ -106,37 +106,7 @@ void Emitter::compute_facts() {
   const auto spec = [&](const auto& self, std::uint32_t i) -> bool {
     if (speculatable_[i] != 2) return speculatable_[i] != 0;
     const PegNode& p = node(i);
-    bool ok = false;
-    switch (p.kind()) {
-      case Kind::Const:
-      case Kind::Param:
-      case Kind::Shared:
-      case Kind::GpuIndex:
-      case Kind::Table:
-      case Kind::Theta:
-        ok = true;
-        break;
-      case Kind::ReadTable:
-        ok = in_bounds(p);
-        break;
-      case Kind::Phi:
-        ok = p.type().is_ir();
-        break;
-      case Kind::Div:
-      case Kind::Rem:
-        if (p.type().ir().is_integer()) {
-          const PegNode& d = node(p.children[1]);
-          const ir::Type t = p.type().ir();
-          ok = d.kind() == Kind::Const && d.label.payload != 0 &&
-               (!t.is_signed() || d.label.payload != ir::canonical_bits(t, ~std::uint64_t{0}));
-        } else {
-          ok = true;
-        }
-        break;
-      default:
-        ok = is_pure_value_op(p.kind());
-        break;
-    }
+    bool ok = op_speculatable(p);
     speculatable_[i] = 0;  // provisional, for cycles not through θ
     if (ok && p.kind() != Kind::Theta)
       for (std::uint32_t c : p.children) ok = ok && self(self, c);
@@ -144,6 +114,65 @@ void Emitter::compute_facts() {
     return ok;
   };
   for (std::uint32_t i = 0; i < n; ++i) spec(spec, i);
+}
+
+bool Emitter::op_speculatable(const PegNode& p) const {
+  switch (p.kind()) {
+    case Kind::Const:
+    case Kind::Param:
+    case Kind::Shared:
+    case Kind::GpuIndex:
+    case Kind::Table:
+    case Kind::Theta:
+      return true;
+    case Kind::ReadTable:
+      return in_bounds(p);
+    case Kind::Phi:
+      return p.type().is_ir();
+    case Kind::Div:
+    case Kind::Rem:
+      if (p.type().ir().is_integer()) {
+        const PegNode& d = node(p.children[1]);
+        const ir::Type t = p.type().ir();
+        return d.kind() == Kind::Const && d.label.payload != 0 &&
+               (!t.is_signed() || d.label.payload != ir::canonical_bits(t, ~std::uint64_t{0}));
+      }
+      return true;
+    default:
+      return is_pure_value_op(p.kind());
+  }
+}
+
+bool Emitter::speculatable_now(std::uint32_t root, std::unordered_map<std::uint32_t, bool>& memo) {
+  // Post-order without recursion: a node is pushed again, expanded, after
+  // its operands; one met again before it is decided (a cycle) is not.
+  std::vector<std::pair<std::uint32_t, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    const auto [n, expanded] = stack.back();
+    stack.pop_back();
+    if (memo.contains(n)) continue;
+    if (speculatable_[n] || lookup(n)) {
+      memo.emplace(n, true);
+      continue;
+    }
+    const PegNode& p = node(n);
+    if (!op_speculatable(p) || p.kind() == Kind::Phi) {
+      memo.emplace(n, false);
+      continue;
+    }
+    spend(1);
+    if (!expanded) {
+      stack.emplace_back(n, true);
+      for (std::uint32_t c : p.children)
+        if (!memo.contains(c)) stack.emplace_back(c, false);
+      continue;
+    }
+    memo.emplace(n, std::all_of(p.children.begin(), p.children.end(), [&](std::uint32_t c) {
+                   const auto it = memo.find(c);
+                   return it != memo.end() && it->second;
+                 }));
+  }
+  return memo.at(root);
 }
 
 bool Emitter::in_bounds(const PegNode& read) const {

@@ -322,6 +322,13 @@ class Emitter {
   const ir::TableRef& table(const PegNode& n) const;
   // A ReadTable whose index is a constant inside its table: it cannot trap.
   bool in_bounds(const PegNode& read) const;
+  // Whether n's own operation cannot trap (speculatable_ asks it of every
+  // operand too).
+  bool op_speculatable(const PegNode& n) const;
+  // Whether n can be computed here without trapping: speculatable, or its
+  // operation cannot trap and each operand can be or is computed already
+  // (`memo` holds the answers for the nodes looked at).
+  bool speculatable_now(std::uint32_t n, std::unordered_map<std::uint32_t, bool>& memo);
 
   // ---------------------------------------------------------- σ (revert_state.cpp)
   // Emits the effects from cur_ up to `state`; fails if `state` is behind.

@@ -564,6 +564,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     std::vector<std::uint32_t> todo = roots;
     for (std::uint32_t t : thetas) todo.push_back(node(t).children[1]);
     std::vector<std::uint32_t> trapping;  // invariant work left where it is
+    // Work on operands computed already (a division by a value the loop
+    // does not change, done before it) cannot trap either.
+    std::unordered_map<std::uint32_t, bool> speculatable_here;
     Marks seen = marks();
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
@@ -575,7 +578,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         continue;
       }
       if (g_.depth(n) >= l) continue;
-      if (speculatable_[n] && is_pure_value_op(q.kind())) {
+      if (is_pure_value_op(q.kind()) && speculatable_now(n, speculatable_here)) {
         ir::ExprPtr v = value(n);
         if (!lookup(n)) cache(n, temp(std::move(v)));
       } else {

@@ -127,6 +127,12 @@ class Translator {
   bool same(Id a, Id b) const { return g_.find(a) == g_.find(b); }
 
   Id phi_typed(PegType t, Id c, Id a, Id b) {
+    // An arm that is itself a φ on c takes c's side: φ(c, φ(c, x, _), φ(c, _, y))
+    // is φ(c, x, y) (the ways out of a loop after an inner test failed).
+    if (const std::optional<std::array<Id, 3>> inner = phi_of(a); inner && same((*inner)[0], c))
+      a = (*inner)[1];
+    if (const std::optional<std::array<Id, 3>> inner = phi_of(b); inner && same((*inner)[0], c))
+      b = (*inner)[2];
     if (same(a, b)) return a;
     if (const std::optional<std::uint64_t> v = constant_bits(c)) return *v ? a : b;
     if (t == PegType(ir::Type::bool_()) && is_true(a) && is_false(b)) return c;

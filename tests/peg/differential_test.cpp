@@ -792,6 +792,52 @@ fn f(p: i8*, a: u32, n: i32) -> i32 {
 )");
 }
 
+// Both ways out of the inner `if` break: whether the loop leaves there is
+// φ(e, true, φ(e, false, true)), which translation folds to true (the arm
+// of a φ that is a φ on the same condition takes that side). Unfolded,
+// the exit test was emitted as a value, `c`'s new value computed with it
+// on every iteration, and the loops' work grew.
+TEST(PegDifferential, AnArmThatIsAPhiOnTheSameConditionTakesItsSide) {
+  expect_reverted(R"(
+fn f(a: i64, b: u16, c: i32) -> bool {
+  for (var k: i64 = 0i64; k < 7i64; k = k + 1i64) {
+    if (2147483647i32 <= (2147483647i32 << i32(b)) - c) {
+      if ((i32(b) | i32(a)) != c + 1i32) {
+        break;
+      }
+      c = ~(-2147483648i32 ^ -c);
+      break;
+    }
+  }
+  return bool(c);
+}
+)");
+}
+
+// Invariant work on a remainder the loop does not change: the remainder
+// may trap but is computed before the loop (the function computes it on
+// every call), and what is made of it cannot trap, so it is computed once
+// there too (it was computed in the loop and again after: the loops' work
+// grew).
+TEST(PegDifferential, InvariantWorkOnAValueComputedBeforeTheLoopIsHoisted) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a: u8, n: u32) -> u8 {
+  a = ~(127u8 + a >> a % (a == 0u8 ? 1u8 : a));
+  var c: u32 = 0u32;
+  while (c < (n & 7u32)) {
+    c = c + 1u32;
+    if (a == (u8(f64(a)) & 3u8)) {
+      break;
+    }
+    @t_log(i64(c));
+  }
+  return a;
+}
+)");
+}
+
 // Whether the innermost return was taken is a φ on the load, and one of its
 // arms reads the third call: the σ φ that joins the returns branches on the
 // load first and on the third call's test inside (it branched on that φ
