@@ -180,6 +180,25 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
       return true;
     }
   }
+  // A test that reads memory the effects both ways make leave: those effects
+  // first, the σ φs among them that choose by a part of the test included
+  // (which run_common_work leaves for the test's own `if`).
+  {
+    NodeSet ahead;
+    {
+      NodeSetMemoHandle memo = node_set_memo();
+      const NodeSet& r = lazy_reads(c, *memo);
+      if (std::any_of(r.begin(), r.end(),
+                      [&](std::uint32_t s) { return s != kNoBlame && !reached(s); })) {
+        const Marks none = marks();
+        for (std::uint32_t n : bundles_.back().must)
+          if (node(n).type().is_state() && !reached(n) && effects_ahead(n, none, {}))
+            ahead.push_back(n);
+      }
+    }
+    for (std::uint32_t n : ahead)
+      if (!reached(n)) reach(n);
+  }
   ir::ExprPtr t = value(c);
   emit(ir::Stmt::if_(t, exit(c, true)));
   know(c, false);

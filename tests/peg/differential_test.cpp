@@ -838,6 +838,29 @@ fn f(a: u8, n: u32) -> u8 {
 )");
 }
 
+// The break's test reads the calls of an `if` both ways go on through (the
+// σ φ of the `&&`, whose condition is part of the test): the `if` is made
+// first, then the test (it was left for the test's own `if`, and the test,
+// a value φ, could not make the calls in its branch).
+TEST(PegDifferential, ATestReadingAnIfBothWaysMakeComesAfterIt) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: u64, b: i32, n: i32) -> i32 {
+  var m: i32;
+  for (m = 0i32; m < (n & 7i32); m = m + 2i32) {
+    if ((a > 5u64 || b == 3i32) && @t_tick(1i64) < @t_tick(2i64)) {
+    } else {
+      if (b > 7i32) {
+        break;
+      }
+    }
+  }
+  return m;
+}
+)");
+}
+
 // Whether the innermost return was taken is a φ on the load, and one of its
 // arms reads the third call: the σ φ that joins the returns branches on the
 // load first and on the third call's test inside (it branched on that φ
