@@ -388,7 +388,13 @@ class Translator {
     const Exit* cont = b.find(continue_slot(1));
     Env next = top;
     if (cont && falls) {
-      next = merge(cont->cond, cont->env, b.fall);
+      // Going on, the body either falls through or continues: where it falls
+      // through where x does not hold (an `if (x)` that ends by continuing or
+      // leaving), x chooses, which is simpler than the condition of the
+      // continue (x and the tests inside).
+      const std::optional<std::array<Id, 3>> fall_unless = phi_of(b.fall_cond);
+      const bool by_fall = fall_unless && is_false((*fall_unless)[1]) && is_true((*fall_unless)[2]);
+      next = merge(by_fall ? (*fall_unless)[0] : cont->cond, cont->env, b.fall);
     } else if (cont) {
       next = cont->env;
     } else if (falls) {

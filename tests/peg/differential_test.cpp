@@ -861,6 +861,31 @@ fn f(a: u64, b: i32, n: i32) -> i32 {
 )");
 }
 
+// An `if` that ends by returning or continuing: going on, the body falls
+// through exactly where its condition does not hold, so the next
+// iteration's memory is chosen by that condition, not by the continue's
+// (the condition and the call's test inside: the exit test, a value φ on
+// the same call, could not be made in the σ φ's `if`).
+TEST(PegDifferential, TheNextIterationChoosesByTheConditionOfAnIfThatContinues) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: i16, b: i8, n: u32) -> f32 {
+  var c: u32 = 0u32;
+  while (c < (n & 7u32)) {
+    c = c + 1u32;
+    if (i16(b) == a) {
+      if (a >= i16(@t_tick(i64(c)))) {
+        return f32(b);
+      }
+      continue;
+    }
+  }
+  return 1.0f32;
+}
+)");
+}
+
 // Whether the innermost return was taken is a φ on the load, and one of its
 // arms reads the third call: the σ φ that joins the returns branches on the
 // load first and on the third call's test inside (it branched on that φ
