@@ -209,11 +209,11 @@ class Emitter {
   void phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& members,
                 std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars);
   bool splits(std::uint32_t cond) const;
-  // An exit test made first on one side of the σ φ `state` on `cond`, inside
-  // its `if` (exit_test: the test reads what that side's effects make).
-  // Returns whether the side goes on after the test.
+  // An exit test made first on one side of the σ φ `state`, inside its `if`
+  // (exit_test: the test reads what that side's effects make); `test`
+  // returns whether the side goes on after it.
   struct TestInBranch {
-    std::uint32_t cond, state;
+    std::uint32_t state;
     bool side;
     std::function<bool()> test;
   };

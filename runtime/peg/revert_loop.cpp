@@ -168,7 +168,7 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
       const std::uint32_t test = holds ? then_ : else_;
       const std::optional<std::uint32_t> sigma = phi_making_test_reads(guard, holds, test);
       if (!sigma) continue;
-      test_in_branch_ = TestInBranch{guard, *sigma, holds, [&, test] {
+      test_in_branch_ = TestInBranch{*sigma, holds, [&, test] {
                                        bundles_.emplace_back();
                                        const bool goes_on = exit_test(test, exit, iteration);
                                        bundles_.pop_back();
