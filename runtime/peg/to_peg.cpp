@@ -353,6 +353,14 @@ class Translator {
       throw unsupported("to_peg: loops nested deeper than " +
                         std::to_string(eqsat::LoopInvariance::kMaxLoop));
     out_.max_depth = std::max(out_.max_depth, l);
+    // A condition false on entry (`for (k = 0; k < 0; …)`, a bound that
+    // folds to 0): the body never runs, and nothing of it is translated.
+    if (constant_on_entry(cond, env) == 0u) {
+      Flow out;
+      out.fall = std::move(env);
+      out.fall_cond = truth(true);
+      return out;
+    }
     std::vector<bool> assigned(f_.vars.size(), false), declared(f_.vars.size(), false);
     assigned_vars(body, assigned, declared);
     if (step) assigned_vars(*step, assigned, declared);
@@ -522,6 +530,35 @@ class Translator {
 
   // The PEG of `e`; notes it as defined on every run when it is evaluated on
   // every run.
+  // The value of a pure expression of constants and of variables that are
+  // constants in `env`, if it folds to one (an operation that would trap
+  // does not fold).
+  std::optional<std::uint64_t> constant_on_entry(const ir::ExprPtr& e, Env& env) {
+    std::vector<const ir::Expr*> todo{e.get()};
+    while (!todo.empty()) {
+      const ir::Expr* x = todo.back();
+      todo.pop_back();
+      switch (x->kind) {
+        case ir::ExprKind::Const:
+          break;
+        case ir::ExprKind::Var:
+          if (f_.var(x->var).kind == ir::VarKind::Shared) return std::nullopt;
+          if (env.vars.at(x->var.index) == kNone || !constant_bits(env.vars[x->var.index]))
+            return std::nullopt;
+          break;
+        case ir::ExprKind::Unary:
+        case ir::ExprKind::Binary:
+        case ir::ExprKind::Select:
+        case ir::ExprKind::Cast:
+          for (const ir::ExprPtr& a : x->args) todo.push_back(a.get());
+          break;
+        default:
+          return std::nullopt;
+      }
+    }
+    return constant_bits(translate(e, env));
+  }
+
   Id expr(const ir::ExprPtr& e, Env& env) {
     const Id id = translate(e, env);
     if (every_pass_ && lazy_ == 0 && id != kNone) always_->push_back(id);

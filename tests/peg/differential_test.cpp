@@ -886,6 +886,35 @@ fn f(a: i16, b: i8, n: u32) -> f32 {
 )");
 }
 
+// A loop whose condition is false on entry (`d < 0 & 7`) never runs its
+// body, which translation now leaves out: translated, its nested loops
+// came out with one of them twice (5 loops for 4), and the function was
+// kept.
+TEST(PegDifferential, ALoopFalseOnEntryIsLeftOut) {
+  expect_reverted(R"(
+extern fn t_blend_f64(f64, f64) -> f64 pure;
+
+fn f(b: u32, n: i64) -> f32 {
+  var c: i32 = 0i32;
+  while (c < (i32(n) & 7i32)) {
+    c = c + 1i32;
+  }
+  var d: u32 = 0u32;
+  while (d < (u32(0i64) & 7u32)) {
+    d = d + 1u32;
+    var e: i64 = 0i64;
+    while (true) {
+      var m: u8;
+      for (m = 0u8; m < (u8(~(bool(e) ? c : c)) & 3u8); m = m + 1u8) {
+        b = (d | 1u32) % (u32(@t_blend_f64(0.0f64, f64(e))) | 1u32);
+      }
+    }
+  }
+  return f32(~(i32(d) >> c)) + f32(b);
+}
+)");
+}
+
 // Whether the innermost return was taken is a φ on the load, and one of its
 // arms reads the third call: the σ φ that joins the returns branches on the
 // load first and on the third call's test inside (it branched on that φ
