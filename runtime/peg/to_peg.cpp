@@ -396,10 +396,10 @@ class Translator {
     const Exit* cont = b.find(continue_slot(1));
     Env next = top;
     if (cont && falls) {
-      // Going on, the body either falls through or continues: where it falls
-      // through where x does not hold (an `if (x)` that ends by continuing or
-      // leaving), x chooses, which is simpler than the condition of the
-      // continue (x and the tests inside).
+      // Going on, the body either falls through or continues. Where it falls
+      // through exactly where x does not hold (an `if (x)` that ends by
+      // continuing or leaving), x chooses: simpler than the continue's
+      // condition, x and the tests inside.
       const std::optional<std::array<Id, 3>> fall_unless = phi_of(b.fall_cond);
       const bool by_fall = fall_unless && is_false((*fall_unless)[1]) && is_true((*fall_unless)[2]);
       next = merge(by_fall ? (*fall_unless)[0] : cont->cond, cont->env, b.fall);
@@ -528,8 +528,6 @@ class Translator {
     return out;
   }
 
-  // The PEG of `e`; notes it as defined on every run when it is evaluated on
-  // every run.
   // The value of a pure expression of constants and of variables that are
   // constants in `env`, if it folds to one (an operation that would trap
   // does not fold).
@@ -559,6 +557,8 @@ class Translator {
     return constant_bits(translate(e, env));
   }
 
+  // The PEG of `e`; notes it as defined on every run when it is evaluated on
+  // every run.
   Id expr(const ir::ExprPtr& e, Env& env) {
     const Id id = translate(e, env);
     if (every_pass_ && lazy_ == 0 && id != kNone) always_->push_back(id);
