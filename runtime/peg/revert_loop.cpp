@@ -74,9 +74,9 @@ ir::Block clearing(ir::Block block, ir::VarId going) {
 
 // A peeled iteration, emitted like a loop body whose exits end in `break`,
 // turned into branches: `s; if (g) { exit; break; } rest` becomes
-// `s; if (g) { exit } else { rest }`. An exit deeper in an `if` (a test made
-// inside a σ φ's branch: exit_test) clears a flag instead, and the rest runs
-// under it.
+// `s; if (g) { exit } else { rest }`. From an exit deeper in an `if` on (a
+// test made inside a σ φ's branch: exit_test), exits clear a flag instead,
+// and what follows each runs under it (clearing).
 ir::Block without_breaks(ir::Block block, const std::function<ir::VarId()>& new_flag) {
   for (std::size_t i = 0; i < block.size(); ++i) {
     ir::Stmt& s = block[i];
@@ -94,16 +94,11 @@ ir::Block without_breaks(ir::Block block, const std::function<ir::VarId()>& new_
       block[i].orelse = without_breaks(std::move(rest), new_flag);
       return block;
     }
+    rest.insert(rest.begin(), std::move(s));
     const ir::VarId going = new_flag();
-    ir::Stmt cleared = std::move(s);
     block.resize(i);
     block.push_back(ir::Stmt::decl(going, ir::constant(true)));
-    cleared.body = clearing(std::move(cleared.body), going);
-    cleared.orelse = clearing(std::move(cleared.orelse), going);
-    block.push_back(std::move(cleared));
-    if (!rest.empty())
-      block.push_back(ir::Stmt::if_(ir::read(going, ir::Type::bool_()),
-                                    without_breaks(std::move(rest), new_flag)));
+    for (ir::Stmt& t : clearing(std::move(rest), going)) block.push_back(std::move(t));
     return block;
   }
   return block;
