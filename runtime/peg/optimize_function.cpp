@@ -156,13 +156,14 @@ std::chrono::nanoseconds reversion_net(const PegOptions& options, std::size_t ma
   return std::chrono::nanoseconds(static_cast<std::int64_t>(net));
 }
 
-bool has_branches(const ir::Block& body) {
-  bool found = false;
+bool branches_without_loops(const ir::Block& body) {
+  bool branches = false, loops = false;
   ir::for_each_stmt(body, [&](const ir::Stmt& s) {
-    found = s.kind == ir::StmtKind::If;
-    return !found;
+    branches |= s.kind == ir::StmtKind::If;
+    loops |= s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For;
+    return !loops;
   });
-  return found;
+  return branches && !loops;
 }
 
 // Why `f` is too deep to translate (empty if it is not).
@@ -273,7 +274,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   // source). Code without branches is reverted: it keeps the values
   // translation shared.
   std::optional<PegGraph> translated;
-  const bool keep_if_unchanged = options.saturate && peg.loops.empty() && has_branches(f.body);
+  const bool keep_if_unchanged = options.saturate && branches_without_loops(f.body);
   if (keep_if_unchanged || dump)
     translated =
         extract_graph(*g, eqsat::Extractor(*g, peg_cost(), peg_cycle_edges()), peg.roots());

@@ -388,6 +388,13 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
     produce(*sigma, n);
     if (ir::ExprPtr v = lookup(n)) return v;
   }
+  // A condition that is a φ made with a σ φ (`c = g || f() > 0` where the
+  // call is made only when g fails): computed first, with its σ φ, so that
+  // this φ branches on a value instead of splitting on g (whose branches
+  // would make the call without its σ φ).
+  if (const std::uint32_t cond = p.children[0];
+      node(cond).kind() == Kind::Phi && !lookup(cond) && effect_phi(cond))
+    value(cond);
   std::vector<std::uint32_t> members{n};
   for (std::uint32_t m : fusable_phis(p.children[0], n, {})) members.push_back(m);
   phi_group(p.children[0], std::move(members), std::nullopt);

@@ -119,6 +119,10 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
   const PegNode& p = node(c);
   if (p.kind() == Kind::Phi) {
     const std::uint32_t guard = p.children[0], then_ = p.children[1], else_ = p.children[2];
+    // A guard known here (an earlier exit decided it): the test is the arm
+    // it takes, tested as itself (it may need a σ φ's branch, below).
+    if (const std::optional<bool> k = known(guard))
+      return exit_test(*k ? then_ : else_, exit, iteration);
     // A guard that needs a call made only on the way out, where h holds
     // (`if (h) { if (f()) break; else return; }`: whether the loop breaks
     // needs the call): on h first, each side testing with h known. Memory
@@ -146,8 +150,18 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
       return goes_on[0] || goes_on[1];
     }
     // φ(g, A, true): leave unless g, then test A knowing g; and the mirror.
+    // When g is a φ on A (`if (A) return; if (f()) break;` leaves where
+    // φ(A, false, B) or A holds), A is tested first: g then decides to B,
+    // whose effects only paths where A fails make.
     for (const bool leaves_when : {false, true}) {
       if (known(leaves_when ? then_ : else_) != true) continue;
+      const std::uint32_t other = leaves_when ? else_ : then_;
+      if (node(guard).kind() == Kind::Phi && node(guard).children[0] == other && !known(other)) {
+        const ir::ExprPtr a = value(other);  // before the exit, which reads it
+        emit(ir::Stmt::if_(a, exit(other, true)));
+        know(other, false);
+        return exit_test(c, exit, iteration);
+      }
       ir::ExprPtr g = value(guard);
       if (!leaves_when) g = ir::unary(ir::UnaryOp::Not, g);
       emit(ir::Stmt::if_(g, exit(guard, leaves_when)));
@@ -224,13 +238,15 @@ std::optional<std::uint32_t> Emitter::test_split_on(std::uint32_t guard) {
   if (const auto on_h = state_phis_.find(h); on_h != state_phis_.end())
     for (std::uint32_t sigma : on_h->second)
       if (!reached(sigma) && goes_on_with(sigma)) return std::nullopt;
-  // An arm reads memory a call or a store leaves that only leaving makes.
+  // An arm reads memory a call, a store or a Demand leaves that only
+  // leaving makes.
   NodeSetMemoHandle memo = node_set_memo();
   for (int side = 1; side <= 2; ++side) {
     const NodeSet& r = lazy_reads(p.children[side], *memo);
     if (std::any_of(r.begin(), r.end(), [&](std::uint32_t s) {
           return s != kNoBlame && !reached(s) && !goes_on_with(s) &&
-                 (node(s).kind() == Kind::ProjState || node(s).kind() == Kind::Store);
+                 (node(s).kind() == Kind::ProjState || node(s).kind() == Kind::Store ||
+                  node(s).kind() == Kind::Demand);
         }))
       return h;
   }
@@ -521,7 +537,26 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     NodeSet reads, every_pass;
     for (std::uint32_t r : roots) unite_into(reads, lazy_reads(r, *memo));
     for (std::uint32_t t : thetas) unite_into(reads, lazy_reads(node(t).children[1], *memo));
-    unite_into(every_pass, lazy_reads(cond, *memo));
+    // What the exit test reads on every pass: not what only a φ's arm reads
+    // (an inner loop run where an `if` holds: the exit makes it).
+    {
+      const std::uint32_t test[] = {cond};
+      const NodeSet tested = must(test, l);
+      const auto in_tested = [&](std::uint32_t n) {
+        return std::binary_search(tested.begin(), tested.end(), n);
+      };
+      for (std::uint32_t st : lazy_reads(cond, *memo)) {
+        if (st == kNoBlame) {
+          every_pass.push_back(st);
+          continue;
+        }
+        const PegNode& q = node(st);
+        const bool certain =
+            in_tested(st) || (q.kind() == Kind::ProjState && in_tested(q.children[0])) ||
+            (q.kind() == Kind::Eval && std::ranges::any_of(evals_of_.at(q.children[1]), in_tested));
+        if (certain) every_pass.push_back(st);
+      }
+    }
     for (std::uint32_t t : thetas) unite_into(every_pass, lazy_reads(node(t).children[1], *memo));
     // A σ that varies in the loop is made in it, on its way out (a loop
     // that leaves after one pass makes its effects at the exit); so is one

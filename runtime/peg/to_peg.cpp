@@ -76,6 +76,45 @@ void assigned_vars(const ir::Block& block, std::vector<bool>& assigned,
   }
 }
 
+// Whether some path through `block` may reach its end or continue the loop
+// `nesting` loops out (1: the loop whose body the block is). A loop whose
+// body can do neither never runs a second iteration. Nested loops count as
+// falling through; the recursion is as deep as the statements nest, which
+// too_deep_for_translation bounds.
+struct GoesOn {
+  bool falls = true;
+  bool continues = false;
+};
+GoesOn goes_on(const ir::Block& block, std::uint32_t nesting) {
+  GoesOn out;
+  for (const ir::Stmt& s : block) {
+    switch (s.kind) {
+      case ir::StmtKind::Break:
+      case ir::StmtKind::Return:
+        out.falls = false;
+        break;
+      case ir::StmtKind::Continue:
+        out.continues |= s.levels == nesting;
+        out.falls = false;
+        break;
+      case ir::StmtKind::If: {
+        const GoesOn t = goes_on(s.body, nesting), e = goes_on(s.orelse, nesting);
+        out.continues |= t.continues || e.continues;
+        out.falls = t.falls || e.falls;
+        break;
+      }
+      case ir::StmtKind::While:
+      case ir::StmtKind::For:
+        out.continues |= goes_on(s.body, nesting + 1).continues;
+        break;
+      default:
+        break;
+    }
+    if (!out.falls) break;
+  }
+  return out;
+}
+
 class Translator {
  public:
   Translator(const ir::Function& f, EGraph& g, std::span<const ir::VarId> outputs)
@@ -334,6 +373,36 @@ class Translator {
     return f;
   }
 
+  // A loop whose body never goes on (every path through it breaks, returns
+  // or leaves an outer loop) is an `if` on its condition: no θ, pass or
+  // eval, its nested loops one level out. Its breaks fall through after it;
+  // its exits of outer loops are one loop fewer.
+  Flow single_pass(const ir::ExprPtr& cond, const ir::Block& body, Env env, unsigned depth) {
+    const Id c = expr(cond, env);
+    const bool every_pass = every_pass_;
+    const bool on_path = every_pass && always_ == path_always_;
+    every_pass_ = every_pass && is_true(c);
+    Flow b =
+        on_path && !is_true(c) ? path_block(body, env, depth, c, true) : block(body, env, depth);
+    every_pass_ = every_pass;
+    // Every path through the body leaves: with one way out, it is taken
+    // whenever the body runs (its condition, a disjunction over the paths
+    // that is always true, would ask reversion for what decides them).
+    if (std::count_if(b.exits.begin(), b.exits.end(),
+                      [](const auto& e) { return e.has_value(); }) == 1)
+      for (std::optional<Exit>& e : b.exits)
+        if (e) e->cond = truth(true);
+    Flow out;
+    const Exit* brk = b.find(break_slot(1));
+    out.fall_cond =
+        phi_typed(PegType(ir::Type::bool_()), c, brk ? brk->cond : truth(false), truth(true));
+    out.fall = brk ? paths(c, brk->cond, brk->env, truth(true), env) : env;
+    if (const Exit* ret = b.find(kReturn)) out.exit(kReturn) = Exit{conj(c, ret->cond), ret->env};
+    for (std::size_t k = continue_slot(1) + 1; k < b.exits.size(); ++k)
+      if (b.exits[k]) out.exit(outer_slot(k)) = Exit{conj(c, b.exits[k]->cond), b.exits[k]->env};
+    return out;
+  }
+
   // θ for a loop variable: the placeholder `self` becomes θ_ℓ(init, next),
   // or init itself when the loop never changes it.
   Id close(Id self, PegType t, Id init, Id next, unsigned l) {
@@ -361,6 +430,8 @@ class Translator {
       out.fall_cond = truth(true);
       return out;
     }
+    if (const GoesOn on = goes_on(body, 1); !on.falls && !on.continues)
+      return single_pass(cond, body, std::move(env), depth);
     std::vector<bool> assigned(f_.vars.size(), false), declared(f_.vars.size(), false);
     assigned_vars(body, assigned, declared);
     if (step) assigned_vars(*step, assigned, declared);

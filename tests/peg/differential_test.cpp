@@ -1038,6 +1038,157 @@ fn f(p: i32*, a: i32, b: i32) -> void {
 )");
 }
 
+// `if (A) return; if (f()) break;` in a loop: the exit test is φ(g, true, A)
+// with g = φ(A, false, B), and B reads the call made only where A fails. A
+// is tested first; g, knowing A, is B, tested after the call.
+TEST(PegDifferential, AGuardThatIsAPhiOnTheOtherTestIsTestedSecond) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: i64, p: bool*) -> i64 {
+  var c: i64 = 0i64;
+  while (c < 6i64) {
+    if (@t_tick(a) <= a) {
+      return @t_tick(c + 1i64);
+    } else {
+      if (p[u64(@t_tick(a + c)) % 4u64]) {
+        break;
+      }
+    }
+    c = c + 1i64;
+  }
+  return c;
+}
+)");
+}
+
+// `if (c > a || @t_tick(c) != 0)`: the condition is a φ whose arm reads a
+// call that a σ φ on `c > a` makes. A value φ on that condition computes it
+// first, with its σ φ, instead of splitting on `c > a` (whose branches
+// would make the call without the σ φ).
+TEST(PegDifferential, AConditionMadeWithAStatePhiIsComputedFirst) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: i64) -> f64 {
+  var c: i64 = 0i64;
+  while (c < 7i64) {
+    c = c + 1i64;
+    if (c > a || @t_tick(c) != 0i64) {
+      if (i8(c) < i8(a)) {
+        return -1.0f64;
+      }
+    }
+    var k: u8 = 0u8;
+    while (k < (u8(c) & 3u8)) {
+      return f64(a);
+    }
+  }
+  return f64(c);
+}
+)");
+}
+
+// The exit test's guard is known after the loop's first exit (`c` never
+// changes): the test is the guard's arm, `b && (the inner loop returned)`,
+// which reads the memory the `if (b)` makes (the Demand of the division);
+// as that arm it is made inside that `if`.
+TEST(PegDifferential, AnExitTestWhoseGuardAnEarlierExitDecided) {
+  expect_reverted(R"(
+fn f(p: i16*, a: i8, q: u16*, b: bool) -> f64 {
+  var c: u32 = 0u32;
+  while (true) {
+    if (c >= (u32(a) & 7u32)) {
+      break;
+    }
+    if (a > 0i8 && b) {
+      var k: i32 = 0i32;
+      while (true) {
+        if (k >= (i32(q[100u64 / u64(a) % 4u64]) & 3i32)) {
+          break;
+        }
+        return 2.0f64;
+      }
+    }
+  }
+  return f64(c);
+}
+)");
+}
+
+// An inner loop that the outer loop's exit test reads only in a φ's arm
+// (where the outer loop goes on) is not made before the outer loop: the
+// iteration that reads it makes it (it ran before the loop, and the exit
+// with the outer condition false read the memory from before it).
+TEST(PegDifferential, AnInnerLoopOnlyAnArmOfTheExitTestReadsStaysInTheLoop) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: u16*, a: i32) -> i32 {
+  for (var k: u32 = 0u32; k < 4u32; k = k + 2u32) {
+    for (var j: i64 = 1i64; j > 0i64; j = j - 1i64) {
+      p[u16(@t_tick(j)) % 14u16] = u16(a);
+      return a << 2i32;
+    }
+    return -1i32;
+  }
+  return a;
+}
+)");
+}
+
+// Loops whose body never goes on (every path returns or breaks: the inner
+// loop returns, the outer one breaks after it) are `if`s on their
+// conditions in the PEG: no θ, pass or eval (they were single-pass loops
+// whose exits reversion could not order).
+TEST(PegDifferential, ALoopWhoseBodyNeverGoesOnIsAnIf) {
+  expect_reverted(R"(
+fn f(a: i64, p: f32*) -> i8 {
+  var c: u32 = 0u32;
+  while (true) {
+    if (c >= 5u32) {
+      break;
+    }
+    c = c + 1u32;
+    for (var k: i64 = 0i64; k < 3i64; k = k + 1i64) {
+      p[u32(a) % 9u32] = p[2i32] * 3.0f32;
+      return -i8(k);
+    }
+    break;
+  }
+  return 7i8;
+}
+)");
+}
+
+// The exit test of the outer loop is split on the middle `if` (once a
+// single-pass loop) whose arm reads memory a Demand (the division's) makes
+// only on the way out: each side tests knowing it.
+TEST(PegDifferential, AnExitTestSplitsOnTheConditionOfADemand) {
+  expect_reverted(R"(
+fn f(a: bool, p: u8*) -> f32 {
+  var c: u8 = 0u8;
+  while (c < 2u8) {
+    c = c + 1u8;
+    var d: i64 = 0i64;
+    while (d < (i64(u32(c) * u32(c)) & 3i64)) {
+      var e: i8 = i8(d);
+      var b: i8 = i8(a);
+      var k: u8 = 0u8;
+      while (true) {
+        if (k >= (p[u32(u16(d)) % 3u32] << (p[u32(e / (b == 0i8 ? 1i8 : b)) % 3u32] ^ c) & 3u8)) {
+          break;
+        }
+        break 3;
+      }
+      return f32(d);
+    }
+  }
+  return f32(u32(c));
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
@@ -1067,6 +1218,12 @@ TEST(PegDifferential, SeedsThatFoundBugs) {
   // 3,169,216 (tables): calls only a loop's exit makes were made to compute
   // its exit test, on every iteration (wrong code).
   check_seed(3'169'216, PegOptions{}, tables, tally);
+  // 148,572 (round trip): an exit test made with its other test first
+  // (`if (A) exit`) computed A's call twice, in the exit and before it: the
+  // exit's block was built before A's value (wrong code).
+  PegOptions unsaturated;
+  unsaturated.saturate = false;
+  check_seed(148'572, unsaturated, {}, tally);
 }
 
 }  // namespace
