@@ -119,16 +119,15 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
   const PegNode& p = node(c);
   if (p.kind() == Kind::Phi) {
     const std::uint32_t guard = p.children[0], then_ = p.children[1], else_ = p.children[2];
-    // A guard known here (an earlier exit decided it): the test is the arm
-    // it takes, tested as itself (it may need a σ φ's branch, below).
-    if (const std::optional<bool> k = known(guard))
+    // A guard known here (an earlier exit decided it): a φ arm it takes is
+    // the test, tested as itself (it may need a σ φ's branch, below). Any
+    // other arm, or a test computed already, is this φ's value, read below.
+    if (const std::optional<bool> k = known(guard);
+        k && !lookup(c) && node(*k ? then_ : else_).kind() == Kind::Phi)
       return exit_test(*k ? then_ : else_, exit, iteration);
-    // A guard that needs a call made only on the way out, where h holds
-    // (`if (h) { if (f()) break; else return; }`: whether the loop breaks
-    // needs the call): on h first, each side testing with h known. Memory
-    // may move in a side only where every path leaves.
-    if (const std::optional<std::uint32_t> split_on = test_split_on(guard)) {
-      const std::uint32_t h = *split_on;
+    // On h first, each side testing with h known. Memory may move in a side
+    // only where every path leaves.
+    const auto split_on = [&](std::uint32_t h) {
       split_an_exit_test_ = true;
       const ir::ExprPtr hv = value(h);
       const std::uint32_t start = cur_;
@@ -148,7 +147,11 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
       emit(ir::Stmt::if_(hv, std::move(blocks[0]), std::move(blocks[1])));
       know(c, false);
       return goes_on[0] || goes_on[1];
-    }
+    };
+    // A guard that needs a call made only on the way out, where h holds
+    // (`if (h) { if (f()) break; else return; }`: whether the loop breaks
+    // needs the call).
+    if (const std::optional<std::uint32_t> h = test_split_on(guard)) return split_on(*h);
     // φ(g, A, true): leave unless g, then test A knowing g; and the mirror.
     // When g is a φ on A (`if (A) return; if (f()) break;` leaves where
     // φ(A, false, B) or A holds), A is tested first: g then decides to B,
@@ -188,6 +191,10 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
       know(c, false);
       return true;
     }
+    // A φ whose arm reads memory only leaving makes, where its guard holds
+    // (`if (g) { x = f(); if (x) return; return; }`: the arm is true, but
+    // made of the call): on the guard, the arm tested inside.
+    if (const std::optional<std::uint32_t> h = test_split_on(c)) return split_on(*h);
   }
   // A test that reads memory the effects both ways make leave: those effects
   // first, the σ φs among them that choose by a part of the test included

@@ -423,8 +423,18 @@ class Translator {
                         std::to_string(eqsat::LoopInvariance::kMaxLoop));
     out_.max_depth = std::max(out_.max_depth, l);
     // A condition false on entry (`for (k = 0; k < 0; …)`, a bound that
-    // folds to 0): the body never runs, and nothing of it is translated.
-    if (constant_on_entry(cond, env) == 0u) {
+    // folds to 0), or true with a body that first breaks on a test true on
+    // entry (`while (true) { if (c >= 0) break; … }`): the body never runs,
+    // and nothing of it is translated.
+    const std::optional<std::uint64_t> enters = constant_on_entry(cond, env);
+    const auto breaks_at_once = [&] {
+      if (body.empty()) return false;
+      const ir::Stmt& s = body.front();
+      return s.kind == ir::StmtKind::If && s.orelse.empty() && s.body.size() == 1 &&
+             s.body.front().kind == ir::StmtKind::Break && s.body.front().levels == 1 &&
+             constant_on_entry(s.expr, env).value_or(0) != 0;
+    };
+    if (enters == 0u || (enters && breaks_at_once())) {
       Flow out;
       out.fall = std::move(env);
       out.fall_cond = truth(true);

@@ -1189,6 +1189,89 @@ fn f(a: bool, p: u8*) -> f32 {
 )");
 }
 
+// The exit test's guard is known after the loop's first exit, and its arm
+// is the test computed already (with the values both ways need): it is read,
+// not computed again inside the `if` (which counted as loop work that grew).
+TEST(PegDifferential, AnExitTestComputedAlreadyIsReadNotMadeAgain) {
+  expect_reverted(R"(
+fn f(a: u64, b: i8) -> i8 {
+  var c: i64 = 0i64;
+  while (true) {
+    if (c >= 6i64) {
+      break;
+    }
+    c = c + 1i64;
+    a = ~a;
+    if (i8(c) < max(i8(a) * b, b)) {
+    } else {
+      return b;
+    }
+  }
+  return b ^ 3i8;
+}
+)");
+}
+
+// `if (g) { a = f(); if (x) {} else return; return; }` in a loop (the last
+// return a single-pass loop's): where g holds every path leaves, by a test
+// made of the call. The exit test splits on g, and the call is made inside.
+TEST(PegDifferential, AnExitTestSplitsOnAGuardWhoseArmNeedsACall) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: u64) -> f64 {
+  for (var k: u32 = 7u32; k > 0u32; k = k - 1u32) {
+    if (-k < u32(u16(k) >> u16(k))) {
+      a = -~u64(@t_tick(i64(k)));
+      if (0i32 > (min(i32(a), 0i32) & 1i32 + i32(a))) {
+      } else {
+        return f64(a);
+      }
+      var c: u8 = 0u8;
+      while (c < 3u8) {
+        return f64(!bool(a));
+      }
+    }
+  }
+  return f64(a);
+}
+)");
+}
+
+// `while (true) { if (d >= 0) break; … }` with the test true on entry never
+// runs its body: translation leaves it out, as it does a loop whose
+// condition is false on entry (the zero-trip loop was made inside the last
+// loop, where its value is read, and the loops' work grew).
+TEST(PegDifferential, ALoopThatBreaksAtOnceIsLeftOut) {
+  expect_reverted(R"(
+extern fn t_mix_i64(i64) -> i64 pure;
+
+fn f(a: u64, x: f64) -> i64 {
+  var c: i32 = 0i32;
+  while (true) {
+    if (c >= (1i32 >> i32(x) & 7i32)) {
+      break;
+    }
+    c = c + 1i32;
+    return i64(c);
+  }
+  var d: i64 = 0i64;
+  while (true) {
+    if (d >= (i64(c / (c == 0i32 ? 1i32 : c)) & 7i64)) {
+      break;
+    }
+    d = d + 1i64;
+  }
+  for (var k: i32 = 7i32; k > 0i32; k = k - 1i32) {
+    if (i32(x) < k) {
+      x = (f64(@t_mix_i64(i64(a))) + (bool(k) ? 1.5f64 : f64(d))) % (x + 1.0f64);
+    }
+  }
+  return i64(x);
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
