@@ -175,6 +175,12 @@ class Translator {
     if (same(a, b)) return a;
     if (const std::optional<std::uint64_t> v = constant_bits(c)) return *v ? a : b;
     if (t == PegType(ir::Type::bool_()) && is_true(a) && is_false(b)) return c;
+    // (h ∧ x) ∨ (h ∧ y) is h ∧ (x ∨ y): two ways out of one `if` (whose
+    // branches both leave: x ∨ y folds to true, and the test to h).
+    if (t == PegType(ir::Type::bool_()) && is_true(a))
+      if (const auto hx = phi_of(c), hy = phi_of(b);
+          hx && hy && same((*hx)[0], (*hy)[0]) && is_false((*hx)[2]) && is_false((*hy)[2]))
+        return phi_typed(t, (*hx)[0], phi_typed(t, (*hx)[1], a, (*hy)[1]), (*hy)[2]);
     // φ(d ∧ e, a, φ(d, a, y)) is φ(d, a, y): where d ∧ e holds, so does d.
     // (A `continue` ending `if (d) { …; if (e) continue; }` joins its
     // memory so; kept on d ∧ e, the effects before it were emitted twice.)

@@ -1272,6 +1272,34 @@ fn f(a: u64, x: f64) -> i64 {
 )");
 }
 
+// `if (g) { loop with effects; if (x) break; return; }` in a loop: the ways
+// out, (g ∧ x) ∨ (g ∧ ¬x), are g ∧ (x ∨ ¬x), that is g; the loop inside is
+// made once, on the way out (each exit made it).
+TEST(PegDifferential, TwoWaysOutOfOneIfAreItsCondition) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_log(i64) -> void effect;
+extern fn t_blend_f64(f64, f64) -> f64 pure;
+
+fn f(a: u64) -> f64 {
+  var c: i64 = 0i64;
+  while (c < (i64(a) & 7i64)) {
+    c = c + 1i64;
+    if (2147483647u32 != u32(c)) {
+      for (var k: u32 = 0u32; k < 3u32; k = k + 2u32) {
+        @t_log(c);
+      }
+      if (!(@t_blend_f64(1.5f64, f64(c)) == -f64(c))) {
+        break;
+      }
+      return f64(@t_tick(c));
+    }
+  }
+  return f64(c);
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
