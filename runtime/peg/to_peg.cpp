@@ -316,25 +316,29 @@ class Translator {
     throw unsupported("to_peg: unknown statement");
   }
 
+  // The branch of an `if` on `c` taken where c is `taken`. At the top level
+  // (or on every pass of a branch there), what it computes on every pass is
+  // defined whenever its path's conditions hold; a constant condition
+  // (`if (true || x)`): the branch it takes runs on every pass the `if` does.
+  Flow arm(const ir::Block& b, Env env, unsigned depth, Id c, bool taken) {
+    const bool every_pass = every_pass_;
+    const bool on_path = every_pass && always_ == path_always_;
+    const bool certain = taken ? is_true(c) : is_false(c);
+    every_pass_ = every_pass && certain;
+    Flow f = on_path && !certain ? path_block(b, std::move(env), depth, c, taken)
+                                 : block(b, std::move(env), depth);
+    every_pass_ = every_pass;
+    return f;
+  }
+
   Flow branch(const ir::Stmt& s, Env env, unsigned depth) {
     const Id c = expr(s.expr, env);
     const bool every_pass = every_pass_;
-    // At the top level (or on every pass of a branch there), what a branch
-    // computes on every pass is defined whenever its path's conditions hold.
-    const bool on_path = every_pass && always_ == path_always_;
-    every_pass_ = false;
     // An if on every run that always falls through computes its variables'
     // values (the φs of its branches) on every run too.
     const std::vector<Id> before = every_pass ? env.vars : std::vector<Id>{};
-    // A constant condition (`if (true || x)`): the branch it takes runs on
-    // every pass the `if` does.
-    every_pass_ = every_pass && is_true(c);
-    Flow t = on_path && !is_true(c) ? path_block(s.body, env, depth, c, true)
-                                    : block(s.body, env, depth);
-    every_pass_ = every_pass && is_false(c);
-    Flow e = on_path && !is_false(c) ? path_block(s.orelse, std::move(env), depth, c, false)
-                                     : block(s.orelse, std::move(env), depth);
-    every_pass_ = every_pass;
+    Flow t = arm(s.body, env, depth, c, true);
+    Flow e = arm(s.orelse, std::move(env), depth, c, false);
     Flow out;
     out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);
     out.fall = paths(c, t.fall_cond, t.fall, e.fall_cond, e.fall);
@@ -385,12 +389,7 @@ class Translator {
   // its exits of outer loops are one loop fewer.
   Flow single_pass(const ir::ExprPtr& cond, const ir::Block& body, Env env, unsigned depth) {
     const Id c = expr(cond, env);
-    const bool every_pass = every_pass_;
-    const bool on_path = every_pass && always_ == path_always_;
-    every_pass_ = every_pass && is_true(c);
-    Flow b =
-        on_path && !is_true(c) ? path_block(body, env, depth, c, true) : block(body, env, depth);
-    every_pass_ = every_pass;
+    Flow b = arm(body, env, depth, c, true);
     // Every path through the body leaves: with one way out, it is taken
     // whenever the body runs (its condition, a disjunction over the paths
     // that is always true, would ask reversion for what decides them).
