@@ -66,14 +66,30 @@ LoopRole LoopInvariance::role(const ENodeView& node) const {
   return classify_(graph(), node);
 }
 
+LoopRole LoopInvariance::role(const EGraph& g, const EGraph::IndexedNode& node) const {
+  const std::size_t i = index(node.id);
+  if (i < roles_.size() && roles_[i].known && roles_[i].label == node.label) return roles_[i].role;
+  return classify_(g, g.node(node.id));
+}
+
 void LoopInvariance::on_add(const EGraph& g, Id id, const ENodeView* node) {
   variant_.resize(index(id) + 1, kEverywhere);
   first_round_.resize(index(id) + 1, kEverywhere);
   touched_.push_back(id);
   roles_.resize(index(id) + 1);
+  withdrawn_.resize(index(id) + 1, 0);
   if (node) {
     roles_[index(id)] = {true, node->label, classify_(g, *node)};
-    if (roles_[index(id)].role.kind == LoopRole::Kind::Theta) theta_nodes_.push_back(id);
+    // (A loop index out of range is reported by the rebuild.)
+    const LoopRole& role = roles_[index(id)].role;
+    const std::uint64_t bit =
+        role.loop >= 1 && role.loop <= kMaxLoop ? std::uint64_t{1} << (role.loop - 1) : 0;
+    if (role.kind == LoopRole::Kind::Theta) {
+      theta_nodes_.push_back(id);
+      theta_loops_ |= bit;
+    } else if (role.kind != LoopRole::Kind::Plain) {
+      exit_loops_ |= bit;
+    }
   }
 }
 
@@ -86,6 +102,25 @@ Analysis::MergeResult LoopInvariance::on_merge(Id root, Id absorbed) {
 }
 
 void LoopInvariance::on_rebuilt(const EGraph& g) {
+  // The first round continues from the last rebuild's, which was made
+  // without withdrawals; once this rebuild withdraws some, every settle()
+  // starts from scratch.
+  std::fill(withdrawn_.begin(), withdrawn_.end(), 0);
+  withdrawn_count_ = 0;
+  settle(g, have_first_round_);
+  while (withdraw_unfounded_optimism(g)) settle(g, false);
+  // The classes whose invariance differs from what the last rebuild gave
+  // (a merge in between already intersected it), and those new since.
+  changed_.clear();
+  published_.resize(variant_.size(), Published{});
+  for (Id c : g.classes()) {
+    Published& was = published_[index(c)];
+    if (!was.known || was.variant != variant_[index(c)]) changed_.push_back(c);
+    was = {true, variant_[index(c)]};
+  }
+}
+
+void LoopInvariance::settle(const EGraph& g, bool incremental) {
   // Invariance must be justified without going round a cycle, except through
   // a θ's second child: an e-class may hold e-nodes that refer to it (x = 1*x
   // after a rule), and optimism through those would call anything invariant.
@@ -97,12 +132,18 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
   const std::span<const Id> classes = g.classes();
   Rounds& r = rounds_;
   const auto node_variant = [&](const EGraph::IndexedNode& n) {
-    const LoopRole role = this->role(g.node(n.id));
+    const LoopRole role = this->role(g, n);
     const std::span<const Id> children = g.children_of(n);
     std::uint64_t v = 0;
-    for (std::size_t i = 0; i < children.size(); ++i)
-      v |= (role.kind == LoopRole::Kind::Theta && i == 1) ? r.assumed[index(children[i])]
-                                                          : variant_[index(children[i])];
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      const std::uint32_t c = index(children[i]);
+      if (role.kind == LoopRole::Kind::Theta && i == 1) {
+        const std::uint64_t withdrawn = withdrawn_[index(n.id)];
+        v |= (r.assumed[c] & ~withdrawn) | (variant_[c] & withdrawn);
+      } else {
+        v |= variant_[c];
+      }
+    }
     switch (role.kind) {
       case LoopRole::Kind::Plain:
         return v;
@@ -126,7 +167,7 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
     const ENodeView n = g.node(t);
     if (n.children.size() >= 2)
       r.thetas.push_back({index(g.find(n.children[0])), index(g.find(n.children[1])),
-                          loop_bit(roles_[index(t)].role.loop)});
+                          loop_bit(roles_[index(t)].role.loop), withdrawn_[index(t)]});
   }
 
   r.assumed.assign(variant_.size(), 0);
@@ -140,7 +181,7 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
         r.work.push_back(c);
       }
     };
-    if (first && have_first_round_) {
+    if (first && incremental) {
       for (Id c : classes) variant_[index(c)] = first_round_[index(c)];
       for (Id& t : touched_) t = g.find(t);
       std::sort(touched_.begin(), touched_.end());
@@ -164,7 +205,7 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
       variant_[c] = v;
       for (Id p : g.parents_of(make_id(c))) enqueue(p);
     }
-    if (first) {
+    if (first && withdrawn_count_ == 0) {
       for (Id c : classes) first_round_[index(c)] = variant_[index(c)];
       have_first_round_ = true;
       touched_.clear();
@@ -174,23 +215,16 @@ void LoopInvariance::on_rebuilt(const EGraph& g) {
     // grow (every next's new bits are in its start's or ℓ), then on every
     // assignment at or above this result the next round's equations are this
     // round's, so its fixpoint from "varies everywhere" is this result: stable.
+    // (A withdrawn loop's next value is read as it is, not assumed.)
     bool stable = true;
     for (const Theta& t : r.thetas)
-      if ((variant_[t.next] & ~(variant_[t.start] | r.assumed[t.next] | t.bit)) != 0) {
+      if ((variant_[t.next] & ~(variant_[t.start] | r.assumed[t.next] | t.bit | t.withdrawn)) !=
+          0) {
         stable = false;
         break;
       }
     if (stable) break;
     for (Id c : classes) r.assumed[index(c)] = variant_[index(c)];
-  }
-  // The classes whose invariance differs from what the last rebuild gave
-  // (a merge in between already intersected it), and those new since.
-  changed_.clear();
-  published_.resize(variant_.size(), Published{});
-  for (Id c : classes) {
-    Published& was = published_[index(c)];
-    if (!was.known || was.variant != variant_[index(c)]) changed_.push_back(c);
-    was = {true, variant_[index(c)]};
   }
 }
 

@@ -26,6 +26,12 @@
 // classes whose value differs from the last rebuild's (for the runner's
 // incremental search).
 //
+// Optimism through θ is an induction on the θ's own iteration index; an
+// e-graph can hold cycles it does not cover (through an exit of the θ's own
+// loop). After the fixpoint, every rebuild checks that what it concluded is
+// well founded, withdraws the optimism of θs on cycles that are not and
+// settles again (loop_invariance_founded.cpp).
+//
 // Loops are numbered 1..64 (ℓ = nesting depth in a PEG).
 #pragma once
 
@@ -66,6 +72,9 @@ class LoopInvariance : public Analysis {
   // The same for one e-node, from its children's classes (extraction costs).
   std::uint64_t node_variant_loops(const ENodeView& node) const;
   unsigned node_depth(const ENodeView& node) const;
+  // How many (θ e-node, loop) pairs the last rebuild took without optimism,
+  // because a cycle through the θ's next value was not well founded.
+  std::size_t withdrawn_count() const { return withdrawn_count_; }
 
  private:
   void on_add(const EGraph& g, Id id, const ENodeView* node) override;
@@ -76,9 +85,17 @@ class LoopInvariance : public Analysis {
   std::uint64_t loop_bit(unsigned loop) const;
   // classify_(node), from the copy on_add kept when the node is the one it saw.
   LoopRole role(const ENodeView& node) const;
+  LoopRole role(const EGraph& g, const EGraph::IndexedNode& node) const;
   // node_variant_loops, reading a θ's second child from `theta_next`.
   std::uint64_t node_variant(const ENodeView& node,
                              std::span<const std::uint64_t> theta_next) const;
+  // The rounds of the fixpoint, the first from the last rebuild's first round
+  // when `incremental`.
+  void settle(const EGraph& g, bool incremental);
+  // Checks that every invariance settle() concluded is well founded; where
+  // one is not, withdraws the optimism of the θs on its cycle and returns
+  // true (settle again). Defined in loop_invariance_founded.cpp.
+  bool withdraw_unfounded_optimism(const EGraph& g);
 
   Classify classify_;
   std::vector<std::uint64_t> variant_;
@@ -97,6 +114,7 @@ class LoopInvariance : public Analysis {
   struct Theta {
     std::uint32_t start = 0, next = 0;
     std::uint64_t bit = 0;
+    std::uint64_t withdrawn = 0;  // loops whose next value counts without optimism
   };
   struct Rounds {
     std::vector<std::uint64_t> assumed;
@@ -120,6 +138,54 @@ class LoopInvariance : public Analysis {
   };
   std::vector<Published> published_;
   std::vector<Id> changed_;
+  // By e-node id: the loops in which this θ's next value counts as it is,
+  // without optimism (this rebuild's withdrawals).
+  std::vector<std::uint64_t> withdrawn_;
+  std::size_t withdrawn_count_ = 0;
+  // The loops that have θ e-nodes, exit e-nodes, any (ever added).
+  std::uint64_t theta_loops_ = 0, exit_loops_ = 0;
+  // withdraw_unfounded_optimism's work lists, kept for their memory.
+  struct Founding {
+    // A graph of classes (CSR), each edge marked by what it does to the
+    // iteration indices: a θ_ℓ's next value lowers index ℓ, an exit of ℓ
+    // reads any, other children read the same.
+    enum class Step : std::uint8_t { Same, Theta, Exit };
+    struct Edge {
+      std::uint32_t to;
+      Step step;
+      std::uint8_t loop;
+    };
+    // What each vertex stands for (a class index, or a suspect's), a class
+    // index's vertex, each vertex's first edge.
+    std::vector<std::uint32_t> vertex_class, vertex_of, first_edge;
+    std::vector<Edge> edges;
+    // Per vertex: the e-node whose children its edges are (proof graphs).
+    std::vector<Id> edge_node;
+    // The parts whose cycles are not well founded, and Tarjan's algorithm's
+    // state (iterative, one part at a time).
+    struct Part {
+      std::vector<std::uint32_t> vertices;
+      std::uint64_t dropped = 0;  // loops whose θ edges are left out
+    };
+    std::vector<Part> parts, bad_parts;
+    std::vector<std::uint32_t> all;
+    std::vector<std::uint32_t> part, order, low, stack;
+    std::vector<bool> on_stack;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> calls;
+    // The classes of the whole e-graph's bad parts (suspects), and by class
+    // index their place in that list (kNone for others, between calls too).
+    // By suspect: the loops it is proven invariant in; per loop in use
+    // (slot), its proof.
+    std::vector<std::uint32_t> suspects, suspect_of;
+    std::vector<std::uint64_t> proven;
+    std::vector<Id> proof;
+    std::vector<std::uint32_t> work;
+    std::vector<bool> queued;
+  };
+  // Fills founding_.bad_parts from the graph in founding_ (vertex_class.size()
+  // vertices).
+  void find_bad_parts();
+  Founding founding_;
 };
 
 }  // namespace augur::eqsat
