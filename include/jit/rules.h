@@ -15,7 +15,10 @@
 // `?name` is a variable; a call to a registered extern is written with its
 // bare name; constants are IR literals with their type (`0i32`, `1.0f64`);
 // the IR's own operators carry their type, `add.f64`, `mul.i32`, `lt.u8`
-// (operand type). Every extern a rule names must be registered with the
+// (operand type). A pattern of a commutative IR operator (add, mul, and, or,
+// xor, eq, ne; min and max on integers) matches either order of its
+// operands: "(mul.f64 ?x 1.0f64)" also matches 1.0 * x. Calls to externs
+// match in the order written. Every extern a rule names must be registered with the
 // effect `pure` (only pure calls are values the optimizer may merge, move or
 // drop). A rule must be an equality of your functions' results: the
 // optimizer trusts it.

@@ -17,7 +17,10 @@ EGraph::EGraph(EGraphOptions options)
     : serial_(++egraphs_made),
       reason_names_{"given", "congruence"},
       reason_index_{{"given", 0}, {"congruence", 1}} {
+  if (options.explanations && options.commutative)
+    throw jit::error("e-graph: explanations cannot be combined with commutative operators");
   if (options.explanations) explain_ = std::make_unique<Explain>();
+  commutative_ = options.commutative;
 }
 
 EGraph::~EGraph() = default;
@@ -49,12 +52,23 @@ Id EGraph::find_mut(Id id) {
   return make_id(i);
 }
 
+std::uint64_t EGraph::memo_hash(Label label, std::span<const Id> children) const {
+  if (children.size() == 2 && children[1] < children[0] && commutative(label.op)) {
+    const Id sorted[] = {children[1], children[0]};
+    return hash_node(label, sorted);
+  }
+  return hash_node(label, children);
+}
+
 std::optional<Id> EGraph::memo_find(Label label, std::span<const Id> children,
                                     std::uint64_t hash) const {
+  const bool mirrors = children.size() == 2 && commutative(label.op);
   return memo_.find(hash, [&](Id candidate) {
     const NodeRecord& r = nodes_[index(candidate)];
-    return r.label == label && r.arity == children.size() &&
-           std::equal(children.begin(), children.end(), child_pool_.begin() + r.first);
+    if (r.label != label || r.arity != children.size()) return false;
+    const auto stored = child_pool_.begin() + r.first;
+    return std::equal(children.begin(), children.end(), stored) ||
+           (mirrors && children[0] == stored[1] && children[1] == stored[0]);
   });
 }
 
@@ -110,7 +124,7 @@ Id EGraph::add_uncanonical(Label label, std::span<const Id> children) {
   // Copies: `children` may point into child_pool_, which new_id() grows.
   CanonicalChildren buffer(children, [this](Id c) { return find_mut(c); });
   const std::span<Id> canonical = buffer.span();
-  const std::uint64_t hash = hash_node(label, canonical);
+  const std::uint64_t hash = memo_hash(label, canonical);
   const std::optional<Id> existing = memo_find(label, canonical, hash);
   if (existing && !explain_) return *existing;
   std::vector<Id> original;
@@ -198,10 +212,10 @@ void EGraph::canonicalize(Id n, std::size_t& merges) {
   Id* first = child_pool_.data() + r.first;
   const std::span<Id> children(first, r.arity);
   if (std::all_of(children.begin(), children.end(), [&](Id c) { return find(c) == c; })) return;
-  memo_.erase(hash_node(r.label, children), n);
+  memo_.erase(memo_hash(r.label, children), n);
   node_epoch_[index(n)] = epoch_ + 1;
   for (Id& c : children) c = find_mut(c);
-  const std::uint64_t hash = hash_node(r.label, children);
+  const std::uint64_t hash = memo_hash(r.label, children);
   if (std::optional<Id> other = memo_find(r.label, children, hash)) {
     nodes_[index(n)].dead = 1;
     touched_.push_back(find_mut(n));
@@ -346,7 +360,7 @@ std::optional<Id> EGraph::lookup(Label label, std::span<const Id> children) cons
   // Called for every match of some guarded rules (rewrite.cpp).
   CanonicalChildren buffer(children, [this](Id c) { return find(c); });
   const std::span<const Id> canonical = buffer.span();
-  if (auto hit = memo_find(label, canonical, hash_node(label, canonical))) return find(*hit);
+  if (auto hit = memo_find(label, canonical, memo_hash(label, canonical))) return find(*hit);
   return std::nullopt;
 }
 

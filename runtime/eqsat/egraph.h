@@ -7,8 +7,9 @@
 // stands for (this is how a PEG's θ refers to itself).
 //
 // Invariants after rebuild() (the e-graph is then clean()):
-//  - congruence: two e-nodes with equal labels and equal canonical children are
-//    in one class;
+//  - congruence: two e-nodes with equal labels and equal canonical children
+//    (in either order for a commutative operator: EGraphOptions) are in one
+//    class;
 //  - every live e-node's children are canonical ids, and the hash-consing
 //    table maps each live e-node's content to it and to nothing else;
 //  - each class's e-nodes are sorted by label, then id, without duplicates;
@@ -61,6 +62,13 @@ struct EGraphOptions {
   // Record why classes merge, so that explanations() can later justify an
   // equality. It costs memory per e-node and must be chosen up front.
   bool explanations = false;
+  // Operators whose two operands may be swapped (a+b = b+a). A binary
+  // e-node of such an operator and its mirror are one e-node: hash-consing
+  // keys it by its unordered children, lookup() finds it in either order,
+  // congruence holds up to order and e-matching binds both orders. Stored
+  // children keep the order they were added in. Not with explanations (a
+  // congruence step pairs children by position): jit::error.
+  bool (*commutative)(Op) = nullptr;
 };
 
 class EGraph {
@@ -181,6 +189,8 @@ class EGraph {
 
   // Live, hash-consed e-nodes (egg's total_size).
   std::size_t node_count() const { return memo_.size(); }
+  // Whether e-nodes of `op` are one with their mirrors (EGraphOptions).
+  bool commutative(Op op) const { return commutative_ && commutative_(op); }
   std::size_t class_count() const { return class_count_; }
   // Ids handed out so far (every e-node ever added, placeholders included).
   std::size_t id_count() const { return nodes_.size(); }
@@ -208,6 +218,8 @@ class EGraph {
   [[noreturn]] static void throw_no_analysis();
   Id find_mut(Id id);
   Id new_id(Label label, std::span<const Id> children, bool dead);
+  // Hash-consing up to the order of a commutative e-node's operands.
+  std::uint64_t memo_hash(Label label, std::span<const Id> children) const;
   std::optional<Id> memo_find(Label label, std::span<const Id> children, std::uint64_t hash) const;
   void canonicalize(Id node, std::size_t& merges);
   void normalize(Id cls);
@@ -218,6 +230,7 @@ class EGraph {
   std::vector<Id> parent_;
   std::vector<EClass> classes_;
   NodeTable memo_;
+  bool (*commutative_)(Op) = nullptr;
   std::size_t class_count_ = 0;
 
   std::vector<Id> pending_;           // e-nodes whose children may have merged

@@ -231,6 +231,13 @@ class Query::Machine {
             const bool fresh = only_new_ && g_.is_new(node.id);
             new_on_path_ += fresh;
             step(pc + 1);
+            // A commutative e-node is also its mirror.
+            if (!stopped_ && children.size() == 2 && children[0] != children[1] &&
+                g_.commutative(node.label.op)) {
+              regs_[in.out] = children[1];
+              regs_[in.out + 1] = children[0];
+              step(pc + 1);
+            }
             new_on_path_ -= fresh;
             if (stopped_) return;
           }

@@ -12,7 +12,8 @@
 // The matches of one class come out in a fixed order, so the result of a
 // search is a function of the e-graph alone. There are no duplicates: in a
 // congruent e-graph a substitution determines the class of every subpattern,
-// and a label with children classes determines the e-node.
+// and a label with children classes determines the e-node. An e-node of a
+// commutative operator (EGraphOptions) binds in both orders of its children.
 #pragma once
 
 #include <cstddef>

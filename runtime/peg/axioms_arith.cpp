@@ -1,8 +1,10 @@
 // Arithmetic axioms, sound for the IR's semantics: integers wrap (so
 // reassociation, distributivity and x*0 = 0 hold, but no rule relies on
 // unbounded integers: no a < b ⇒ a+1 <= b, no (x*2)/2 = x), floats are IEEE
-// (only exact identities: x*1, x/1, x+(-0), -(-x), commutativity of + and *;
-// no reassociation, no x*0 = 0, no x-x = 0). Strength reduction turns
+// (only exact identities: x*1, x/1, x+(-0), -(-x); no reassociation, no
+// x*0 = 0, no x-x = 0). Commutativity is the e-graph's (peg::commutative):
+// a rule written for one order of a commutative operator's operands
+// matches both. Strength reduction turns
 // multiplications by powers of two into shifts, and unsigned divisions and
 // remainders by powers of two into shifts and masks. Constant folding itself
 // is the e-graph's analysis (peg_fold.h).
@@ -169,12 +171,6 @@ std::optional<Id> offset_fold(EGraph& g, PegType type, Kind kind, Id x, std::uin
 void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const std::string& t) {
   const PegType type(*ir::Type::parse(t));
   const unsigned width = type.ir().bits();
-  for (const char* op : {"add", "mul", "and", "or", "xor", "min", "max"})
-    add(rules, lang, std::string("comm-") + op, t, std::string("(") + op + ".$T ?a ?b)",
-        std::string("(") + op + ".$T ?b ?a)");
-  for (const char* op : {"eq", "ne"})
-    add(rules, lang, std::string("comm-") + op, t, std::string("(") + op + ".$T ?a ?b)",
-        std::string("(") + op + ".$T ?b ?a)");
   // Constants are reassociated by offset_fold (below): x ⊕ k = b ⊕ (k' ⊕ k)
   // where x = b ⊕ k'.
   for (const char* op : {"add", "mul", "and", "or", "xor"}) {
@@ -285,8 +281,6 @@ void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const 
 }
 
 void add_float_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const std::string& t) {
-  add(rules, lang, "comm-add", t, "(add.$T ?a ?b)", "(add.$T ?b ?a)");
-  add(rules, lang, "comm-mul", t, "(mul.$T ?a ?b)", "(mul.$T ?b ?a)");
   add(rules, lang, "mul-one", t, "(mul.$T ?a 1.0$T)", "?a");
   add(rules, lang, "div-one", t, "(div.$T ?a 1.0$T)", "?a");
   add(rules, lang, "add-minus-zero", t, "(add.$T ?a -0.0$T)", "?a");
@@ -319,9 +313,6 @@ void add_arith_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang) {
   add(rules, lang, "or-true", "bool", "(or.bool ?a true)", "true");
   add(rules, lang, "or-false", "bool", "(or.bool ?a false)", "?a");
   add(rules, lang, "xor-false", "bool", "(xor.bool ?a false)", "?a");
-  for (const char* op : {"and", "or", "xor", "eq", "ne"})
-    add(rules, lang, std::string("comm-") + op, "bool", std::string("(") + op + ".bool ?a ?b)",
-        std::string("(") + op + ".bool ?b ?a)");
 }
 
 }  // namespace augur::peg

@@ -74,7 +74,8 @@ Address address(const EGraph& g, Id pointer, Id index) {
     a.offset += *c;
     return a;
   }
-  // index = x + k with k a small constant of the same type.
+  // index = x + k (or k + x: add commutes) with k a small constant of the
+  // same type.
   const eqsat::ENodeView first = g.node(g.nodes_of(index).front());
   a.index_type = result_type(first.label.op);
   a.symbol = g.find(index);
@@ -82,11 +83,13 @@ Address address(const EGraph& g, Id pointer, Id index) {
   for (Id n : g.nodes_of(index)) {
     const eqsat::ENodeView v = g.node(n);
     if (kind_of(v.label.op) != Kind::Add) continue;
-    if (std::optional<std::int64_t> k = signed_constant(g, v.children[1]);
-        k && *k > -(1 << 20) && *k < (1 << 20)) {
-      a.symbol = g.find(v.children[0]);
-      a.offset += *k;
-      break;
+    for (std::size_t i : {1, 0}) {
+      if (std::optional<std::int64_t> k = signed_constant(g, v.children[i]);
+          k && *k > -(1 << 20) && *k < (1 << 20)) {
+        a.symbol = g.find(v.children[1 - i]);
+        a.offset += *k;
+        return a;
+      }
     }
   }
   return a;

@@ -85,6 +85,7 @@ void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const 
         add(rules, lang, "theta-distribute-l-" + o, t, "(" + o + ".$T (theta.$T:?l ?a ?b) ?m)",
             "(theta.$T:?l (" + o + ".$T ?a ?m) (" + o + ".$T ?b ?m))");
     l.when(axioms::invariant(l, "?m"));
+    if (axioms::commutes(o, t)) continue;
     eqsat::Rewrite& r =
         add(rules, lang, "theta-distribute-r-" + o, t, "(" + o + ".$T ?m (theta.$T:?l ?a ?b))",
             "(theta.$T:?l (" + o + ".$T ?m ?a) (" + o + ".$T ?m ?b))");

@@ -46,10 +46,12 @@ void add_phi_axioms(std::vector<eqsat::Rewrite>& rules, PegLanguage& language) {
         add(rules, language, "phi-distribute-l-" + op, t, "(" + op + ".$T (phi.$T ?c ?a ?b) ?k)",
             "(phi." + result + " ?c (" + op + ".$T ?a ?k) (" + op + ".$T ?b ?k))");
     l.when(eqsat::is_constant(l.var("?k")));
-    eqsat::Rewrite& r =
-        add(rules, language, "phi-distribute-r-" + op, t, "(" + op + ".$T ?k (phi.$T ?c ?a ?b))",
-            "(phi." + result + " ?c (" + op + ".$T ?k ?a) (" + op + ".$T ?k ?b))");
-    r.when(eqsat::is_constant(r.var("?k")));
+    if (!axioms::commutes(op, t)) {  // a commutative operator matches l in both orders
+      eqsat::Rewrite& r =
+          add(rules, language, "phi-distribute-r-" + op, t, "(" + op + ".$T ?k (phi.$T ?c ?a ?b))",
+              "(phi." + result + " ?c (" + op + ".$T ?k ?a) (" + op + ".$T ?k ?b))");
+      r.when(eqsat::is_constant(r.var("?k")));
+    }
     eqsat::Rewrite& c = add(rules, language, "phi-distribute-consts-" + op, t,
                             "(" + op + ".$T (phi.$T ?c ?a ?b) ?y)",
                             "(phi." + result + " ?c (" + op + ".$T ?a ?y) (" + op + ".$T ?b ?y))");

@@ -7,6 +7,15 @@
 
 namespace augur::peg::axioms {
 
+bool commutes(std::string_view op, std::string_view type) {
+  const std::optional<Kind> kind = kind_named(op);
+  const std::optional<ir::Type> t = ir::Type::parse(type);
+  if (!kind || !t)
+    throw jit::error("axioms: no operator '" + std::string(op) + "' on '" + std::string(type) +
+                     "'");
+  return commutative(op_of(*kind, PegType(*t)));
+}
+
 const std::vector<std::string>& value_types() {
   static const std::vector<std::string> types = [] {
     std::vector<std::string> t = {"bool"};

@@ -40,6 +40,11 @@ eqsat::Rewrite& add(std::vector<eqsat::Rewrite>& rules, PegLanguage& language,
                     std::string_view name, std::string_view type, std::string_view lhs,
                     eqsat::Builder build, eqsat::Reads reads = eqsat::Reads::Anything);
 
+// Whether `op` on `type` (names as in rules: "mul", "i32") commutes, so that
+// e-matching tries both orders of its operands (peg::commutative) and a
+// rule needs no mirror.
+bool commutes(std::string_view op, std::string_view type);
+
 // The payload variable `name` of a rule (e.g. "?l").
 std::uint32_t payload_var(const eqsat::Rewrite& rule, std::string_view name);
 

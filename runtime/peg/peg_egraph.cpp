@@ -20,6 +20,7 @@ eqsat::LoopRole loop_role(const eqsat::EGraph&, const eqsat::ENodeView& node) {
 }
 
 std::unique_ptr<eqsat::EGraph> make_peg_egraph(eqsat::EGraphOptions options) {
+  options.commutative = &commutative;
   auto g = std::make_unique<eqsat::EGraph>(options);
   g->add_analysis<eqsat::ConstantFolding>(&fold,
                                           eqsat::ConstantFolding::Options{.same = &same_constant});

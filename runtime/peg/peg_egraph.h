@@ -16,6 +16,8 @@ eqsat::LoopRole loop_role(const eqsat::EGraph& g, const eqsat::ENodeView& node);
 
 // A new e-graph with its analyses: constant folding first, then loop
 // invariance, then the memo of constant loops given up on (loop_eval.h).
+// Its commutative operators are peg::commutative's (so not with
+// explanations).
 std::unique_ptr<eqsat::EGraph> make_peg_egraph(eqsat::EGraphOptions options = {});
 
 // The analyses of an e-graph make_peg_egraph made, by their places (rules'

@@ -41,6 +41,29 @@ std::string PegType::name() const {
   }
 }
 
+bool commutative(eqsat::Op op) {
+  const PegType type = type_slot(op);
+  if (!type.is_ir()) return false;
+  const ir::Type t = type.ir();
+  switch (kind_of(op)) {
+    case Kind::Add:
+    case Kind::Mul:
+      return t.is_integer() || t.is_float();
+    case Kind::Eq:
+    case Kind::Ne:
+      return t.is_integer() || t.is_float() || t.is_bool();
+    case Kind::BitAnd:
+    case Kind::BitOr:
+    case Kind::BitXor:
+      return t.is_integer() || t.is_bool();
+    case Kind::Min:
+    case Kind::Max:
+      return t.is_integer();
+    default:
+      return false;
+  }
+}
+
 int arity(Kind kind) {
   switch (kind) {
     case Kind::Const:

@@ -169,6 +169,12 @@ constexpr bool consumes_state(Kind k) {
 constexpr bool is_pure_value_op(Kind k) {
   return (k >= Kind::Neg && k <= Kind::CallPure);
 }
+// Whether the operator's two operands may be swapped, for the e-graph
+// (eqsat::EGraphOptions::commutative): +, *, &, |, ^, min, max, == and != on
+// integers; &, |, ^, == and != on bool; +, *, == and != on floats (not min
+// and max: which of -0.0 and +0.0, or of two NaNs, they give depends on the
+// order).
+bool commutative(eqsat::Op op);
 
 // Mapping between IR operators and kinds.
 Kind kind_of(ir::UnaryOp op);

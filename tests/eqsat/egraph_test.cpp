@@ -71,8 +71,10 @@ void expect_invariants(const EGraph& g) {
       }
       for (Id c : n.children) EXPECT_EQ(g.find(c), c) << "child not canonical";
       auto key = std::pair{n.label, std::vector<Id>(n.children.begin(), n.children.end())};
+      if (g.commutative(n.label.op) && key.second.size() == 2)
+        std::sort(key.second.begin(), key.second.end());
       auto [it, fresh] = seen.emplace(key, cls);
-      EXPECT_TRUE(fresh) << "two live e-nodes with equal content";
+      EXPECT_TRUE(fresh) << "two live e-nodes with equal content (up to a commutative order)";
       EXPECT_EQ(g.lookup(n.label, n.children), cls);
       ++live;
       const auto with_op = g.classes_with(n.label.op);
@@ -134,6 +136,43 @@ TEST_F(EGraphTest, HashConsesEqualNodes) {
   EXPECT_EQ(g.node_count(), 4u);  // x y (f x y) (f y x)
   g.rebuild();
   expect_invariants(g);
+}
+
+// Commutative operators (EGraphOptions::commutative): an e-node and its
+// mirror are one e-node, found in either order, congruent up to order; the
+// stored children keep the order they were added in.
+Op commutative_plus = 0;
+bool plus_commutes(Op op) {
+  return op == commutative_plus;
+}
+
+TEST(EGraphCommutative, AnENodeAndItsMirrorAreOne) {
+  SymbolLanguage lang;
+  commutative_plus = lang.op("+");
+  EGraph g(EGraphOptions{.commutative = &plus_commutes});
+  const auto add = [&](std::string_view text) { return add_term(g, parse_term(text, lang)); };
+  const Id ab = add("(+ a b)");
+  EXPECT_EQ(add("(+ b a)"), ab);
+  EXPECT_NE(add("(- b a)"), add("(- a b)"));  // only + commutes
+  EXPECT_EQ(g.node_count(), 5u);              // a b (+ a b) (- b a) (- a b)
+  const Id a = add("a"), b = add("b");
+  const Id b_a[] = {b, a};
+  EXPECT_EQ(g.lookup(Label{lang.op("+"), 0}, b_a), ab);
+  ASSERT_EQ(g.nodes_of(ab).size(), 1u);
+  EXPECT_EQ(g.node(g.nodes_of(ab).front()).children[0], a);  // as added
+  // Congruence up to order: (+ c a) is (+ a b) once c = b.
+  const Id ca = add("(+ c a)");
+  EXPECT_NE(g.find(ca), g.find(ab));
+  g.merge(add("c"), b);
+  g.rebuild();
+  EXPECT_EQ(g.find(ca), g.find(ab));
+  EXPECT_EQ(g.nodes_of(ab).size(), 1u);
+  expect_invariants(g);
+}
+
+TEST(EGraphCommutative, ExplanationsAreAnError) {
+  EXPECT_THROW(EGraph(EGraphOptions{.explanations = true, .commutative = &plus_commutes}),
+               jit::error);
 }
 
 TEST_F(EGraphTest, CongruenceHoldsAfterRebuildTransitively) {

@@ -80,6 +80,34 @@ TEST_F(PatternTest, MatchesLinearAndNonLinearPatterns) {
   EXPECT_EQ(m[0][0], g.find(add("a")));
 }
 
+// An e-node of a commutative operator matches in both orders of its
+// children: (+ ?x 0) finds 0 + y; (+ ?x ?x) is one match, not two.
+Op commutative_plus = 0;
+bool plus_commutes(Op op) {
+  return op == commutative_plus;
+}
+
+TEST(PatternCommutative, MatchesBothOrdersOfACommutativeENode) {
+  SymbolLanguage lang;
+  commutative_plus = lang.op("+");
+  EGraph g(EGraphOptions{.commutative = &plus_commutes});
+  const auto add = [&](std::string_view text) { return add_term(g, parse_term(text, lang)); };
+  const Id zero_y = add("(+ 0 y)");
+  add("(+ x x)");
+  add("(- 0 y)");
+  g.rebuild();
+  const auto matches = [&](std::string_view pattern) {
+    return Query::parse(pattern, lang).search(g);
+  };
+  const Matches plus_zero = matches("(+ ?x 0)");
+  ASSERT_EQ(plus_zero.size(), 1u);
+  EXPECT_EQ(plus_zero.root(0), g.find(zero_y));
+  EXPECT_EQ(plus_zero[0][0], g.find(add("y")));
+  EXPECT_EQ(matches("(+ ?a ?b)").size(), 3u);  // (+ 0 y) both ways, (+ x x) once
+  EXPECT_EQ(matches("(+ ?a ?a)").size(), 1u);
+  EXPECT_EQ(matches("(- ?x 0)").size(), 0u);  // - does not commute
+}
+
 TEST_F(PatternTest, LooksUpAnInstantiationWithoutAddingIt) {
   const Id fab = add("(f a (g b))");
   const Id c = add("c");

@@ -470,6 +470,31 @@ TEST(PegArithmetic, FoldsChainsOfConstantsInOneIteration) {
   EXPECT_LT(g->node_count(), 12u * 40u);
 }
 
+// Commutativity is the e-graph's (peg::commutative), not rules': 1 * x and
+// -0.0 + x simplify by rules written for x * 1 and x + -0.0, and x + y is
+// y + x without a second e-node. Float min is no commutative operator (which
+// of -0.0 and +0.0 it gives depends on the order).
+TEST(PegArithmetic, CommutativeOperatorsMatchInEitherOrder) {
+  peg::PegLanguage lang;
+  std::unique_ptr<EGraph> g = peg::make_peg_egraph();
+  const auto add = [&](std::string_view text) { return add_term(*g, parse_term(text, lang)); };
+  const Id x = add("param.f64@0");
+  const Id one_x = add("(mul.f64 1.0f64 param.f64@0)");
+  const Id zero_x = add("(add.f64 -0.0f64 param.f64@0)");
+  const Id xy = add("(add.i32 param.i32@1 param.i32@2)");
+  const std::size_t nodes = g->node_count();
+  EXPECT_EQ(add("(add.i32 param.i32@2 param.i32@1)"), xy);
+  EXPECT_EQ(g->node_count(), nodes);
+  const Id min_xz = add("(min.f64 param.f64@0 -0.0f64)");
+  const Id min_zx = add("(min.f64 -0.0f64 param.f64@0)");
+  std::vector<Rewrite> rules;
+  peg::add_arith_axioms(rules, lang);
+  Runner().run(*g, rules);
+  EXPECT_TRUE(g->equivalent(one_x, x));
+  EXPECT_TRUE(g->equivalent(zero_x, x));
+  EXPECT_FALSE(g->equivalent(min_xz, min_zx));
+}
+
 // The store-store rule drops a store a later one to the same address
 // overwrites only when the new value can be computed without the dropped
 // store's memory. Its walk takes a cycle through a loop's back edge for a
