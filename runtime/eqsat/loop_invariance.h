@@ -177,6 +177,7 @@ class LoopInvariance : public Analysis {
     // By suspect: the loops it is proven invariant in; per loop in use
     // (slot), its proof.
     std::vector<std::uint32_t> suspects, suspect_of;
+    std::vector<bool> leaf;  // by class index: no e-node has children
     std::vector<std::uint64_t> proven;
     std::vector<Id> proof;
     std::vector<std::uint32_t> work;

@@ -13,14 +13,14 @@
 // are well founded: a strongly connected part of a graph of classes is, when
 // some loop m has θ_m edges in it and no exit of m (index m never grows in it
 // and falls at every θ_m edge), and what remains of it without those edges is
-// again (find_bad_parts). First for the whole e-graph, every e-node's
-// children as edges: where no part is bad, no proof can be, and that is the
-// common case. Otherwise, per loop k, every class of a bad part that is
-// invariant in k gets a proof: the e-node that first proves it in a
-// bottom-up pass that reads only classes proven before it, except at a θ's
-// next value, which it reads as the fixpoint left it (classes outside the
-// bad parts count as the fixpoint says: a bad cycle of proofs lies within a
-// bad part of the e-graph). Where the proofs have a bad part, its θs'
+// again (find_bad_parts). First, per loop k, for every e-node that could
+// prove its class invariant in k: where no part is bad, no proof can be,
+// and that is the common case. Otherwise every class of a bad part (a
+// suspect) gets a proof per loop it is invariant in: the e-node that first
+// proves it in a bottom-up pass that reads only classes proven before it,
+// except at a θ's next value, which it reads as the fixpoint left it (other
+// classes count as the fixpoint says: a bad cycle of proofs lies within a
+// bad part of the first graphs). Where the proofs have a bad part, its θs'
 // optimism for k is withdrawn and the caller settles again: every withdrawal
 // is new, so this ends. The proofs are the first found (plain e-nodes before
 // exits before θs), so the result is a sound approximation of the largest
@@ -151,53 +151,73 @@ bool LoopInvariance::withdraw_unfounded_optimism(const EGraph& g) {
   const std::size_t ids = variant_.size();
   const std::span<const Id> classes = g.classes();
 
-  // The whole e-graph as a graph of classes, but for leaves (no cycle
-  // passes them).
-  f.vertex_of.resize(ids);
-  f.vertex_class.clear();
+  // Per loop k, the e-nodes that could prove a class invariant in k (what
+  // they read for k is, and none of it is their own class but a θ's next
+  // value) as a graph of the classes invariant in k, but for leaves (no
+  // cycle passes them). Every proof for k is in it, so a bad cycle of proofs
+  // lies in a bad part of it; the classes of those parts are suspects.
+  const std::uint64_t in_use = theta_loops_ | exit_loops_;
+  f.leaf.resize(ids);
   for (Id c : classes) {
     const std::span<const EGraph::IndexedNode> nodes = g.indexed(c);
-    const bool leaf = std::all_of(nodes.begin(), nodes.end(), [&](const EGraph::IndexedNode& n) {
+    f.leaf[index(c)] = std::all_of(nodes.begin(), nodes.end(), [&](const EGraph::IndexedNode& n) {
       return g.children_of(n).empty();
     });
-    f.vertex_of[index(c)] = leaf ? kNone : static_cast<std::uint32_t>(f.vertex_class.size());
-    if (!leaf) f.vertex_class.push_back(index(c));
   }
-  f.first_edge.assign(1, 0);
-  f.edges.clear();
-  for (std::uint32_t c : f.vertex_class) {
-    for (const EGraph::IndexedNode& n : g.indexed(make_id(c))) {
-      const LoopRole role = this->role(g, n);
-      const std::span<const Id> children = g.children_of(n);
-      for (std::size_t i = 0; i < children.size(); ++i) {
-        Step step = Step::Same;
-        if (role.kind == LoopRole::Kind::Theta && i == 1) step = Step::Theta;
-        if (role.kind == LoopRole::Kind::Pass ||
-            (role.kind == LoopRole::Kind::Eval && i != role.index_child))
-          step = Step::Exit;
-        // An e-node that reads its own class proves nothing where it reads it
-        // (eval_ℓ(x, p) in x's class: invariance in ℓ reads only p), except
-        // at a θ's next value.
-        const std::uint32_t to = f.vertex_of[index(children[i])];
-        if (to == kNone || (index(children[i]) == c && step != Step::Theta)) continue;
-        f.edges.push_back({to, step, static_cast<std::uint8_t>(role.loop)});
-      }
-    }
-    f.first_edge.push_back(static_cast<std::uint32_t>(f.edges.size()));
-  }
-  find_bad_parts();
-  if (f.bad_parts.empty()) return false;
-  // Proofs, bottom-up, for the classes of bad parts (the suspects, by a
-  // dense index); any other class counts as the fixpoint says.
+  f.vertex_of.resize(ids);
   f.suspect_of.resize(ids, kNone);
   f.suspects.clear();
-  for (const Founding::Part& part : f.bad_parts)
-    for (std::uint32_t v : part.vertices) {
-      f.suspect_of[f.vertex_class[v]] = static_cast<std::uint32_t>(f.suspects.size());
-      f.suspects.push_back(f.vertex_class[v]);
+  for (std::uint64_t rest = in_use; rest != 0; rest &= rest - 1) {
+    const std::uint64_t bit = rest & -rest;
+    // A bad cycle needs another loop's θ and exit.
+    if ((theta_loops_ & exit_loops_ & ~bit) == 0) continue;
+    f.vertex_class.clear();
+    for (Id c : classes) {
+      const bool vertex = !f.leaf[index(c)] && (variant_[index(c)] & bit) == 0;
+      f.vertex_of[index(c)] = vertex ? static_cast<std::uint32_t>(f.vertex_class.size()) : kNone;
+      if (vertex) f.vertex_class.push_back(index(c));
     }
+    f.first_edge.assign(1, 0);
+    f.edges.clear();
+    for (std::uint32_t c : f.vertex_class) {
+      for (const EGraph::IndexedNode& n : g.indexed(make_id(c))) {
+        const LoopRole role = this->role(g, n);
+        const bool own_loop = role.kind != LoopRole::Kind::Plain && loop_bit(role.loop) == bit;
+        if (role.kind == LoopRole::Kind::Theta && own_loop) continue;  // varies in its loop
+        const std::span<const Id> children = g.children_of(n);
+        const std::size_t first = f.edges.size();
+        for (std::size_t i = 0; i < children.size(); ++i) {
+          Step step = Step::Same;
+          if (role.kind == LoopRole::Kind::Theta && i == 1) step = Step::Theta;
+          if (role.kind == LoopRole::Kind::Pass ||
+              (role.kind == LoopRole::Kind::Eval && i != role.index_child)) {
+            if (own_loop) continue;  // not read for invariance in its own loop
+            step = Step::Exit;
+          }
+          const std::uint32_t child = index(children[i]);
+          if ((variant_[child] & bit) != 0 || (child == c && step != Step::Theta)) {
+            f.edges.resize(first);  // this e-node proves nothing in k
+            break;
+          }
+          if (f.vertex_of[child] != kNone)
+            f.edges.push_back({f.vertex_of[child], step, static_cast<std::uint8_t>(role.loop)});
+        }
+      }
+      f.first_edge.push_back(static_cast<std::uint32_t>(f.edges.size()));
+    }
+    find_bad_parts();
+    for (const Founding::Part& part : f.bad_parts)
+      for (std::uint32_t v : part.vertices)
+        if (f.suspect_of[f.vertex_class[v]] == kNone) {
+          f.suspect_of[f.vertex_class[v]] = static_cast<std::uint32_t>(f.suspects.size());
+          f.suspects.push_back(f.vertex_class[v]);
+        }
+  }
+  if (f.suspects.empty()) return false;
+
+  // Proofs, bottom-up, for the suspects (by a dense index); any other class
+  // counts as the fixpoint says.
   const std::size_t count = f.suspects.size();
-  const std::uint64_t in_use = theta_loops_ | exit_loops_;
   const std::size_t width = static_cast<std::size_t>(std::popcount(in_use));
   const auto slot = [&](std::uint64_t bit) {
     return static_cast<std::size_t>(std::popcount(in_use & (bit - 1)));
