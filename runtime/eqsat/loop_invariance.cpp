@@ -60,16 +60,20 @@ std::uint64_t LoopInvariance::node_variant(const ENodeView& node,
   return v;
 }
 
+const LoopRole* LoopInvariance::known_role(Id node, Label label) const {
+  const std::size_t i = index(node);
+  return i < roles_.size() && roles_[i].known && roles_[i].label == label ? &roles_[i].role
+                                                                          : nullptr;
+}
+
 LoopRole LoopInvariance::role(const ENodeView& node) const {
-  const std::size_t i = index(node.id);
-  if (i < roles_.size() && roles_[i].known && roles_[i].label == node.label) return roles_[i].role;
-  return classify_(graph(), node);
+  const LoopRole* known = known_role(node.id, node.label);
+  return known ? *known : classify_(graph(), node);
 }
 
 LoopRole LoopInvariance::role(const EGraph& g, const EGraph::IndexedNode& node) const {
-  const std::size_t i = index(node.id);
-  if (i < roles_.size() && roles_[i].known && roles_[i].label == node.label) return roles_[i].role;
-  return classify_(g, g.node(node.id));
+  const LoopRole* known = known_role(node.id, node.label);
+  return known ? *known : classify_(g, g.node(node.id));
 }
 
 void LoopInvariance::on_add(const EGraph& g, Id id, const ENodeView* node) {

@@ -37,6 +37,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -84,6 +85,7 @@ class LoopInvariance : public Analysis {
 
   std::uint64_t loop_bit(unsigned loop) const;
   // classify_(node), from the copy on_add kept when the node is the one it saw.
+  const LoopRole* known_role(Id node, Label label) const;
   LoopRole role(const ENodeView& node) const;
   LoopRole role(const EGraph& g, const EGraph::IndexedNode& node) const;
   // node_variant_loops, reading a θ's second child from `theta_next`.
@@ -177,6 +179,8 @@ class LoopInvariance : public Analysis {
     // By suspect: the loops it is proven invariant in; per loop in use
     // (slot), its proof.
     std::vector<std::uint32_t> suspects, suspect_of;
+    // By suspect, its vertex in the proof graph of one loop (kNone if none).
+    std::vector<std::uint32_t> vertex_of_suspect;
     std::vector<bool> leaf;  // by class index: no e-node has children
     std::vector<std::uint64_t> proven;
     std::vector<Id> proof;
@@ -186,6 +190,11 @@ class LoopInvariance : public Analysis {
   // Fills founding_.bad_parts from the graph in founding_ (vertex_class.size()
   // vertices).
   void find_bad_parts();
+  // How child `child` of an e-node in `role` moves the iteration indices,
+  // for invariance in the loop `bit`; none where invariance there does not
+  // read it (an exit's operand, in the exit's own loop).
+  std::optional<Founding::Step> step_to_child(const LoopRole& role, std::size_t child,
+                                              std::uint64_t bit) const;
   Founding founding_;
 };
 

@@ -27,6 +27,7 @@
 // well-founded one, not that.
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <string>
 
 #include "jit/error.h"
@@ -55,6 +56,18 @@ int proof_rank(LoopRole::Kind kind) {
 }
 
 }  // namespace
+
+std::optional<LoopInvariance::Founding::Step> LoopInvariance::step_to_child(
+    const LoopRole& role, std::size_t child, std::uint64_t bit) const {
+  using Step = Founding::Step;
+  const bool exit_operand = role.kind == LoopRole::Kind::Pass ||
+                            (role.kind == LoopRole::Kind::Eval && child != role.index_child);
+  if (exit_operand) {
+    if (loop_bit(role.loop) == bit) return std::nullopt;  // read at any iteration of its own loop
+    return Step::Exit;
+  }
+  return role.kind == LoopRole::Kind::Theta && child == 1 ? Step::Theta : Step::Same;
+}
 
 void LoopInvariance::find_bad_parts() {
   Founding& f = founding_;
@@ -182,25 +195,20 @@ bool LoopInvariance::withdraw_unfounded_optimism(const EGraph& g) {
     for (std::uint32_t c : f.vertex_class) {
       for (const EGraph::IndexedNode& n : g.indexed(make_id(c))) {
         const LoopRole role = this->role(g, n);
-        const bool own_loop = role.kind != LoopRole::Kind::Plain && loop_bit(role.loop) == bit;
-        if (role.kind == LoopRole::Kind::Theta && own_loop) continue;  // varies in its loop
+        if (role.kind == LoopRole::Kind::Theta && loop_bit(role.loop) == bit)
+          continue;  // varies in its loop
         const std::span<const Id> children = g.children_of(n);
         const std::size_t first = f.edges.size();
         for (std::size_t i = 0; i < children.size(); ++i) {
-          Step step = Step::Same;
-          if (role.kind == LoopRole::Kind::Theta && i == 1) step = Step::Theta;
-          if (role.kind == LoopRole::Kind::Pass ||
-              (role.kind == LoopRole::Kind::Eval && i != role.index_child)) {
-            if (own_loop) continue;  // not read for invariance in its own loop
-            step = Step::Exit;
-          }
+          const std::optional<Step> step = step_to_child(role, i, bit);
+          if (!step) continue;
           const std::uint32_t child = index(children[i]);
-          if ((variant_[child] & bit) != 0 || (child == c && step != Step::Theta)) {
+          if ((variant_[child] & bit) != 0 || (child == c && *step != Step::Theta)) {
             f.edges.resize(first);  // this e-node proves nothing in k
             break;
           }
           if (f.vertex_of[child] != kNone)
-            f.edges.push_back({f.vertex_of[child], step, static_cast<std::uint8_t>(role.loop)});
+            f.edges.push_back({f.vertex_of[child], *step, static_cast<std::uint8_t>(role.loop)});
         }
       }
       f.first_edge.push_back(static_cast<std::uint32_t>(f.edges.size()));
@@ -288,15 +296,14 @@ bool LoopInvariance::withdraw_unfounded_optimism(const EGraph& g) {
 
   // Per loop, the proofs as a graph of the suspects proven invariant in it.
   bool withdrew = false;
-  std::vector<std::uint32_t>& vertex_of_suspect = f.work;
   for (std::uint64_t rest = in_use; rest != 0; rest &= rest - 1) {
     const std::uint64_t bit = rest & -rest;
-    vertex_of_suspect.assign(count, kNone);
+    f.vertex_of_suspect.assign(count, kNone);
     f.vertex_class.clear();
     f.edge_node.clear();
     for (std::uint32_t s = 0; s < count; ++s)
       if (f.proven[s] & bit) {
-        vertex_of_suspect[s] = static_cast<std::uint32_t>(f.vertex_class.size());
+        f.vertex_of_suspect[s] = static_cast<std::uint32_t>(f.vertex_class.size());
         f.vertex_class.push_back(s);
       }
     f.first_edge.assign(1, 0);
@@ -306,18 +313,12 @@ bool LoopInvariance::withdraw_unfounded_optimism(const EGraph& g) {
       f.edge_node.push_back(proof);
       const ENodeView node = g.node(proof);
       const LoopRole role = this->role(node);
-      const bool own_loop = role.kind != LoopRole::Kind::Plain && loop_bit(role.loop) == bit;
       for (std::size_t i = 0; i < node.children.size(); ++i) {
-        Step step = Step::Same;
-        if (role.kind == LoopRole::Kind::Theta && i == 1) step = Step::Theta;
-        if (role.kind == LoopRole::Kind::Pass ||
-            (role.kind == LoopRole::Kind::Eval && i != role.index_child)) {
-          if (own_loop) continue;  // not read for invariance in its own loop
-          step = Step::Exit;
-        }
+        const std::optional<Step> step = step_to_child(role, i, bit);
         const std::uint32_t child = f.suspect_of[index(g.find(node.children[i]))];
-        if (child != kNone && vertex_of_suspect[child] != kNone)
-          f.edges.push_back({vertex_of_suspect[child], step, static_cast<std::uint8_t>(role.loop)});
+        if (step && child != kNone && f.vertex_of_suspect[child] != kNone)
+          f.edges.push_back(
+              {f.vertex_of_suspect[child], *step, static_cast<std::uint8_t>(role.loop)});
       }
       f.first_edge.push_back(static_cast<std::uint32_t>(f.edges.size()));
     }

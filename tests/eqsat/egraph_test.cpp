@@ -14,6 +14,7 @@
 #include "runtime/eqsat/id_list.h"
 #include "runtime/eqsat/language.h"
 #include "runtime/eqsat/term.h"
+#include "tests/eqsat/commutative_plus.h"
 
 namespace augur::eqsat {
 namespace {
@@ -141,15 +142,10 @@ TEST_F(EGraphTest, HashConsesEqualNodes) {
 // Commutative operators (EGraphOptions::commutative): an e-node and its
 // mirror are one e-node, found in either order, congruent up to order; the
 // stored children keep the order they were added in.
-Op commutative_plus = 0;
-bool plus_commutes(Op op) {
-  return op == commutative_plus;
-}
-
 TEST(EGraphCommutative, AnENodeAndItsMirrorAreOne) {
   SymbolLanguage lang;
-  commutative_plus = lang.op("+");
-  EGraph g(EGraphOptions{.commutative = &plus_commutes});
+  test::commutative_plus = lang.op("+");
+  EGraph g(EGraphOptions{.commutative = &test::plus_commutes});
   const auto add = [&](std::string_view text) { return add_term(g, parse_term(text, lang)); };
   const Id ab = add("(+ a b)");
   EXPECT_EQ(add("(+ b a)"), ab);
@@ -171,7 +167,7 @@ TEST(EGraphCommutative, AnENodeAndItsMirrorAreOne) {
 }
 
 TEST(EGraphCommutative, ExplanationsAreAnError) {
-  EXPECT_THROW(EGraph(EGraphOptions{.explanations = true, .commutative = &plus_commutes}),
+  EXPECT_THROW(EGraph(EGraphOptions{.explanations = true, .commutative = &test::plus_commutes}),
                jit::error);
 }
 

@@ -12,6 +12,7 @@
 #include "runtime/eqsat/pattern.h"
 #include "runtime/eqsat/query.h"
 #include "runtime/eqsat/term.h"
+#include "tests/eqsat/commutative_plus.h"
 
 namespace augur::eqsat {
 namespace {
@@ -82,15 +83,10 @@ TEST_F(PatternTest, MatchesLinearAndNonLinearPatterns) {
 
 // An e-node of a commutative operator matches in both orders of its
 // children: (+ ?x 0) finds 0 + y; (+ ?x ?x) is one match, not two.
-Op commutative_plus = 0;
-bool plus_commutes(Op op) {
-  return op == commutative_plus;
-}
-
 TEST(PatternCommutative, MatchesBothOrdersOfACommutativeENode) {
   SymbolLanguage lang;
-  commutative_plus = lang.op("+");
-  EGraph g(EGraphOptions{.commutative = &plus_commutes});
+  test::commutative_plus = lang.op("+");
+  EGraph g(EGraphOptions{.commutative = &test::plus_commutes});
   const auto add = [&](std::string_view text) { return add_term(g, parse_term(text, lang)); };
   const Id zero_y = add("(+ 0 y)");
   add("(+ x x)");
