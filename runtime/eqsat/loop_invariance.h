@@ -181,12 +181,18 @@ class LoopInvariance : public Analysis {
     std::vector<std::uint32_t> suspects, suspect_of;
     // By suspect, its vertex in the proof graph of one loop (kNone if none).
     std::vector<std::uint32_t> vertex_of_suspect;
-    std::vector<bool> leaf;  // by class index: no e-node has children
+    // The class indices the next candidate graph may take as vertices.
+    std::vector<std::uint32_t> within;
     std::vector<std::uint64_t> proven;
     std::vector<Id> proof;
     std::vector<std::uint32_t> work;
     std::vector<bool> queued;
   };
+  // Builds in founding_ the graph of the e-nodes that could prove their
+  // class invariant in the loop `bit` (for 0, every e-node that does not
+  // read its own class but at a θ's next value), over the classes of
+  // founding_.within invariant there.
+  void candidate_graph(const EGraph& g, std::uint64_t bit);
   // Fills founding_.bad_parts from the graph in founding_ (vertex_class.size()
   // vertices).
   void find_bad_parts();

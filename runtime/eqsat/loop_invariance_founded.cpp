@@ -13,9 +13,10 @@
 // are well founded: a strongly connected part of a graph of classes is, when
 // some loop m has θ_m edges in it and no exit of m (index m never grows in it
 // and falls at every θ_m edge), and what remains of it without those edges is
-// again (find_bad_parts). First, per loop k, for every e-node that could
-// prove its class invariant in k: where no part is bad, no proof can be,
-// and that is the common case. Otherwise every class of a bad part (a
+// again (find_bad_parts). First, for every e-node, then within that graph's
+// bad parts per loop k, for every e-node that could prove its class
+// invariant in k: where no part is bad, no proof can be, and that is the
+// common case. Otherwise every class of a bad part (a
 // suspect) gets a proof per loop it is invariant in: the e-node that first
 // proves it in a bottom-up pass that reads only classes proven before it,
 // except at a θ's next value, which it reads as the fixpoint left it (other
@@ -67,6 +68,41 @@ std::optional<LoopInvariance::Founding::Step> LoopInvariance::step_to_child(
     return Step::Exit;
   }
   return role.kind == LoopRole::Kind::Theta && child == 1 ? Step::Theta : Step::Same;
+}
+
+void LoopInvariance::candidate_graph(const EGraph& g, std::uint64_t bit) {
+  Founding& f = founding_;
+  using Step = Founding::Step;
+  std::fill(f.vertex_of.begin(), f.vertex_of.end(), kNone);
+  f.vertex_class.clear();
+  for (std::uint32_t c : f.within)
+    if ((variant_[c] & bit) == 0) {
+      f.vertex_of[c] = static_cast<std::uint32_t>(f.vertex_class.size());
+      f.vertex_class.push_back(c);
+    }
+  f.first_edge.assign(1, 0);
+  f.edges.clear();
+  for (std::uint32_t c : f.vertex_class) {
+    for (const EGraph::IndexedNode& n : g.indexed(make_id(c))) {
+      const LoopRole role = this->role(g, n);
+      if (role.kind == LoopRole::Kind::Theta && loop_bit(role.loop) == bit)
+        continue;  // varies in its loop
+      const std::span<const Id> children = g.children_of(n);
+      const std::size_t first = f.edges.size();
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        const std::optional<Step> step = step_to_child(role, i, bit);
+        if (!step) continue;
+        const std::uint32_t child = index(children[i]);
+        if ((variant_[child] & bit) != 0 || (child == c && *step != Step::Theta)) {
+          f.edges.resize(first);  // this e-node proves nothing in the loop
+          break;
+        }
+        if (f.vertex_of[child] != kNone)
+          f.edges.push_back({f.vertex_of[child], *step, static_cast<std::uint8_t>(role.loop)});
+      }
+    }
+    f.first_edge.push_back(static_cast<std::uint32_t>(f.edges.size()));
+  }
 }
 
 void LoopInvariance::find_bad_parts() {
@@ -157,8 +193,13 @@ void LoopInvariance::find_bad_parts() {
 }
 
 bool LoopInvariance::withdraw_unfounded_optimism(const EGraph& g) {
-  // Only a loop with both θs and exits can close such a cycle.
-  if ((theta_loops_ & exit_loops_) == 0) return false;
+  // Only a loop with both θs and exits can close such a cycle, and only in
+  // the graph of another loop (below).
+  const std::uint64_t closing = theta_loops_ & exit_loops_;
+  std::uint64_t checked = 0;
+  for (std::uint64_t rest = theta_loops_ | exit_loops_; rest != 0; rest &= rest - 1)
+    if ((closing & ~(rest & -rest)) != 0) checked |= rest & -rest;
+  if (checked == 0) return false;
   Founding& f = founding_;
   using Step = Founding::Step;
   const std::size_t ids = variant_.size();
@@ -168,51 +209,34 @@ bool LoopInvariance::withdraw_unfounded_optimism(const EGraph& g) {
   // they read for k is, and none of it is their own class but a θ's next
   // value) as a graph of the classes invariant in k, but for leaves (no
   // cycle passes them). Every proof for k is in it, so a bad cycle of proofs
-  // lies in a bad part of it; the classes of those parts are suspects.
+  // lies in a bad part of it; the classes of those parts are suspects. Each
+  // of these graphs is part of the one that takes every e-node, whatever it
+  // reads (loop 0 below), and a bad part of a graph lies within one of every
+  // graph it is part of: with more than one loop to check, that graph comes
+  // first, and where it has no bad part, which is the common case, no
+  // loop's graph is built.
   const std::uint64_t in_use = theta_loops_ | exit_loops_;
-  f.leaf.resize(ids);
+  f.within.clear();
   for (Id c : classes) {
     const std::span<const EGraph::IndexedNode> nodes = g.indexed(c);
-    f.leaf[index(c)] = std::all_of(nodes.begin(), nodes.end(), [&](const EGraph::IndexedNode& n) {
-      return g.children_of(n).empty();
-    });
+    if (std::any_of(nodes.begin(), nodes.end(),
+                    [&](const EGraph::IndexedNode& n) { return !g.children_of(n).empty(); }))
+      f.within.push_back(index(c));
   }
   f.vertex_of.resize(ids);
+  if (std::popcount(checked) > 1) {
+    candidate_graph(g, 0);
+    find_bad_parts();
+    if (f.bad_parts.empty()) return false;
+    f.within.clear();
+    for (const Founding::Part& part : f.bad_parts)
+      for (std::uint32_t v : part.vertices) f.within.push_back(f.vertex_class[v]);
+  }
   f.suspect_of.resize(ids, kNone);
   f.suspects.clear();
-  for (std::uint64_t rest = in_use; rest != 0; rest &= rest - 1) {
+  for (std::uint64_t rest = checked; rest != 0; rest &= rest - 1) {
     const std::uint64_t bit = rest & -rest;
-    // A bad cycle needs another loop's θ and exit.
-    if ((theta_loops_ & exit_loops_ & ~bit) == 0) continue;
-    f.vertex_class.clear();
-    for (Id c : classes) {
-      const bool vertex = !f.leaf[index(c)] && (variant_[index(c)] & bit) == 0;
-      f.vertex_of[index(c)] = vertex ? static_cast<std::uint32_t>(f.vertex_class.size()) : kNone;
-      if (vertex) f.vertex_class.push_back(index(c));
-    }
-    f.first_edge.assign(1, 0);
-    f.edges.clear();
-    for (std::uint32_t c : f.vertex_class) {
-      for (const EGraph::IndexedNode& n : g.indexed(make_id(c))) {
-        const LoopRole role = this->role(g, n);
-        if (role.kind == LoopRole::Kind::Theta && loop_bit(role.loop) == bit)
-          continue;  // varies in its loop
-        const std::span<const Id> children = g.children_of(n);
-        const std::size_t first = f.edges.size();
-        for (std::size_t i = 0; i < children.size(); ++i) {
-          const std::optional<Step> step = step_to_child(role, i, bit);
-          if (!step) continue;
-          const std::uint32_t child = index(children[i]);
-          if ((variant_[child] & bit) != 0 || (child == c && *step != Step::Theta)) {
-            f.edges.resize(first);  // this e-node proves nothing in k
-            break;
-          }
-          if (f.vertex_of[child] != kNone)
-            f.edges.push_back({f.vertex_of[child], *step, static_cast<std::uint8_t>(role.loop)});
-        }
-      }
-      f.first_edge.push_back(static_cast<std::uint32_t>(f.edges.size()));
-    }
+    candidate_graph(g, bit);
     find_bad_parts();
     for (const Founding::Part& part : f.bad_parts)
       for (std::uint32_t v : part.vertices)
@@ -296,7 +320,7 @@ bool LoopInvariance::withdraw_unfounded_optimism(const EGraph& g) {
 
   // Per loop, the proofs as a graph of the suspects proven invariant in it.
   bool withdrew = false;
-  for (std::uint64_t rest = in_use; rest != 0; rest &= rest - 1) {
+  for (std::uint64_t rest = checked; rest != 0; rest &= rest - 1) {
     const std::uint64_t bit = rest & -rest;
     f.vertex_of_suspect.assign(count, kNone);
     f.vertex_class.clear();

@@ -217,6 +217,9 @@ class Query::Machine {
           const std::span<const EGraph::IndexedNode> nodes =
               in.payload >= 0 ? g_.indexed(regs_[in.in], in.label.op)
                               : g_.indexed(regs_[in.in], in.label);
+          if (nodes.empty()) return;
+          // A commutative e-node is also its mirror.
+          const bool mirrors = in.arity == 2 && g_.commutative(in.label.op);
           for (const EGraph::IndexedNode& node : nodes) {
             const std::span<const Id> children = g_.children_of(node);
             if (children.size() != in.arity) continue;
@@ -231,9 +234,7 @@ class Query::Machine {
             const bool fresh = only_new_ && g_.is_new(node.id);
             new_on_path_ += fresh;
             step(pc + 1);
-            // A commutative e-node is also its mirror.
-            if (!stopped_ && children.size() == 2 && children[0] != children[1] &&
-                g_.commutative(node.label.op)) {
+            if (!stopped_ && mirrors && children[0] != children[1]) {
               regs_[in.out] = children[1];
               regs_[in.out + 1] = children[0];
               step(pc + 1);
