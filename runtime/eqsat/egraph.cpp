@@ -82,6 +82,11 @@ Id EGraph::new_id(Label label, std::span<const Id> children, bool dead) {
   r.arity = static_cast<std::uint32_t>(children.size());
   r.dead = dead ? 1 : 0;
   nodes_.push_back(r);
+  if (commutative_ && children.size() == 2 &&
+      (label.op >= commutes_.size() || commutes_[label.op] == kUnknown)) {
+    if (label.op >= commutes_.size()) commutes_.resize(label.op + 1, kUnknown);
+    commutes_[label.op] = commutative_(label.op) ? 1 : 0;
+  }
   node_epoch_.push_back(epoch_ + 1);
   child_pool_.insert(child_pool_.end(), children.begin(), children.end());
   parent_.push_back(id);
@@ -367,7 +372,7 @@ std::optional<Id> EGraph::lookup(Label label, std::span<const Id> children) cons
 std::size_t EGraph::memory_bytes() const {
   std::size_t bytes = nodes_.capacity() * sizeof(NodeRecord) + child_pool_.capacity() * sizeof(Id) +
                       parent_.capacity() * sizeof(Id) + classes_.capacity() * sizeof(EClass) +
-                      memo_.memory_bytes() + roots_.capacity() * sizeof(Id);
+                      memo_.memory_bytes() + roots_.capacity() * sizeof(Id) + commutes_.capacity();
   for (const EClass& c : classes_) bytes += c.nodes.heap_bytes() + c.parents.heap_bytes();
   for (const auto& list : by_op_) bytes += list.capacity() * sizeof(Id);
   if (explain_) bytes += explain_->memory_bytes();

@@ -190,7 +190,10 @@ class EGraph {
   // Live, hash-consed e-nodes (egg's total_size).
   std::size_t node_count() const { return memo_.size(); }
   // Whether e-nodes of `op` are one with their mirrors (EGraphOptions).
-  bool commutative(Op op) const { return commutative_ && commutative_(op); }
+  bool commutative(Op op) const {
+    if (op < commutes_.size() && commutes_[op] != kUnknown) return commutes_[op] != 0;
+    return commutative_ && commutative_(op);
+  }
   std::size_t class_count() const { return class_count_; }
   // Ids handed out so far (every e-node ever added, placeholders included).
   std::size_t id_count() const { return nodes_.size(); }
@@ -231,6 +234,10 @@ class EGraph {
   std::vector<EClass> classes_;
   NodeTable memo_;
   bool (*commutative_)(Op) = nullptr;
+  // By operator, commutative_'s answer once an e-node of it was added (e-
+  // matching asks at every binary e-node it binds; kUnknown before).
+  static constexpr std::int8_t kUnknown = -1;
+  std::vector<std::int8_t> commutes_;
   std::size_t class_count_ = 0;
 
   std::vector<Id> pending_;           // e-nodes whose children may have merged
