@@ -1,7 +1,8 @@
 // jit::ir, as a front end uses it: through <jit/jit.h> only (this target does
 // not see the private headers). Parse and verify errors with their
 // locations, the interpreter and compiled code agreeing on random inputs,
-// signature checks, the cache, and a 100,000-statement function.
+// signature checks, the cache, a 100,000-statement function, and a registered
+// rule matching either operand order.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -299,6 +300,43 @@ TEST(IrApi, AFunctionOf100000StatementsCompiles) {
   for (std::int64_t x : {0, 1, -7, 123456789}) {
     EXPECT_EQ(large(x), (m.interpret<std::int64_t(std::int64_t)>("large", x))) << x;
   }
+}
+
+// A registered rule of a commutative IR operator matches either order of its
+// operands (jit/rules.h): with (add.i32 (ir_api_half ?x) ?x) registered, both
+// x + half(x) and half(x) + x lose their call.
+int half_calls = 0;
+std::int32_t ir_api_half(std::int32_t x) {
+  ++half_calls;
+  return x / 2;
+}
+
+const auto half = jit::register_external("ir_api_half", &ir_api_half, jit::effect::pure);
+
+TEST(IrApi, ARuleOfACommutativeOperatorMatchesEitherOrder) {
+  const jit::ir::module m = jit::ir::parse(R"(
+extern fn ir_api_half(i32) -> i32 pure;
+fn call_last(x: i32) -> i32 { return x + @ir_api_half(x); }
+fn call_first(x: i32) -> i32 { return @ir_api_half(x) + x; }
+)");
+  // The calls four runs of the function make, each checked against x + x / 2.
+  const auto calls = [&](const char* name) {
+    const auto f = jit::ir::compile<std::int32_t(std::int32_t)>(m, name);
+    const int before = half_calls;
+    for (std::int32_t x : {10, 11, -7, 0}) EXPECT_EQ(f(x), x + x / 2) << name << " " << x;
+    return half_calls - before;
+  };
+  // Without the rule, every run calls.
+  EXPECT_EQ(calls("call_last"), 4);
+  EXPECT_EQ(calls("call_first"), 4);
+
+  jit::register_rule("ir-api-half-plus",
+                     "(add.i32 (ir_api_half ?x) ?x) => (add.i32 (div.i32 ?x 2i32) ?x)");
+  jit::clear_cache();  // the rules are not part of the in-memory key
+  EXPECT_EQ(calls("call_first"), 0);
+  EXPECT_EQ(calls("call_last"), 0);
+  jit::unregister_rule("ir-api-half-plus");
+  jit::clear_cache();
 }
 
 }  // namespace
