@@ -174,17 +174,18 @@ class LoopInvariance : public Analysis {
     std::vector<std::uint32_t> part, order, low, stack;
     std::vector<bool> on_stack;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> calls;
-    // The classes of the whole e-graph's bad parts (suspects), and by class
-    // index their place in that list (kNone for others, between calls too).
+    // The classes of the loops' candidate graphs' bad parts (suspects), and
+    // by class index their place in that list (kNone for others, between
+    // calls too).
     // By suspect: the loops it is proven invariant in; per loop in use
     // (slot), its proof.
     std::vector<std::uint32_t> suspects, suspect_of;
+    std::vector<std::uint64_t> proven;
+    std::vector<Id> proof;
     // By suspect, its vertex in the proof graph of one loop (kNone if none).
     std::vector<std::uint32_t> vertex_of_suspect;
     // The class indices the next candidate graph may take as vertices.
     std::vector<std::uint32_t> within;
-    std::vector<std::uint64_t> proven;
-    std::vector<Id> proof;
     std::vector<std::uint32_t> work;
     std::vector<bool> queued;
   };
