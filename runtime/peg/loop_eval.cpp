@@ -30,6 +30,13 @@ constexpr unsigned kMaxDepth = 8;  // loops nested in the one evaluated
 
 using Thetas = std::vector<std::pair<Id, Id>>;  // class, θ e-node
 
+// A loop's θs a value reaches: first those its exit condition reaches, then
+// the value's own.
+struct LoopThetas {
+  Thetas thetas;
+  std::size_t of_condition = 0;
+};
+
 // Constants by class index, emptied in O(1) (the rule runs on every eval
 // at every iteration, and hash maps built and copied per loop run were most
 // of its time).
@@ -93,11 +100,14 @@ struct Budget {
   unsigned work = 0;
   unsigned depth = 0;
   bool exhausted = false;  // past kMaxWork or kMaxIterations
-  // What kept the loop evaluated from starting, if one class did.
+  // What kept the loop evaluated from starting, if one class did, and
+  // whether the loop's exit condition reaches it (then it keeps every value
+  // of the loop from starting).
   std::optional<LoopEvalMemo::Blocker> blocker;
+  bool blocks_loop = false;
   // Each loop's θs by (value, condition, loop), found once: an inner loop
   // runs again at every outer iteration (nullopt: not a constant loop).
-  std::map<std::tuple<std::uint32_t, std::uint32_t, unsigned>, std::optional<Thetas>> thetas;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, unsigned>, std::optional<LoopThetas>> thetas;
 };
 
 class Simulator {
@@ -118,15 +128,15 @@ class Simulator {
     const auto key = std::make_tuple(eqsat::index(g_.find(x)), eqsat::index(g_.find(*cond)), loop);
     auto found = budget_.thetas.find(key);
     if (found == budget_.thetas.end()) {
-      Thetas discovered;
+      LoopThetas discovered;
       found = budget_.thetas
                   .emplace(key, discover(x, *cond, loop, discovered)
-                                    ? std::optional<Thetas>(std::move(discovered))
+                                    ? std::optional<LoopThetas>(std::move(discovered))
                                     : std::nullopt)
                   .first;
     }
     if (!found->second) return std::nullopt;
-    const Thetas& thetas = *found->second;
+    const Thetas& thetas = found->second->thetas;
     // The loop evaluated (not one nested in it, whose θs may start from the
     // enclosing run's values) runs only when its θs start from constants the
     // e-graph knows: one that starts from another loop's value waits until
@@ -134,10 +144,11 @@ class Simulator {
     // this rule simulating that loop again for every eval of this one, at
     // every iteration, to find most of them not constant.
     if (budget_.depth == 0)
-      for (const auto& [cls, theta] : thetas) {
-        const Id init = g_.find(g_.node(theta).children[0]);
+      for (std::size_t k = 0; k < thetas.size(); ++k) {
+        const Id init = g_.find(g_.node(thetas[k].second).children[0]);
         if (!constants(g_).constant(init)) {
           budget_.blocker = LoopEvalMemo::Blocker{eqsat::index(init), false};
+          budget_.blocks_loop = k < found->second->of_condition;
           return std::nullopt;
         }
       }
@@ -171,22 +182,32 @@ class Simulator {
   }
 
  private:
-  // The classes with a θ_loop the loop's values reach.
-  bool discover(Id x, Id cond, unsigned loop, Thetas& thetas) const {
-    const eqsat::LoopInvariance& inv = invariance(g_);
+  // The classes with a θ_loop the loop's condition and value reach, the
+  // condition's first.
+  bool discover(Id x, Id cond, unsigned loop, LoopThetas& found) const {
     // One per thread, reused (the walk is not reentrant): the rule walks a
     // loop for every eval, every iteration.
     thread_local eqsat::StampedSet seen;
-    thread_local std::vector<Id> todo;
     seen.clear(g_.id_count());
-    todo.assign({g_.find(x), g_.find(cond)});
+    if (!walk(cond, loop, seen, found.thetas, true)) return false;
+    found.of_condition = found.thetas.size();
+    return walk(x, loop, seen, found.thetas, false);
+  }
+
+  bool walk(Id from, unsigned loop, eqsat::StampedSet& seen, Thetas& thetas, bool condition) const {
+    const eqsat::LoopInvariance& inv = invariance(g_);
+    thread_local std::vector<Id> todo;
+    todo.assign({from});
     while (!todo.empty()) {
       const Id c = g_.find(todo.back());
       todo.pop_back();
       if (!seen.insert(eqsat::index(c)) || inv.invariant(c, loop)) continue;
       if (seen.size() > kMaxClasses) return false;
       if (opaque(g_, c)) {
-        if (budget_.depth == 0) budget_.blocker = LoopEvalMemo::Blocker{eqsat::index(c), true};
+        if (budget_.depth == 0) {
+          budget_.blocker = LoopEvalMemo::Blocker{eqsat::index(c), true};
+          budget_.blocks_loop = condition;
+        }
         return false;
       }
       for (Id n : g_.nodes_of(c)) {
@@ -270,13 +291,17 @@ std::optional<eqsat::Label> evaluate_loop(const EGraph& egraph, Id x, Id pass, u
   const LoopEvalMemo& memo = loop_eval_memo(egraph);
   const LoopEvalMemo::Key key{eqsat::index(egraph.find(x)), eqsat::index(egraph.find(pass))};
   if (memo.gave_up(key.second)) return std::nullopt;
-  if (const LoopEvalMemo::Blocker* blocker = memo.blocker(key);
-      blocker && still_blocked(egraph, *blocker, loop))
-    return std::nullopt;
+  for (const LoopEvalMemo::Blocker* blocker : {memo.loop_blocker(key.second), memo.blocker(key)})
+    if (blocker && still_blocked(egraph, *blocker, loop)) return std::nullopt;
   Budget budget;
   std::optional<Label> out = Simulator(egraph, budget).run(x, pass, loop);
   if (!out && budget.exhausted) memo.give_up(key.second);
-  if (!out && budget.blocker) memo.block(key, *budget.blocker);
+  if (!out && budget.blocker) {
+    if (budget.blocks_loop)
+      memo.block_loop(key.second, *budget.blocker);
+    else
+      memo.block(key, *budget.blocker);
+  }
   return out;
 }
 

@@ -57,6 +57,17 @@ class LoopEvalMemo final : public eqsat::Analysis {
     return it == blocked_.end() ? nullptr : &it->second;
   }
   void block(Key key, Blocker blocker) const { blocked_.insert_or_assign(key, blocker); }
+  // The same for a class the loop's exit condition reaches, which keeps
+  // every value of the loop from starting, by the pass's class (the
+  // register VM's loops are asked for about 15 values each, at first each
+  // walked).
+  const Blocker* loop_blocker(std::uint32_t pass) const {
+    const auto it = loop_blocked_.find(pass);
+    return it == loop_blocked_.end() ? nullptr : &it->second;
+  }
+  void block_loop(std::uint32_t pass, Blocker blocker) const {
+    loop_blocked_.insert_or_assign(pass, blocker);
+  }
 
  private:
   void on_add(const eqsat::EGraph&, eqsat::Id, const eqsat::ENodeView*) override {}
@@ -67,6 +78,7 @@ class LoopEvalMemo final : public eqsat::Analysis {
 
   mutable std::set<std::uint32_t> gave_up_;
   mutable std::map<Key, Blocker> blocked_;
+  mutable std::map<std::uint32_t, Blocker> loop_blocked_;
 };
 
 // The constant eval_ℓ(x, pass) denotes, if it can be computed; `pass` is a

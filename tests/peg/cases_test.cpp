@@ -203,8 +203,9 @@ TEST(PegCases, C03_ALoopPastTheSimulationBudgetIsGivenUpOnce) {
 
 // An eval whose loop could not start because of one class (a θ starting
 // from a value not yet known constant, or a load the loop varies) is not
-// walked again while that class stays so (LoopEvalMemo::blocker), and folds
-// once the class is a constant.
+// walked again while that class stays so (LoopEvalMemo::blocker; for every
+// value of the loop, loop_blocker, when the loop's exit test reaches the
+// class), and folds once the class is a constant.
 TEST(PegCases, C03_ALoopBlockedByOneClassFoldsWhenThatClassIsConstant) {
   const ir::Module m = parse_case(R"(
 fn h(p: i32*) -> i32 {
@@ -221,43 +222,69 @@ fn h(p: i32*) -> i32 {
     k = k + p[0i64];
     p[0i64] = k;
   }
-  return n + k;
+  var t: i32 = 0i32;
+  var c: i32 = 0i32;
+  while (c < 10i32) {
+    c = c + 1i32;
+    t = t + p[i64(c)];
+  }
+  return n + k + t + c;
 }
 )");
   auto g = make_peg_egraph();
   const PegFunction f = to_peg(*m.find_function("h"), *g);
   g->rebuild();
-  ASSERT_EQ(f.loops.size(), 3u);
-  // Each source loop's i32 eval (all three at depth 1), by the loop's pass.
+  ASSERT_EQ(f.loops.size(), 4u);
+  // Each source loop's i32 evals (all at depth 1), by the loop's pass.
   const eqsat::Op eval_i32 = label(Kind::Eval, PegType(ir::Type::i32()), 1).op;
-  std::map<unsigned, std::pair<eqsat::Id, eqsat::Id>> evals;  // source loop -> value, pass
+  std::multimap<unsigned, std::pair<eqsat::Id, eqsat::Id>> all;  // source loop -> value, pass
   for (eqsat::Id c : g->classes())
     for (eqsat::Id n : g->nodes_of(c)) {
       const eqsat::ENodeView v = g->node(n);
       if (v.label.op != eval_i32) continue;
       for (unsigned k = 0; k < f.loops.size(); ++k)
         if (g->find(v.children[1]) == g->find(f.loops[k].pass))
-          evals.emplace(k, std::pair{v.children[0], v.children[1]});
+          all.emplace(k, std::pair{v.children[0], v.children[1]});
     }
-  ASSERT_EQ(evals.size(), 3u);
+  std::map<unsigned, std::pair<eqsat::Id, eqsat::Id>> evals(all.begin(), all.end());
+  ASSERT_EQ(evals.size(), 4u);
+  ASSERT_EQ(all.count(3), 2u);  // t and c
   const auto key_of = [&](const std::pair<eqsat::Id, eqsat::Id>& e) {
     return LoopEvalMemo::Key{eqsat::index(g->find(e.first)), eqsat::index(g->find(e.second))};
   };
   const LoopEvalMemo& memo = loop_eval_memo(*g);
 
-  // n's loop starts from i's final value, not yet folded.
+  // n's loop starts from i's final value, not yet folded. Its exit test
+  // reads it: that keeps every value of the loop from starting.
   const auto& [n_value, n_pass] = evals.at(1);
   EXPECT_FALSE(evaluate_loop(*g, n_value, n_pass, 1).has_value());
-  const LoopEvalMemo::Blocker* blocker = memo.blocker(key_of(evals.at(1)));
+  const LoopEvalMemo::Blocker* blocker = memo.loop_blocker(key_of(evals.at(1)).second);
   ASSERT_NE(blocker, nullptr);
   EXPECT_FALSE(blocker->opaque);
+  EXPECT_EQ(memo.blocker(key_of(evals.at(1))), nullptr);
   EXPECT_FALSE(evaluate_loop(*g, n_value, n_pass, 1).has_value());
-  // k's loop adds a load.
+  // k's loop adds a load, in its exit test too.
   const auto& [k_value, k_pass] = evals.at(2);
   EXPECT_FALSE(evaluate_loop(*g, k_value, k_pass, 1).has_value());
-  const LoopEvalMemo::Blocker* load = memo.blocker(key_of(evals.at(2)));
+  const LoopEvalMemo::Blocker* load = memo.loop_blocker(key_of(evals.at(2)).second);
   ASSERT_NE(load, nullptr);
   EXPECT_TRUE(load->opaque);
+  // The last loop's exit test is constant: c folds to 10, and the load
+  // blocks t alone.
+  int folded = 0;
+  for (auto [it, end] = all.equal_range(3); it != end; ++it) {
+    const std::optional<eqsat::Label> v = evaluate_loop(*g, it->second.first, it->second.second, 1);
+    if (v) {
+      EXPECT_EQ(v->payload, 10u);
+      ++folded;
+    } else {
+      const LoopEvalMemo::Blocker* t_load = memo.blocker(key_of(it->second));
+      ASSERT_NE(t_load, nullptr);
+      EXPECT_TRUE(t_load->opaque);
+    }
+  }
+  EXPECT_EQ(folded, 1);
+  EXPECT_EQ(memo.loop_blocker(key_of(all.find(3)->second).second), nullptr);
 
   // i's loop folds to 30; merged, n's loop runs: 30, 61, 123.
   const auto& [i_value, i_pass] = evals.at(0);
