@@ -141,11 +141,20 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
   // EGraph::data_changed and changed, for the matcher.
   StampedSet data_changed, changed;
   // Per-iteration buffers, kept so that their memory is reused.
-  std::vector<std::uint32_t> active;    // rules that may match, in order
-  std::vector<char> only_new;           // by position in `active`
-  std::vector<char> searched;           // by position in `active`: not banned
-  std::vector<Id> near_candidates;      // of the rules searched incrementally
-  std::vector<std::size_t> near_begin;  // by position in `active`, and one past the last
+  std::vector<std::uint32_t> active;  // rules that may match, in order
+  std::vector<char> only_new;         // by position in `active`
+  std::vector<char> searched;         // by position in `active`: not banned
+  std::vector<Id> near_candidates;    // of the rules searched incrementally
+  // By position in `active`: its range of near_candidates. Rules with one
+  // root operator and depth share one range, filtered once an iteration
+  // (the PEG optimizer has dozens of rules per operator).
+  struct NearRange {
+    const Id* candidates = nullptr;  // the unfiltered list's data and size
+    std::size_t size = 0;
+    std::uint32_t depth = 0;
+    std::size_t begin = 0, end = 0;
+  };
+  std::vector<NearRange> near_range, near_shared;
   std::vector<std::size_t> threshold(rules.size(), 0);
   std::vector<Task> tasks;
   std::vector<std::size_t> first_task;  // by position in `active`, and one past the last
@@ -191,7 +200,8 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
     std::sort(active.begin(), active.end());
     searched.assign(active.size(), 0);
     only_new.assign(active.size(), 0);
-    near_begin.assign(active.size() + 1, 0);
+    near_range.assign(active.size(), {});
+    near_shared.clear();
     near_candidates.clear();
     if (iteration > 0 && reach > 0) {
       near.find(egraph);
@@ -202,7 +212,6 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
     }
     for (std::size_t a = 0; a < active.size(); ++a) {
       const std::uint32_t r = active[a];
-      near_begin[a] = near_candidates.size();
       if (backoff.enabled && iteration < state[r].banned_until) {
         everything[r] = 1;  // the matches of the iterations it skips are not applied
         continue;
@@ -212,10 +221,23 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
                                      : std::numeric_limits<std::size_t>::max() - 1;
       if (everything[r] || !incremental(r) || !index.may_match(r, egraph)) continue;
       only_new[a] = 1;
-      for (Id c : index.candidates(r, egraph))
-        if (near.within(c, index.depth(r))) near_candidates.push_back(c);
+      const std::span<const Id> all = index.candidates(r, egraph);
+      const std::uint32_t depth = index.depth(r);
+      const auto shared =
+          std::find_if(near_shared.begin(), near_shared.end(), [&](const NearRange& n) {
+            return n.candidates == all.data() && n.size == all.size() && n.depth == depth;
+          });
+      if (shared != near_shared.end()) {
+        near_range[a] = *shared;
+        continue;
+      }
+      NearRange& range = near_range[a];
+      range = {all.data(), all.size(), depth, near_candidates.size(), 0};
+      for (Id c : all)
+        if (near.within(c, depth)) near_candidates.push_back(c);
+      range.end = near_candidates.size();
+      near_shared.push_back(range);
     }
-    near_begin[active.size()] = near_candidates.size();
     tasks.clear();
     first_task.assign(active.size() + 1, 0);
     for (std::size_t a = 0; a < active.size(); ++a) {
@@ -224,7 +246,7 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
       if (!searched[a] || !index.may_match(r, egraph)) continue;
       const std::span<const Id> candidates =
           only_new[a] ? std::span<const Id>(near_candidates)
-                            .subspan(near_begin[a], near_begin[a + 1] - near_begin[a])
+                            .subspan(near_range[a].begin, near_range[a].end - near_range[a].begin)
                       : index.candidates(r, egraph);
       for (std::size_t i = 0; i < candidates.size(); i += kChunk)
         tasks.push_back(
