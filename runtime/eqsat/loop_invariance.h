@@ -158,7 +158,8 @@ class LoopInvariance : public Analysis {
       std::uint8_t loop;
     };
     // What each vertex stands for (a class index, or a suspect's), a class
-    // index's vertex, each vertex's first edge.
+    // index's vertex (kNone outside candidate_graph), each vertex's first
+    // edge.
     std::vector<std::uint32_t> vertex_class, vertex_of, first_edge;
     std::vector<Edge> edges;
     // Per vertex: the e-node whose children its edges are (proof graphs).

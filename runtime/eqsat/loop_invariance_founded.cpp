@@ -73,7 +73,6 @@ std::optional<LoopInvariance::Founding::Step> LoopInvariance::step_to_child(
 void LoopInvariance::candidate_graph(const EGraph& g, std::uint64_t bit) {
   Founding& f = founding_;
   using Step = Founding::Step;
-  std::fill(f.vertex_of.begin(), f.vertex_of.end(), kNone);
   f.vertex_class.clear();
   for (std::uint32_t c : f.within)
     if ((variant_[c] & bit) == 0) {
@@ -103,6 +102,8 @@ void LoopInvariance::candidate_graph(const EGraph& g, std::uint64_t bit) {
     }
     f.first_edge.push_back(static_cast<std::uint32_t>(f.edges.size()));
   }
+  // kNone again, in time proportional to this graph, not to the e-graph.
+  for (std::uint32_t c : f.vertex_class) f.vertex_of[c] = kNone;
 }
 
 void LoopInvariance::find_bad_parts() {
@@ -223,7 +224,7 @@ bool LoopInvariance::withdraw_unfounded_optimism(const EGraph& g) {
                     [&](const EGraph::IndexedNode& n) { return !g.children_of(n).empty(); }))
       f.within.push_back(index(c));
   }
-  f.vertex_of.resize(ids);
+  f.vertex_of.resize(ids, kNone);
   if (std::popcount(checked) > 1) {
     candidate_graph(g, 0);
     find_bad_parts();

@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 #include "runtime/eqsat/changed_neighbourhood.h"
 #include "runtime/eqsat/time_net.h"
@@ -149,12 +150,11 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
   // root operator and depth share one range, filtered once an iteration
   // (the PEG optimizer has dozens of rules per operator).
   struct NearRange {
-    const Id* candidates = nullptr;  // the unfiltered list's data and size
-    std::size_t size = 0;
-    std::uint32_t depth = 0;
     std::size_t begin = 0, end = 0;
   };
-  std::vector<NearRange> near_range, near_shared;
+  std::vector<NearRange> near_range;
+  // The ranges filtered this iteration: the unfiltered list (data), depth, range.
+  std::vector<std::tuple<const Id*, std::uint32_t, NearRange>> near_shared;
   std::vector<std::size_t> threshold(rules.size(), 0);
   std::vector<Task> tasks;
   std::vector<std::size_t> first_task;  // by position in `active`, and one past the last
@@ -223,20 +223,18 @@ Report Runner::run(EGraph& egraph, const RuleIndex& index) {
       only_new[a] = 1;
       const std::span<const Id> all = index.candidates(r, egraph);
       const std::uint32_t depth = index.depth(r);
-      const auto shared =
-          std::find_if(near_shared.begin(), near_shared.end(), [&](const NearRange& n) {
-            return n.candidates == all.data() && n.size == all.size() && n.depth == depth;
-          });
+      const auto shared = std::find_if(near_shared.begin(), near_shared.end(), [&](const auto& n) {
+        return std::get<0>(n) == all.data() && std::get<1>(n) == depth;
+      });
       if (shared != near_shared.end()) {
-        near_range[a] = *shared;
+        near_range[a] = std::get<2>(*shared);
         continue;
       }
-      NearRange& range = near_range[a];
-      range = {all.data(), all.size(), depth, near_candidates.size(), 0};
+      const std::size_t begin = near_candidates.size();
       for (Id c : all)
         if (near.within(c, depth)) near_candidates.push_back(c);
-      range.end = near_candidates.size();
-      near_shared.push_back(range);
+      near_range[a] = {begin, near_candidates.size()};
+      near_shared.emplace_back(all.data(), depth, near_range[a]);
     }
     tasks.clear();
     first_task.assign(active.size() + 1, 0);
