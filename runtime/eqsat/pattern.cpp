@@ -91,6 +91,7 @@ std::uint32_t parse_node(TokenCursor& cursor, Language& language, VarTable& vars
 
 Pattern parse_pattern(TokenCursor& cursor, Language& language, VarTable& vars, NewVars new_vars) {
   Pattern pattern;
+  pattern.nodes.reserve(cursor.atoms_in_form());
   parse_node(cursor, language, vars, new_vars, pattern);
   return pattern;
 }

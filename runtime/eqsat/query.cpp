@@ -98,6 +98,10 @@ void Query::compile() {
   std::vector<std::int64_t> var_reg(vars_.class_names().size(), -1);
   std::vector<bool> payload_bound(vars_.payload_names().size(), false);
   registers_ = 1;
+  // At most one instruction per pattern node and one scan per binding.
+  std::size_t instructions = 0;
+  for (const Binding& b : bindings_) instructions += b.pattern.nodes.size() + 1;
+  program_.reserve(instructions);
   for (std::size_t k = 0; k < bindings_.size(); ++k) {
     const Binding& b = bindings_[k];
     std::uint32_t reg = 0;
@@ -134,6 +138,7 @@ void Query::compile() {
     for (std::uint32_t c : nodes[i].children) depth[c] = std::max(depth[c], depth[i] + 1);
   }
   var_register_.clear();
+  var_register_.reserve(var_reg.size());
   for (std::int64_t r : var_reg) {
     if (r < 0) throw jit::error("pattern: a variable is never bound");
     var_register_.push_back(static_cast<std::uint32_t>(r));

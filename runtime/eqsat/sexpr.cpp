@@ -6,6 +6,9 @@ namespace augur::eqsat {
 
 std::vector<Token> tokenize(std::string_view text) {
   std::vector<Token> tokens;
+  // A token takes at least one character and usually a delimiter: no regrowth
+  // for the rule texts, which are short and many.
+  tokens.reserve(text.size() / 2 + 1);
   std::size_t open = 0;  // parentheses not yet closed
   int line = 1;
   int column = 1;
@@ -57,6 +60,19 @@ const Token& TokenCursor::next() {
   const Token& t = peek();
   ++pos_;
   return t;
+}
+
+std::size_t TokenCursor::atoms_in_form() const {
+  std::size_t atoms = 0;
+  std::size_t open = 0;
+  for (std::size_t i = pos_; i < tokens_.size(); ++i) {
+    const Token::Kind kind = tokens_[i].kind;
+    if (kind == Token::Kind::Atom) ++atoms;
+    if (kind == Token::Kind::Open) ++open;
+    if (kind == Token::Kind::Close && open > 0) --open;
+    if (open == 0) break;
+  }
+  return atoms;
 }
 
 void TokenCursor::fail(const std::string& message) const {

@@ -36,6 +36,9 @@ class TokenCursor {
   bool done() const { return pos_ >= tokens_.size(); }
   const Token& peek() const;
   const Token& next();
+  // Atoms in the form that starts here (an atom, or a parenthesized list to
+  // its closing parenthesis or the end of input): a pattern's node count.
+  std::size_t atoms_in_form() const;
   bool at_atom(std::string_view text) const {
     return !done() && peek().kind == Token::Kind::Atom && peek().text == text;
   }

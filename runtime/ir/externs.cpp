@@ -12,7 +12,7 @@ void ExternTable::add(ExternBinding binding) {
 }
 
 const ExternBinding* ExternTable::find(std::string_view name) const {
-  auto it = bindings_.find(std::string(name));
+  auto it = bindings_.find(name);
   return it == bindings_.end() ? nullptr : &it->second;
 }
 

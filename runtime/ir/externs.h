@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "runtime/ir/ir.h"
+#include "runtime/ir/string_map.h"
 
 namespace augur::ir {
 
@@ -74,7 +75,7 @@ class ExternTable {
   std::vector<ExternRef> declarations() const;
 
  private:
-  std::unordered_map<std::string, ExternBinding> bindings_;
+  StringMap<ExternBinding> bindings_;
 };
 
 }  // namespace augur::ir

@@ -12,6 +12,7 @@
 #include "runtime/ir/lexer.h"
 #include "runtime/ir/literal.h"
 #include "runtime/ir/precedence.h"
+#include "runtime/ir/string_map.h"
 
 namespace augur::ir {
 
@@ -59,11 +60,6 @@ std::optional<Op> op_named(std::string_view name, Op last) {
   }
   return std::nullopt;
 }
-
-struct StringHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
 
 class Parser {
  public:
@@ -699,7 +695,7 @@ class Parser {
   // declared, and which are in scope (scope_vars_ lists those declared in the
   // open scopes; scope_starts_ marks where each scope begins in it).
   Function fn_;
-  std::unordered_map<std::string, VarId, StringHash, std::equal_to<>> var_ids_;
+  StringMap<VarId> var_ids_;
   std::vector<std::pair<int, int>> declared_at_;
   std::vector<bool> in_scope_;
   std::vector<VarId> scope_vars_;

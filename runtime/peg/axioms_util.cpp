@@ -31,15 +31,12 @@ const std::vector<std::string>& value_types() {
 
 std::string typed(std::string_view text, std::string_view type) {
   std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '$' && i + 1 < text.size() && text[i + 1] == 'T') {
-      out += type;
-      ++i;
-    } else {
-      out += text[i];
-    }
+  out.reserve(text.size() + 4 * type.size());
+  for (std::size_t at; (at = text.find("$T")) != std::string_view::npos;) {
+    out.append(text.substr(0, at)).append(type);
+    text.remove_prefix(at + 2);
   }
-  return out;
+  return out.append(text);
 }
 
 eqsat::Rewrite& add(std::vector<eqsat::Rewrite>& rules, PegLanguage& language,

@@ -61,7 +61,7 @@ void PegLanguage::add_extern(const ir::ExternFn& decl) {
 }
 
 const ir::ExternFn* PegLanguage::find_extern(std::string_view name) const {
-  if (auto it = externs_.find(std::string(name)); it != externs_.end()) return &it->second;
+  if (auto it = externs_.find(name); it != externs_.end()) return &it->second;
   if (table_ != nullptr)
     if (const ir::ExternBinding* b = table_->find(name)) return b->decl.get();
   return nullptr;

@@ -11,11 +11,11 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include "runtime/eqsat/language.h"
 #include "runtime/ir/externs.h"
 #include "runtime/ir/ir.h"
+#include "runtime/ir/string_map.h"
 #include "runtime/peg/peg_ops.h"
 
 namespace augur::peg {
@@ -34,7 +34,7 @@ class PegLanguage : public eqsat::Language {
   std::string print_op(eqsat::Op op) const override;
 
  private:
-  std::unordered_map<std::string, ir::ExternFn> externs_;
+  ir::StringMap<ir::ExternFn> externs_;
   const ir::ExternTable* table_ = nullptr;
 };
 

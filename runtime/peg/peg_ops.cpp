@@ -1,5 +1,6 @@
 #include "runtime/peg/peg_ops.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -111,9 +112,17 @@ std::string_view name_of(Kind kind) {
 }
 
 std::optional<Kind> kind_named(std::string_view name) {
-  for (unsigned k = 0; k < kKindCount; ++k)
-    if (kNames[k] == name) return static_cast<Kind>(k);
-  return std::nullopt;
+  // Sorted by name once: parsing the built-in rules asks for every operator
+  // of every rule.
+  static const std::array<Kind, kKindCount> by_name = [] {
+    std::array<Kind, kKindCount> kinds{};
+    for (unsigned k = 0; k < kKindCount; ++k) kinds[k] = static_cast<Kind>(k);
+    std::ranges::sort(kinds, {}, name_of);
+    return kinds;
+  }();
+  const auto it = std::ranges::lower_bound(by_name, name, {}, name_of);
+  if (it == by_name.end() || name_of(*it) != name) return std::nullopt;
+  return *it;
 }
 
 Kind kind_of(ir::UnaryOp op) {
