@@ -4,6 +4,7 @@
 #include <iostream>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "runtime/eqsat/bisimulation.h"
 #include "runtime/ir/printer.h"
@@ -34,13 +35,21 @@ constexpr double kLoopWorkMargin = 1.0625;
 // loop around it (the cost model's factor): a loop's condition and step
 // count as its body, a `for`'s init as the code before it; a subexpression
 // shared within a statement counts once. Choosing is free, a `?:` as much
-// as the `if` it stands for (reversion turns one into the other).
+// as the `if` it stands for (reversion turns one into the other). Where the
+// code around runs once, an `if` runs one of its arms: it weighs as the
+// heavier (reversion may emit a loop in each branch that needs it); inside a
+// loop, both arms count (an iteration may take either).
 double loop_work(const ir::Block& body) {
+  enum class Arm { None, Then, Else };
   struct Level {
     std::span<const ir::Stmt> stmts;
     double weight;
+    Arm arm = Arm::None;
   };
-  double work = 0;
+  // The work of the arms of the once-run `if`s being walked, innermost
+  // last, on the function's own; the then-arms' of those in their else.
+  std::vector<double> work{0};
+  std::vector<double> then_work;
   // Only an expression with more than one owner can be met twice.
   std::unordered_set<const ir::Expr*> seen;
   std::vector<const ir::ExprPtr*> todo;
@@ -56,7 +65,7 @@ double loop_work(const ir::Block& body) {
                         e->kind == ir::ExprKind::Table || e->kind == ir::ExprKind::GpuIndex ||
                         e->kind == ir::ExprKind::Select ||
                         (e->kind == ir::ExprKind::Unary && e->unary_op() == ir::UnaryOp::Not);
-      if (!free) work += weight;
+      if (!free) work.back() += weight;
       for (const ir::ExprPtr& a : e->args)
         if (a) todo.push_back(&a);
     }
@@ -65,6 +74,14 @@ double loop_work(const ir::Block& body) {
   while (!stack.empty()) {
     Level& top = stack.back();
     if (top.stmts.empty()) {
+      if (top.arm == Arm::Then) {
+        then_work.push_back(std::exchange(work.back(), 0));
+      } else if (top.arm == Arm::Else) {
+        const double heavier = std::max(then_work.back(), work.back());
+        then_work.pop_back();
+        work.pop_back();
+        work.back() += heavier;
+      }
       stack.pop_back();
       continue;
     }
@@ -85,13 +102,19 @@ double loop_work(const ir::Block& body) {
       for (std::uint32_t level = 0; level < b.back().levels; ++level) w = std::max(w / 20, 1.0);
       return w;
     };
+    if (s.kind == ir::StmtKind::If && weight == 1) {
+      work.push_back(0);
+      stack.push_back({s.orelse, 1, Arm::Else});
+      stack.push_back({s.body, 1, Arm::Then});
+      continue;
+    }
     if (!s.body.empty())
       stack.push_back({s.body, s.kind == ir::StmtKind::If ? leaving(s.body, inner) : inner});
     if (!s.orelse.empty()) stack.push_back({s.orelse, leaving(s.orelse, weight)});
     if (!s.step.empty()) stack.push_back({s.step, inner});
     if (!s.init.empty()) stack.push_back({s.init, weight});
   }
-  return work;
+  return work.front();
 }
 
 // The passes of the loops each loop runs on every iteration up to its exit
@@ -335,6 +358,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   }
   std::unordered_set<std::uint32_t> banned;
   std::optional<ir::Function> out;
+  std::size_t exclusive_loop_copies = 0;
   // Each attempt's DAG search gets its share of the budget; the greedy pass
   // is linear in the e-graph, which saturation's growth budget bounds.
   const std::size_t search_budget =
@@ -403,6 +427,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     report.revert += Clock::now() - t;
     if (reverted.function) {
       out = std::move(reverted.function);
+      exclusive_loop_copies = reverted.exclusive_loop_copies;
       break;
     }
     if (reverted.failure == kRevertOutOfTime) ++report.time_nets;
@@ -419,8 +444,10 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   // Reversion may compute a loop's value in more than one place (φ contexts
   // it cannot share); more loops than the input means some loop would run
   // more often (nested_loops was so: the inner loop twice per outer
-  // iteration, 1.67× slower).
-  if (const std::size_t in = ir::loop_count(f.body), emitted = ir::loop_count(out->body);
+  // iteration, 1.67× slower), unless the copies are in branches no run
+  // takes two of.
+  if (const std::size_t in = ir::loop_count(f.body),
+      emitted = ir::loop_count(out->body) - exclusive_loop_copies;
       emitted > in) {
     report.fallback = "reversion duplicated loops (" + std::to_string(emitted) + " for " +
                       std::to_string(in) + ")";

@@ -218,6 +218,7 @@ RevertResult revert(const RevertInput& input) {
     revert_detail::Emitter emitter(input, split_exit_tests);
     try {
       result.function = emitter.run();
+      result.exclusive_loop_copies = emitter.exclusive_loop_copies();
     } catch (const revert_detail::Failure& f) {
       const bool out_of_budget = f.why == kRevertOutOfTime || f.why == kRevertOutOfWork;
       if (split_exit_tests && emitter.split_an_exit_test() && !out_of_budget) continue;

@@ -72,6 +72,10 @@ inline constexpr std::string_view kRevertOutOfWork = "reversion ran past its wor
 
 struct RevertResult {
   std::optional<ir::Function> function;
+  // Loops the function holds more than once where no run reaches two copies
+  // of one: a loop run after an `if` chose to is emitted in each branch
+  // that runs it (optimize_function's duplicated-loops check).
+  std::size_t exclusive_loop_copies = 0;
   // On failure: why, and the e-node that caused it (if one can be blamed).
   std::string failure;
   std::optional<eqsat::Id> blame;

@@ -52,6 +52,9 @@ class Emitter {
   ir::Function run();
   // Whether run() split an exit test: a failure may not be one without.
   bool split_an_exit_test() const { return split_an_exit_test_; }
+  // After run(): loops emitted more than once whose copies no run reaches
+  // two of (RevertResult::exclusive_loop_copies).
+  std::size_t exclusive_loop_copies() const;
 
  private:
   struct Scope {
@@ -508,6 +511,15 @@ class Emitter {
   std::optional<TestInBranch> test_in_branch_;  // for the next phi_into of its σ φ
   const bool split_exit_tests_;
   bool split_an_exit_test_ = false;
+  // Each `while` emitted, by its loop's pass, with the conditions known where
+  // it went (every enclosing scope's, sorted): two copies of a loop under
+  // opposite values of one condition are never both run.
+  struct EmittedLoop {
+    std::uint32_t pass;
+    std::vector<std::pair<std::uint32_t, bool>> known;
+  };
+  std::vector<EmittedLoop> emitted_loops_;
+  void emit_loop(std::uint32_t pass, ir::Block body);
   // eval -> the initial values of the loop variables its value reads
   // (loop_initial_values), computed once: flush_readers asks at every effect.
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> initial_values_;

@@ -943,7 +943,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       enter_iteration();
       iteration_body();
     });
-    emit(ir::Stmt::while_(ir::constant(true), std::move(rest)));
+    emit_loop(pass, std::move(rest));
   });
   --depth_;
   open_passes_ = passes_outside;
@@ -952,7 +952,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     const auto new_flag = [&] { return new_var(ir::Type::bool_(), 'g'); };
     for (ir::Stmt& st : without_breaks(std::move(body), new_flag)) emit(std::move(st));
   } else {
-    emit(ir::Stmt::while_(ir::constant(true), std::move(body)));
+    emit_loop(pass, std::move(body));
   }
 
   cur_ = entry;
@@ -961,6 +961,45 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     mark_reached(*state_out);
   }
   for (std::size_t i = 0; i < outputs.size(); ++i) cache(outputs[i], read(results[i]));
+}
+
+void Emitter::emit_loop(std::uint32_t pass, ir::Block body) {
+  EmittedLoop emitted{pass, {}};
+  for (const Scope& scope : scopes_)
+    for (const auto& [cond, holds] : scope.known) emitted.known.emplace_back(cond, holds);
+  std::sort(emitted.known.begin(), emitted.known.end());
+  emitted_loops_.push_back(std::move(emitted));
+  emit(ir::Stmt::while_(ir::constant(true), std::move(body)));
+}
+
+std::size_t Emitter::exclusive_loop_copies() const {
+  constexpr std::size_t kMaxComparedCopies = 64;
+  const auto exclusive = [](const EmittedLoop& a, const EmittedLoop& b) {
+    auto i = a.known.begin(), j = b.known.begin();
+    while (i != a.known.end() && j != b.known.end()) {
+      if (i->first == j->first) {
+        if (i->second != j->second) return true;
+        ++i, ++j;
+      } else if (i->first < j->first) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+    return false;
+  };
+  std::unordered_map<std::uint32_t, std::vector<const EmittedLoop*>> by_pass;
+  for (const EmittedLoop& e : emitted_loops_) by_pass[e.pass].push_back(&e);
+  std::size_t copies = 0;
+  for (const auto& [pass, loops] : by_pass) {
+    // Pairs are compared: past kMaxComparedCopies, copies count as run twice.
+    bool pairwise = loops.size() <= kMaxComparedCopies;
+    for (std::size_t i = 0; i < loops.size() && pairwise; ++i)
+      for (std::size_t j = i + 1; j < loops.size() && pairwise; ++j)
+        pairwise = exclusive(*loops[i], *loops[j]);
+    if (pairwise) copies += loops.size() - 1;
+  }
+  return copies;
 }
 
 }  // namespace augur::peg::revert_detail

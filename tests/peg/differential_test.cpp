@@ -511,6 +511,100 @@ fn f(n: i32, p: i32*) -> i32 {
 )");
 }
 
+// A loop run where a condition holds whose value branches compute, one of
+// them with a call: reversion makes the loop in each branch of that
+// condition's `if`s that runs it. No run takes two of the copies (random
+// programs were kept for "duplicated loops", and then for "the loops' work
+// grow", which counted both).
+TEST(PegDifferential, ALoopMadeInBranchesNoRunTakesTwoOfIsKept) {
+  const std::string text = R"(
+extern fn t_log(i64) -> void effect;
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: f64*, a: u64, b: bool, c: bool, d: bool) -> i32 {
+  if (b ? c : p[@t_tick(i64(a)) % 1i64] < 1.0f64) {
+    var i: u32 = 0u32;
+    if (d ? c : @t_tick(i64(a)) > 0i64) {
+      while (i < 6u32) {
+        i = i + 1u32;
+        @t_log(i64(a) / 6i64);
+      }
+      return 1i32;
+    }
+  }
+  return 0i32;
+}
+)";
+  expect_reverted(text);
+  PegOptions options;
+  options.saturate = false;
+  options.limits.time = std::chrono::hours(1);
+  const PegResult r = optimize(ir::parse_module(text), options);
+  EXPECT_EQ(ir::loop_count(r.module.functions.front().body), 2u) << ir::print(r.module);
+}
+
+// A loop needed in `if (g)` and again, later, where `a1` is false: a run
+// with g and not a1 takes both copies, so reversion's result is kept unless
+// it makes the loop once (a random program's).
+TEST(PegDifferential, ALoopMadeTwiceOnOnePathIsNotAccepted) {
+  const ir::Module m = ir::parse_module(R"(
+extern fn t_mix_i32(i32, i32) -> i32 pure;
+extern fn t_mix_i64(i64) -> i64 pure;
+extern fn t_poke(u8*, u64, u64) -> void effect;
+
+fn f(a0: u16, a1: bool, p2: u64*, a3: i8, p4: i16*) -> u16 {
+  var v5: u8 = max(u8(a1), (15u8 | 127u8) + 27u8);
+  var q6: u64* = p2 + 2u32;
+  var t7: u16 = 40767u16 << a0;
+  var t8: u16 = u16(a1) >> 32768u16;
+  var v9: u16 = t7 / (t8 == 0u16 ? 1u16 : t8) & 0u16 + (a0 - a0);
+  (q6 + 0u32)[u16(min(i8((p4 + 4i64 - 3u64)[u32(v9) % 10u32]), i8(v5))) % 4u16] = 9223372036854775808u64;
+  var v10: u64 = 18446744073709551615u64;
+  var c11: i32 = 0i32;
+  while (c11 < (-1471885801i32 & 7i32)) {
+    c11 = c11 + 1i32;
+    var v12: i32 = c11;
+  }
+  v9 = 1u16;
+  var v13: i64 = (-(-9223372036854775808i64) | i64(v5)) << 1i64 + 8582138575363126079i64;
+  if (u8(a1) << u8(i16(a0)) >= u8(v13) >> v5 * v5) {
+    var t14: u16 = a1 ? a0 : u16(c11);
+    var t15: u16 = ~u16(a3);
+    var t16: u16 = t14 % (t15 == 0u16 ? 1u16 : t15);
+    var t17: u16 = a0;
+    v9 = t16 % (t17 == 0u16 ? 1u16 : t17);
+    v13 = -1270638218502929312i64 - (i64(v9) - (a1 ? -6160323955669870115i64 : v13));
+    p2[2147483647u32 % 6u32] = q6[u64(i16(1u8)) % 4u64];
+    (q6 + 3i64)[u32(i8(@t_mix_i32(i32(a1), c11 >> c11))) % 1u32] = p2[u64(0i32) % 6u64];
+    if (bool(v5) && a1 || (a1 || true) ? -1i16 - i16(v13) > i16(@t_mix_i64(v13)) : -0.0f32 == -8.0f32 || a1 && true) {
+      var m18: i64;
+      for (m18 = 0i64; m18 < 4i64; m18 = m18 + 2i64) {
+        var t19: u32 = true ? u32(a0) : u32(v10);
+        var t20: u32 = -(4294967290u32);
+        @t_poke(u8*(p4), 22u64, u64(~(t19 % (t20 == 0u32 ? 1u32 : t20))));
+      }
+    }
+  }
+  return (a1 ? u16(v5) : v9) - v9 - (a0 - (a0 - v9));
+}
+)");
+  PegOptions options;
+  options.saturate = false;
+  options.limits.time = std::chrono::hours(1);
+  const PegResult r = optimize(m, options);
+  const PegFunctionReport& report = r.report.functions.front();
+  if (report.optimized) {
+    EXPECT_EQ(ir::loop_count(r.module.functions.front().body),
+              ir::loop_count(m.functions.front().body))
+        << ir::print(r.module);
+  } else {
+    EXPECT_NE(report.fallback.find("duplicated loops"), std::string::npos) << report.fallback;
+  }
+  EXPECT_EQ(compare_on_random_inputs(m, r.module, "f", params_of(m.functions.front()),
+                                     testing::test_externs(), 7, 32),
+            "");
+}
+
 // An exit test that reads a call made under a condition that also guards a
 // store made only on going on (`if (g) { if (tick()) break; store; }`): the
 // test is made inside the `if` of the σ φ on g, after the call (reversion
