@@ -123,6 +123,7 @@ void Query::compile() {
     compile_pattern(b.pattern, b.pattern.root(), reg, var_reg, payload_bound);
   }
   required_ops_.clear();
+  required_ops_.reserve(instructions);
   for (const Binding& b : bindings_)
     for (const PatternNode& n : b.pattern.nodes)
       if (n.kind == PatternNode::Kind::Node &&

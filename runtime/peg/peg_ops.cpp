@@ -1,8 +1,8 @@
 #include "runtime/peg/peg_ops.h"
 
-#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <unordered_map>
 
 #include "runtime/ir/builder.h"
 #include "runtime/ir/literal.h"
@@ -112,17 +112,16 @@ std::string_view name_of(Kind kind) {
 }
 
 std::optional<Kind> kind_named(std::string_view name) {
-  // Sorted by name once: parsing the built-in rules asks for every operator
-  // of every rule.
-  static const std::array<Kind, kKindCount> by_name = [] {
-    std::array<Kind, kKindCount> kinds{};
-    for (unsigned k = 0; k < kKindCount; ++k) kinds[k] = static_cast<Kind>(k);
-    std::ranges::sort(kinds, {}, name_of);
+  // Hashed once: parsing the built-in rules asks for every operator of every
+  // rule.
+  static const std::unordered_map<std::string_view, Kind> by_name = [] {
+    std::unordered_map<std::string_view, Kind> kinds;
+    for (unsigned k = 0; k < kKindCount; ++k) kinds.emplace(kNames[k], static_cast<Kind>(k));
     return kinds;
   }();
-  const auto it = std::ranges::lower_bound(by_name, name, {}, name_of);
-  if (it == by_name.end() || name_of(*it) != name) return std::nullopt;
-  return *it;
+  const auto it = by_name.find(name);
+  if (it == by_name.end()) return std::nullopt;
+  return it->second;
 }
 
 Kind kind_of(ir::UnaryOp op) {
