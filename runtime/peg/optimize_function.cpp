@@ -446,8 +446,9 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   // more often (nested_loops was so: the inner loop twice per outer
   // iteration, 1.67× slower), unless the copies are in branches no run
   // takes two of.
+  const std::size_t all_loops = ir::loop_count(out->body);
   if (const std::size_t in = ir::loop_count(f.body),
-      emitted = ir::loop_count(out->body) - exclusive_loop_copies;
+      emitted = all_loops - std::min(exclusive_loop_copies, all_loops);
       emitted > in) {
     report.fallback = "reversion duplicated loops (" + std::to_string(emitted) + " for " +
                       std::to_string(in) + ")";
