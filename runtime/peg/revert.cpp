@@ -22,9 +22,9 @@ void Emitter::compute_facts() {
   if (g_.result) ++uses_[*g_.result];
   for (std::uint32_t output : g_.outputs) ++uses_[output];
 
-  // σ θs whose loop only checks (demands) between iterations: memory is the
-  // same on every iteration, what it was on entry (a value loaded before the
-  // loop may be loaded in it).
+  // σ θs whose loop only checks (demands) between iterations, itself or in
+  // loops inside it: memory is the same on every iteration, what it was on
+  // entry (a value loaded before the loop may be loaded in it).
   checks_only_.assign(n, 0);
   std::vector<std::uint32_t> seen_for(n, ~std::uint32_t{0});  // by the θ whose walk saw it
   std::vector<std::uint32_t> todo;
@@ -44,6 +44,11 @@ void Emitter::compute_facts() {
       } else if (q.kind() == Kind::Phi && q.type().is_state()) {
         todo.push_back(q.children[1]);
         todo.push_back(q.children[2]);
+      } else if (q.kind() == Kind::Eval && q.type().is_state()) {
+        todo.push_back(q.children[0]);
+      } else if (q.kind() == Kind::Theta && q.type().is_state()) {
+        todo.push_back(q.children[0]);
+        todo.push_back(q.children[1]);
       } else {
         only = false;
       }

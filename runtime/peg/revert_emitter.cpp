@@ -178,6 +178,17 @@ std::optional<bool> Emitter::known(std::uint32_t cond) const {
   return known(cond, 16);
 }
 
+std::optional<std::uint32_t> Emitter::negation_of(std::uint32_t n) const {
+  const PegNode& p = node(n);
+  if (p.kind() == Kind::Not) return p.children[0];
+  const auto is_const = [&](std::uint32_t k, bool value) {
+    return node(k).kind() == Kind::Const && (node(k).label.payload != 0) == value;
+  };
+  if (p.kind() == Kind::Phi && is_const(p.children[1], false) && is_const(p.children[2], true))
+    return p.children[0];
+  return std::nullopt;
+}
+
 std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (auto it = s->known.find(cond); it != s->known.end()) return it->second;
@@ -402,6 +413,10 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
   fail(n, "a φ that was not emitted");
 }
 
+namespace {
+constexpr int kSides[] = {1, 2};  // a φ's arms, as child indices
+}  // namespace
+
 std::optional<std::uint32_t> Emitter::effect_phi(std::uint32_t n) {
   const PegNode& p = node(n);
   const auto on_cond = state_phis_.find(p.children[0]);
@@ -427,32 +442,120 @@ std::optional<std::uint32_t> Emitter::effect_phi(std::uint32_t n) {
     const std::optional<std::uint32_t> in = input_of(sigma);
     if (in && memory_at(resolve(*in))) return sigma;
   }
+  // A σ φ not certainly reached, but whose every side makes only calls
+  // whose values this φ's side reads (`if (a) t = 1; else t = f();` where
+  // later σ φs join from the call's σ): this φ's evaluation makes them
+  // anyway. Not a loop's σ: a loop value read is no sign that the loop's
+  // effects happen here (its value may be computed ahead of its `if`).
+  NodeSetMemoHandle memo = node_set_memo();
+  for (std::uint32_t sigma : on_cond->second) {
+    if (reached(sigma)) continue;
+    spend(1);
+    const std::optional<std::uint32_t> in = input_of(sigma);
+    if (!in || !memory_at(resolve(*in))) continue;
+    const bool within = std::all_of(std::begin(kSides), std::end(kSides), [&](int side) {
+      const NodeSet& reads = lazy_reads(p.children[side], *memo);
+      const NodeSet makes = states_towards(node(sigma).children[side]);
+      return std::all_of(makes.begin(), makes.end(),
+                         [&](std::uint32_t s) { return node(s).kind() == Kind::ProjState; }) &&
+             std::includes(reads.begin(), reads.end(), makes.begin(), makes.end());
+    });
+    if (within) return sigma;
+  }
   return std::nullopt;
 }
 
-std::optional<std::uint32_t> Emitter::phi_making_test_reads(std::uint32_t guard, bool holds,
-                                                            std::uint32_t test) {
+std::optional<Emitter::TestSite> Emitter::phi_making_test_reads(std::uint32_t guard, bool holds,
+                                                                std::uint32_t test) {
   if (bundles_.empty() || known(guard) || splits(guard)) return std::nullopt;
-  const auto on_guard = state_phis_.find(guard);
-  if (on_guard == state_phis_.end()) return std::nullopt;
-  NodeSet needs;
-  {
-    NodeSetMemoHandle memo = node_set_memo();
-    for (std::uint32_t s : lazy_reads(test, *memo))
-      if (s != kNoBlame && !reached(s)) needs.push_back(s);
-  }
+  const NodeSet needs = unmade_reads(test);
   if (needs.empty()) return std::nullopt;
+  const auto makes_needs = [&](std::uint32_t arm) {
+    const NodeSet side = states_towards(arm);
+    return std::includes(side.begin(), side.end(), needs.begin(), needs.end());
+  };
   const NodeSet& going_on = bundles_.back().going_on;
-  for (std::uint32_t sigma : on_guard->second) {
-    // Going on certainly makes it, and so its input (the effects both its
-    // sides start from, made before its `if`).
-    if (reached(sigma) || !std::binary_search(going_on.begin(), going_on.end(), sigma) ||
-        !can_reach(sigma))
+  if (const auto on_guard = state_phis_.find(guard); on_guard != state_phis_.end()) {
+    for (std::uint32_t sigma : on_guard->second) {
+      // Going on certainly makes it, and so its input (the effects both its
+      // sides start from, made before its `if`).
+      if (reached(sigma) || !std::binary_search(going_on.begin(), going_on.end(), sigma) ||
+          !can_reach(sigma))
+        continue;
+      if (makes_needs(node(sigma).children[holds ? 1 : 2])) return TestSite{sigma, guard, holds};
+    }
+  }
+  // A σ φ on another condition, whose `if` first branches on a condition b
+  // that the guard decides: on b's side, every way on makes what the test
+  // reads (where the guard holds and the test fails, and where the guard
+  // does not hold), and every way out has made it (the test read it). So
+  // the test can be made there, after those effects. b is the guard itself
+  // when the σ φ's condition splits on it (`c = !a && g && !t`, with a
+  // known false here and t the test), or a condition the guard implies
+  // (the σ φ makes a call where b fails, and the guard is `!b && h`).
+  for (std::uint32_t sigma : going_on) {
+    const PegNode& s = node(sigma);
+    if (s.kind() != Kind::Phi || !s.type().is_state() || s.children[0] == guard || reached(sigma))
       continue;
-    const NodeSet side = states_towards(node(sigma).children[holds ? 1 : 2]);
-    if (std::includes(side.begin(), side.end(), needs.begin(), needs.end())) return sigma;
+    spend(1);
+    const std::optional<std::uint32_t> branch = first_branch(s.children[0]);
+    if (!branch) continue;
+    std::optional<bool> side, taken, taken_otherwise;
+    ir::Block none;
+    in_scope(none, [&] {
+      know(guard, holds);
+      side = known(*branch);
+      know(test, false);
+      taken = known(s.children[0]);
+    });
+    if (!side || !taken || !makes_needs(s.children[*taken ? 1 : 2])) continue;
+    if (*branch != guard) {
+      in_scope(none, [&] {
+        know(*branch, *side);
+        know(guard, !holds);
+        taken_otherwise = known(s.children[0]);
+      });
+      if (!taken_otherwise || !makes_needs(s.children[*taken_otherwise ? 1 : 2])) continue;
+    }
+    if (can_reach(sigma)) return TestSite{sigma, *branch, *side};
   }
   return std::nullopt;
+}
+
+NodeSet Emitter::unmade_reads(std::uint32_t n) {
+  NodeSet out;
+  NodeSetMemoHandle memo = node_set_memo();
+  for (std::uint32_t s : lazy_reads(n, *memo))
+    if (s != kNoBlame && !reached(s)) out.push_back(s);
+  return out;
+}
+
+std::optional<std::uint32_t> Emitter::first_branch(std::uint32_t cond) {
+  // phi_into()'s choice, without emitting: through conditions that split
+  // on a known condition of their own, to the `if` it makes.
+  for (std::size_t steps = 0; steps < g_.nodes.size(); ++steps) {
+    spend(1);
+    if (known(cond)) return std::nullopt;
+    if (!splits(cond)) return cond;
+    const std::uint32_t test = node(cond).children[0];
+    if (const std::optional<bool> k = known(test)) {
+      cond = node(cond).children[*k ? 1 : 2];
+      continue;
+    }
+    if (splits(test) && !known(node(test).children[0])) return node(test).children[0];
+    return test;
+  }
+  return std::nullopt;
+}
+
+void Emitter::test_pending_in(std::optional<std::uint32_t> state, std::uint32_t branch_on,
+                              int side) {
+  if (!test_in_branch_ || state != test_in_branch_->state || branch_on != test_in_branch_->branch ||
+      side != (test_in_branch_->side ? 0 : 1))
+    return;
+  const TestInBranch pending = std::move(*test_in_branch_);
+  test_in_branch_.reset();
+  if (!pending.test()) fail(pending.state, "an exit test inside a branch that always leaves");
 }
 
 bool Emitter::certainly_reached(std::uint32_t state) {
@@ -549,12 +652,7 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
 void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& members,
                        std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars) {
   const auto take = [&](int side) {
-    if (test_in_branch_ && state == test_in_branch_->state &&
-        side == (test_in_branch_->side ? 0 : 1)) {
-      const TestInBranch pending = std::move(*test_in_branch_);
-      test_in_branch_.reset();
-      if (!pending.test()) fail(pending.state, "an exit test inside a branch that always leaves");
-    }
+    test_pending_in(state, cond, side);
     std::vector<std::uint32_t> roots;
     for (std::uint32_t m : members) roots.push_back(node(m).children[1 + side]);
     if (state) roots.push_back(node(*state).children[1 + side]);
@@ -591,6 +689,7 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   for (int side = 0; side < 2; ++side) {
     cur_ = start;
     in_branch(blocks[side], branch_on, side == 0, [&] {
+      test_pending_in(state, branch_on, side);
       if (split_test) {
         phi_into(cond, members, state, vars);
       } else if (split) {

@@ -125,6 +125,8 @@ class Emitter {
   // Whether `cond` is known true or false here (from enclosing branches and
   // guards, and what they imply).
   std::optional<bool> known(std::uint32_t cond) const;
+  // x where `n` is !x or φ(x, false, true).
+  std::optional<std::uint32_t> negation_of(std::uint32_t n) const;
   std::optional<bool> known(std::uint32_t cond, unsigned depth) const;
   bool reached(std::uint32_t state) const;
   // Records that `cond` is `holds` in the current scope, and what that
@@ -217,13 +219,29 @@ class Emitter {
   // returns whether the side goes on after it.
   struct TestInBranch {
     std::uint32_t state;
+    std::uint32_t branch;  // the condition of the `if` whose branch tests
     bool side;
     std::function<bool()> test;
   };
-  // The σ φ on `guard`, going on's, whose `holds` side makes the effects
-  // `test` reads that are not made yet, so the test can be made inside it.
-  std::optional<std::uint32_t> phi_making_test_reads(std::uint32_t guard, bool holds,
-                                                     std::uint32_t test);
+  // Where an exit test φ(guard, test, false) (or its mirror, `holds` false)
+  // can be made: in the branch of σ φ `state`'s `if` on `branch` where it
+  // is `side`. That σ φ is one going on makes; on that side every way on
+  // makes the effects the test reads that are not made yet.
+  struct TestSite {
+    std::uint32_t state;
+    std::uint32_t branch;
+    bool side;
+  };
+  std::optional<TestSite> phi_making_test_reads(std::uint32_t guard, bool holds,
+                                                std::uint32_t test);
+  // The σs `n` reads that are not reached here, sorted.
+  NodeSet unmade_reads(std::uint32_t n);
+  // The condition phi_into() first branches on for a σ φ on `cond`, as
+  // what is known here leaves it (none if it takes one side unbranched).
+  std::optional<std::uint32_t> first_branch(std::uint32_t cond);
+  // In the branch of phi_into()'s `if` on `branch_on` for σ φ `state`, the
+  // pending TestInBranch if it is this one's.
+  void test_pending_in(std::optional<std::uint32_t> state, std::uint32_t branch_on, int side);
   // Whether the current bundle certainly reaches `state`: it is in the
   // bundle's `must`, or, for a bundle whose roots are all evaluated, in
   // what they certainly evaluate given what is known here (more than when
@@ -381,6 +399,11 @@ class Emitter {
   // too, whatever fusable_phis says (it is being computed: effect_phi).
   void produce(std::uint32_t producer, std::optional<std::uint32_t> with = std::nullopt);
   std::optional<std::uint32_t> input_of(std::uint32_t producer);
+  // Whether σ φ `phi` follows cur_, a σ φ on the same condition made before
+  // (`if (a) loop; else f();` then `if (a) loop2;`): each of its arms leads
+  // down to cur_ or to cur_'s arm on the same side, though the σ both its
+  // arms start from (input_of) is older.
+  bool follows_arm_by_arm(std::uint32_t phi);
   bool is_producer(std::uint32_t n) const;
 
   // ---------------------------------------------------------- loops (revert_loop.cpp)

@@ -155,15 +155,19 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     // φ(g, A, true): leave unless g, then test A knowing g; and the mirror.
     // When g is a φ on A (`if (A) return; if (f()) break;` leaves where
     // φ(A, false, B) or A holds), A is tested first: g then decides to B,
-    // whose effects only paths where A fails make.
+    // whose effects only paths where A fails make; so when g is a φ on !A.
+    // Where the φ leaves on g, what is left to test is g, on its arm for A
+    // false (which may need a σ φ's branch, above).
     for (const bool leaves_when : {false, true}) {
       if (known(leaves_when ? then_ : else_) != true) continue;
       const std::uint32_t other = leaves_when ? else_ : then_;
-      if (node(guard).kind() == Kind::Phi && node(guard).children[0] == other && !known(other)) {
+      if (node(guard).kind() == Kind::Phi && !known(other) &&
+          (node(guard).children[0] == other ||
+           (leaves_when && negation_of(node(guard).children[0]) == other))) {
         const ir::ExprPtr a = value(other);  // before the exit, which reads it
         emit(ir::Stmt::if_(a, exit(other, true)));
         know(other, false);
-        return exit_test(c, exit, iteration);
+        return exit_test(leaves_when ? guard : c, exit, iteration);
       }
       ir::ExprPtr g = value(guard);
       if (!leaves_when) g = ir::unary(ir::UnaryOp::Not, g);
@@ -172,22 +176,29 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
       return exit_test(leaves_when ? else_ : then_, exit, iteration);
     }
     // φ(g, A, false): leave only where g holds and then A does. When A reads
-    // what a σ φ on g going on needs makes where g holds (`if (g) { t = f();
+    // what a σ φ going on needs makes where g holds (`if (g) { t = f();
     // if (t) break; p[2] = 0; }`), A is tested inside that σ φ's `if`, after
-    // the effects it reads; and the mirror.
+    // the effects it reads; and the mirror. Where that `if` is on another
+    // condition than g, those effects come first in its branch, then the
+    // whole test.
     for (const bool holds : {true, false}) {
       if (known(holds ? else_ : then_) != false) continue;
       const std::uint32_t test = holds ? then_ : else_;
-      const std::optional<std::uint32_t> sigma = phi_making_test_reads(guard, holds, test);
-      if (!sigma) continue;
-      test_in_branch_ = TestInBranch{*sigma, holds, [&, test] {
+      const std::optional<TestSite> site = phi_making_test_reads(guard, holds, test);
+      if (!site) continue;
+      const bool on_guard = site->branch == guard;
+      test_in_branch_ = TestInBranch{site->state, site->branch, site->side, [&, test, on_guard] {
+                                       if (!on_guard)
+                                         for (std::uint32_t s : unmade_reads(test))
+                                           if (!reached(s)) reach(s);
                                        bundles_.emplace_back();
-                                       const bool goes_on = exit_test(test, exit, iteration);
+                                       const bool goes_on =
+                                           exit_test(on_guard ? test : c, exit, iteration);
                                        bundles_.pop_back();
                                        return goes_on;
                                      }};
-      reach(*sigma);
-      if (test_in_branch_) fail(*sigma, "an exit test inside a branch that was not made");
+      reach(site->state);
+      if (test_in_branch_) fail(site->state, "an exit test inside a branch that was not made");
       know(c, false);
       return true;
     }

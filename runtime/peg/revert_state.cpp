@@ -187,6 +187,7 @@ Emitter::WayToState Emitter::way_to(std::uint32_t target) {
     if (!is_producer(x) || way.effects.size() > g_.nodes.size())
       return no_way(state, "a σ that does not follow the current one");
     way.effects.push_back(x);
+    if (follows_arm_by_arm(x)) break;
     const std::optional<std::uint32_t> in = input_of(x);
     if (!in) return no_way(x, "an effect whose input σ is unknown");
     x = resolve(*in);
@@ -226,9 +227,30 @@ void Emitter::reach(std::uint32_t target) {
   for (auto p = way.effects.rbegin(); p != way.effects.rend(); ++p) produce(*p);
 }
 
+bool Emitter::follows_arm_by_arm(std::uint32_t phi) {
+  constexpr std::size_t kMaxChain = 64;
+  const PegNode& p = node(phi);
+  const PegNode& at = node(cur_);
+  if (p.kind() != Kind::Phi || !p.type().is_state() || at.kind() != Kind::Phi ||
+      at.children[0] != p.children[0])
+    return false;
+  for (const int side : {1, 2}) {
+    std::optional<std::uint32_t> x = p.children[side];
+    std::size_t steps = 0;
+    for (; x && *x != cur_ && *x != at.children[side]; ++steps) {
+      spend(1);
+      if (steps == kMaxChain || !is_producer(*x)) return false;
+      x = input_of(*x);
+    }
+    if (!x) return false;
+  }
+  return true;
+}
+
 void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
   const std::uint32_t from = resolve(*input_of(p));
-  if (!memory_at(from)) fail(p, "an effect on a σ that is not the current one");
+  if (!memory_at(from) && !follows_arm_by_arm(p))
+    fail(p, "an effect on a σ that is not the current one");
   const std::uint32_t input = cur_;  // where memory stays while operands are computed
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
     if (s->leaves_loop) break;

@@ -6,8 +6,9 @@
 // CI runs AUGUR_PEG_FUZZ_COUNT programs per test (default 1000); a longer run:
 //   AUGUR_PEG_FUZZ_COUNT=100000 build/dev/tests/peg/peg_differential_test
 // The tally of kept functions names the first seed of each reason; one
-// program again, with its PEG and result (Optimized adds 1,000,000 to seeds):
-//   AUGUR_PEG_FUZZ_FIRST=618 AUGUR_PEG_FUZZ_COUNT=1 AUGUR_DUMP=peg ...
+// program again, with its source (`input`), its PEG and result (Optimized
+// adds 1,000,000 to seeds):
+//   AUGUR_PEG_FUZZ_FIRST=618 AUGUR_PEG_FUZZ_COUNT=1 AUGUR_DUMP=input,peg ...
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <map>
 #include <string>
 
+#include "runtime/dump_request.h"
 #include "runtime/ir/parser.h"
 #include "runtime/ir/printer.h"
 #include "runtime/ir/verifier.h"
@@ -91,6 +93,7 @@ void check_program(const testing::RandomProgramOptions& o, const PegOptions& opt
                    Tally& tally) {
   const std::uint64_t seed = o.seed;
   const testing::RandomProgram p = testing::random_program(o);
+  if (dump_requested("input")) std::cerr << "== input\n" << ir::print(p.module);
   PegResult r;
   PegOptions deterministic = options;
   // The iteration and node budgets bound the run, not the machine's load.
@@ -507,6 +510,160 @@ fn f(n: i32, p: i32*) -> i32 {
     i = i + 1i32;
   }
   return -1i32;
+}
+)");
+}
+
+// An exit test `g && t() > k` where the σ φ making the call is on
+// `!r && g && !(t() > k)` (r the earlier return's test, known false by
+// then): that σ φ's `if` splits on g first, and the test is made in its
+// branch (random programs were kept for "a value φ whose branch has
+// effects").
+TEST(PegDifferential, AnExitTestMadeInTheBranchOfASigmaPhiSplitOnItsGuard) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: u32, n: u8) -> bool {
+  for (var k: u8 = 0u8; k < n; k = k + 1u8) {
+    if (i64(k) == i64(a0) - 3i64) {
+      return true;
+    }
+    if (u32(k) < a0 % 5u32) {
+      if (@t_tick(9i64) > i64(k)) {
+        return false;
+      } else {
+        a0 = a0 / (a0 % 3u32) << a0;
+      }
+      continue;
+    } else {
+      var z: u64 = 1u64 % u64(a0);
+    }
+  }
+  return bool(a0);
+}
+)");
+}
+
+// An exit test that reads a call the iteration makes where an inner loop
+// did not `continue` the outer one: the σ φ making the call branches on
+// the inner loop's flag, the test's guard is that flag's negation and
+// another condition. The call comes first in that branch, then the whole
+// test (random programs were kept for "a value φ whose branch has effects").
+TEST(PegDifferential, AnExitTestMadeInTheBranchOfASigmaPhiItsGuardImplies) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: u64, a1: i64) -> u8 {
+  var c2: u8 = 0u8;
+  while (c2 < 3u8) {
+    c2 = c2 + 1u8;
+    var c3: i64 = 0i64;
+    while (c3 < i64(a0 & 3u64)) {
+      c3 = c3 + 1i64;
+      @t_log(c3);
+      continue 2;
+    }
+    a0 = u64(@t_tick(c3));
+    if (f64(c3) >= f64(a1)) {
+      continue;
+    }
+    if (i32(a0) < i32(a1)) {
+      continue;
+    } else {
+      @t_log(i64(a0));
+      return c2;
+    }
+  }
+  return c2;
+}
+)");
+}
+
+// An exit test `g && t() > i` after `if (v == 7) return`, with `g` made a
+// φ on !(v == 7): the return's test comes first, then `g` on its arm, the
+// call inside the branch of the σ φ on `g` (kept before, for "a value φ
+// whose branch has effects").
+TEST(PegDifferential, AnExitTestOnAGuardMadeOfAnEarlierReturn) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: u32, n: u8) -> bool {
+  var i: u8 = 0u8;
+  var v: u32 = a0;
+  while (i < n) {
+    if (v == 7u32) {
+      return true;
+    }
+    if (u32(i) < v % 5u32) {
+      var t: i64 = @t_tick(9i64);
+      if (t > i64(i)) {
+        break;
+      }
+      v = v / (v % 3u32) + 1u32;
+    } else {
+      var z: u64 = 1u64 % u64(v);
+    }
+    i = i + 1u8;
+  }
+  return bool(v);
+}
+)");
+}
+
+// A value made by a call only where `a` fails, and later a loop only where
+// `a` holds: the σ φ that makes the call is reached on only one way after
+// the `return` (the other starts the loop from it), and the loop's σ φ on
+// `a` follows it arm by arm (random programs were kept for "a value φ whose
+// branch has effects" and then "a σ that does not follow the current one").
+TEST(PegDifferential, ACallMadeForAValueWhereAFailsThenALoopWhereItHolds) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: u8*, a: bool, n: i64) -> i64 {
+  var x: i64;
+  if (a) {
+    x = n << 1i64;
+  } else {
+    x = @t_tick(n);
+  }
+  if ((x & 7i64) > 0i64) {
+    return x + 1i64;
+  }
+  if (a) {
+    var i: i64 = 0i64;
+    while (i < 6i64) {
+      p[u64(i) % 10u64] = u8(i);
+      i = i + 2i64;
+    }
+  }
+  return i64(p[0u64]);
+}
+)");
+}
+
+// A value read from memory in an outer loop's body and used in the exit
+// test of a loop two levels in, whose iterations only check a division:
+// memory there is what it was in the outer body, so the read may be made
+// inside (random programs were kept for "a σ read after memory moved past
+// it").
+TEST(PegDifferential, AReadUsedTwoLoopsInWhereTheyOnlyCheck) {
+  expect_reverted(R"(
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: u8*, n: u8) -> u64 {
+  var s: u64 = 0u64;
+  for (var i: u8 = 0u8; i < 4u8; i = i + 1u8) {
+    var h: u64 = @t_hash_bytes(p, 10u64);
+    for (var j: u8 = 0u8; j < 2u8; j = j + 1u8) {
+      var t: u64 = u64(j) + 7u64;
+      for (var k: u64 = 0u64; k < (h % (t == 8u64 ? 1u64 : t) & 3u64); k = k + 1u64) {
+      }
+    }
+    s = s + u64(@t_tick(i64(i)));
+  }
+  return s;
 }
 )");
 }
@@ -1468,6 +1625,11 @@ TEST(PegDifferential, SeedsThatFoundBugs) {
   PegOptions unsaturated;
   unsaturated.saturate = false;
   check_seed(148'572, unsaturated, {}, tally);
+  // 1,305,950: a value φ made with a σ φ on its condition that is not
+  // certainly reached, its branch reading a loop's value: the loop, with
+  // its stores, ran on every path (wrong code; such a σ φ may make calls
+  // only).
+  check_seed(1'305'950, PegOptions{}, {}, tally);
 }
 
 }  // namespace
