@@ -199,6 +199,14 @@ class Translator {
     }
     return std::nullopt;
   }
+  // x where `id` is !x.
+  std::optional<Id> negated(Id id) const {
+    for (Id n : g_.nodes_of(id)) {
+      const eqsat::ENodeView v = g_.node(n);
+      if (kind_of(v.label.op) == Kind::Not) return v.children[0];
+    }
+    return std::nullopt;
+  }
   Id conj(Id a, Id b) { return phi_typed(PegType(ir::Type::bool_()), a, b, truth(false)); }
   Id disj(Id a, Id b) { return phi_typed(PegType(ir::Type::bool_()), a, truth(true), b); }
   Id negate(Id a) {
@@ -242,10 +250,18 @@ class Translator {
   Flow block(const ir::Block& b, Env env, unsigned depth) {
     Flow acc{truth(true), std::move(env), {}};
     const bool every_pass = every_pass_;
+    // On a path (PegFunction::defined_when), a statement after one that may
+    // leave runs where everything before fell through: what it computes on
+    // every pass is defined where that holds (a load after a loop that may
+    // return, used only in a later loop, is read before memory moves).
+    const bool on_path = every_pass && always_ == path_always_;
     for (const ir::Stmt& s : b) {
       if (is_false(acc.fall_cond)) break;  // unreachable
-      every_pass_ = every_pass && is_true(acc.fall_cond);
-      Flow f = stmt(s, acc.fall, depth);
+      const bool falls_always = is_true(acc.fall_cond);
+      every_pass_ = every_pass && falls_always;
+      Flow f = on_path && !falls_always
+                   ? on_path_of(acc.fall_cond, true, [&] { return stmt(s, acc.fall, depth); })
+                   : stmt(s, acc.fall, depth);
       for (std::size_t k = 0; k < f.exits.size(); ++k) {
         std::optional<Exit>& from = f.exits[k];
         if (!from) continue;
@@ -366,6 +382,23 @@ class Translator {
   // A branch taken when `c` is `taken`, its values on every pass recorded
   // with the path (PegFunction::defined_when).
   Flow path_block(const ir::Block& b, Env env, unsigned depth, Id c, bool taken) {
+    return on_path_of(c, taken, [&] { return block(b, std::move(env), depth); });
+  }
+
+  // `translate()` (a block or a statement) on the path step where `c` is
+  // `taken`, inside the current one.
+  template <class Translate>
+  Flow on_path_of(Id c, bool taken, const Translate& translate) {
+    // !x taken is x not taken: reversion knows x where it branched on x (a
+    // statement after a loop that may return runs where !returned holds).
+    // (A few steps: a class may hold its own double negation.)
+    constexpr int kMaxNegations = 4;
+    for (int k = 0; k < kMaxNegations; ++k) {
+      const std::optional<Id> x = negated(c);
+      if (!x) break;
+      c = *x;
+      taken = !taken;
+    }
     std::vector<Id> on_every_pass;
     std::vector<Id>* const always = always_;
     std::vector<Id>* const path_always = path_always_;
@@ -374,7 +407,7 @@ class Translator {
     const std::uint32_t outer = path_;
     path_ = static_cast<std::uint32_t>(out_.path_steps.size());
     out_.path_steps.push_back({c, taken, outer});
-    Flow f = block(b, std::move(env), depth);
+    Flow f = translate();
     for (Id v : on_every_pass) out_.defined_when.push_back({v, path_});
     path_ = outer;
     always_ = always;

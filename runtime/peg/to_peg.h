@@ -69,7 +69,8 @@ struct PegFunction {
   // conditions hold (a loop's condition in the iteration at hand), so they
   // may be computed ahead of need where they are known (inside the branch
   // of an `if (c)` with a store, a load its later loop reads; in a loop's
-  // exit by `return`, a load made before a call whose value picks it).
+  // exit by `return`, a load made before a call whose value picks it),
+  // and statements after one that may leave, where all before fell through.
   // A path is its innermost step; each step links to the one around it, so
   // the paths of a function take memory linear in its branches.
   static constexpr std::uint32_t kTopLevel = ~std::uint32_t{0};

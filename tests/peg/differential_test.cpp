@@ -668,6 +668,36 @@ fn f(p: u8*, n: u8) -> u64 {
 )");
 }
 
+// A load after a loop that may return, used only in a later loop, after a
+// store: it runs where the first loop did not return (translation records
+// it defined there, on `returned` false), so it is read before the store
+// (random programs were kept for "a σ read after memory moved past it").
+TEST(PegDifferential, ALoadAfterALoopThatMayReturnIsReadBeforeTheNextStore) {
+  expect_reverted(R"(
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+
+fn f(p: i32*, n: u32) -> i32 {
+  var i: u32 = 0u32;
+  while (i < n) {
+    i = i + 1u32;
+    if (p[i % 16u32] == 5i32) {
+      return -1i32;
+    }
+  }
+  var v: i32 = p[15u32];
+  p[0u32] = -1i32;
+  var s: i32 = 0i32;
+  var c: u32 = 0u32;
+  while (c < (u32(@t_hash_bytes(u8*(p), 4u64)) & 7u32)) {
+    c = c + 1u32;
+    s = s + v / (v == 0i32 ? 1i32 : v);
+    p[1u32] = s;
+  }
+  return s;
+}
+)");
+}
+
 // A loop run where a condition holds whose value branches compute, one of
 // them with a call: reversion makes the loop in each branch of that
 // condition's `if`s that runs it. No run takes two of the copies (random
