@@ -199,11 +199,13 @@ class Translator {
     }
     return std::nullopt;
   }
-  // x where `id` is !x.
+  // x where `id` is !x or φ(x, false, true).
   std::optional<Id> negated(Id id) const {
     for (Id n : g_.nodes_of(id)) {
       const eqsat::ENodeView v = g_.node(n);
       if (kind_of(v.label.op) == Kind::Not) return v.children[0];
+      if (kind_of(v.label.op) == Kind::Phi && is_false(v.children[1]) && is_true(v.children[2]))
+        return v.children[0];
     }
     return std::nullopt;
   }
@@ -507,7 +509,21 @@ class Translator {
     Env top = in;  // after the condition
     const Id c = expr(cond, top);
     every_pass_ = is_true(c);
-    Flow b = on_path && !is_true(c) ? path_block(body, top, l, c, true) : block(body, top, l);
+    Flow b;
+    if (on_path && !is_true(c)) {
+      b = path_block(body, top, l, c, true);
+    } else if (on_path) {
+      // `while (true)` on a path: its body is on the path too, what it
+      // computes before its first way out on every iteration (as above),
+      // what its branches and the statements after that way out compute
+      // where they run, in that iteration.
+      std::vector<Id>* const path_always = path_always_;
+      path_always_ = &each_iteration;
+      b = block(body, top, l);
+      path_always_ = path_always;
+    } else {
+      b = block(body, top, l);
+    }
     every_pass_ = false;
 
     // The next iteration starts from the paths that fall through or continue.

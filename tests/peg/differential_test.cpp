@@ -698,6 +698,37 @@ fn f(p: i32*, n: u32) -> i32 {
 )");
 }
 
+// In a `while (true)` body after its first way out, a loop whose iterations
+// load p[7] and then call: the load is defined there (on the path where the
+// way out was not taken, `c >= 7` false, and the inner loop's condition
+// holds), so it is read before the call moves memory, not where the
+// innermost loop first uses it (kept before, for "a σ read after memory
+// moved past it", and retried after saturation).
+TEST(PegDifferential, AReadAfterTheFirstWayOutOfAWhileTrueIsMadeBeforeACall) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: i32*, q: u32*) -> i32 {
+  var c: u32 = 0u32;
+  var a: f32 = 0.0f32;
+  while (true) {
+    if (c >= 7u32) {
+      break;
+    }
+    c = c + 1u32;
+    q[4u32] = 1u32;
+    for (var k: u32 = q[0u32] & 3u32; k > 0u32; k = k - 1u32) {
+      a = f32(p[7u32]) - f32(@t_tick(1i64));
+      for (var j: u8 = 0u8; j < 3u8; j = j + 2u8) {
+        p[u32(i8(@t_tick(i64(a)))) % 8u32] = -5i32;
+      }
+    }
+  }
+  return i32(a);
+}
+)");
+}
+
 // A loop run where a condition holds whose value branches compute, one of
 // them with a call: reversion makes the loop in each branch of that
 // condition's `if`s that runs it. No run takes two of the copies (random
