@@ -682,6 +682,20 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   // that condition first; in each branch the test is one of its arms.
   const bool split_test = split && state && splits(test) && !known(node(test).children[0]);
   const std::uint32_t branch_on = split_test ? node(test).children[0] : test;
+  // Effects the condition reads that both sides of the σ φ make first
+  // (`if (a) { t = f(); if (t > 0 || b) p[0] = 1; }`: in the split on a,
+  // the call before its value decides the store).
+  if (state) {
+    const NodeSet needs = unmade_reads(branch_on);
+    if (!needs.empty()) {
+      const NodeSet a = certain_states_towards(node(*state).children[1]);
+      const NodeSet b = certain_states_towards(node(*state).children[2]);
+      for (std::uint32_t s : needs)
+        if (!reached(s) && std::binary_search(a.begin(), a.end(), s) &&
+            std::binary_search(b.begin(), b.end(), s) && can_reach(s))
+          reach(s);
+    }
+  }
   const ir::ExprPtr t = value(branch_on);
   flush_readers(cond);  // the members are emitted below, in the branches
   const std::uint32_t start = cur_;

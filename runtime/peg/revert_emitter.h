@@ -368,6 +368,9 @@ class Emitter {
   // The σs on the ways from `state` down to memory here (cur_, or a σ
   // reached), through both arms of σ φs and the inputs of effects, sorted.
   NodeSet states_towards(std::uint32_t state);
+  // Of those, the ones every way down makes: σ φs on conditions known here
+  // taken by their known arm, others skipped to the σ both arms start from.
+  NodeSet certain_states_towards(std::uint32_t state);
   // cur_ if memory holds what it held at `state` (only Demands, which read
   // and write no memory, lie between them, and σ θs in their loop's peeled
   // first iteration, where they are their initial σ, on every arm of the

@@ -217,6 +217,23 @@ NodeSet Emitter::states_towards(std::uint32_t state) {
   return out;
 }
 
+NodeSet Emitter::certain_states_towards(std::uint32_t state) {
+  NodeSet out;
+  std::optional<std::uint32_t> x = resolve(state);
+  for (std::size_t steps = 0;
+       x && !memory_at(*x) && !reached(*x) && is_producer(*x) && steps <= g_.nodes.size();
+       ++steps) {
+    spend(1);
+    // A σ φ whose condition is not known here: only what both arms start
+    // from is certain.
+    if (node(*x).kind() != Kind::Phi) out.push_back(*x);
+    x = input_of(*x);
+    if (x) x = resolve(*x);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 bool Emitter::can_reach(std::uint32_t target) {
   return way_to(target).failure == nullptr;
 }

@@ -729,6 +729,29 @@ fn f(p: i32*, q: u32*) -> i32 {
 )");
 }
 
+// A store and a call in `if (a)`, then an `if` on a value the call decides
+// that returns: the function's σ φ splits on a first, and in its branch the
+// store and the call, which both of that `if`'s ways make, come before the
+// condition that reads the call (kept before, for "a value φ whose branch
+// has effects").
+TEST(PegDifferential, EffectsBothWaysMakeComeBeforeTheConditionThatReadsThem) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: i64*, a: bool, g: bool, n: u64) -> u8 {
+  if (a) {
+    p[n % 8u64] = 1i64;
+    var b: bool = @t_tick(i64(n)) < 3i64 || g;
+    if (bool((g ? g : b) ? u64(g) & n : n << n)) {
+      p[1u64] = 7i64;
+      return 1u8;
+    }
+  }
+  return 0u8;
+}
+)");
+}
+
 // A loop run where a condition holds whose value branches compute, one of
 // them with a call: reversion makes the loop in each branch of that
 // condition's `if`s that runs it. No run takes two of the copies (random
