@@ -840,30 +840,55 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
           (node(c).type().is_ir() ? todo : effects).push_back(c);
       }
     }
-    while (!todo.empty() && walked < kMayRunWalk) {
-      const std::uint32_t n = todo.back();
-      todo.pop_back();
+    // Each node with the innermost φ above it on the walk that is defined
+    // here: a loop that is not defined here, run where that φ's conditions
+    // hold, runs once if the φ is computed ahead.
+    constexpr std::uint32_t kNoPhi = ~std::uint32_t{0};
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> walk;
+    for (std::uint32_t n : todo) walk.emplace_back(n, kNoPhi);
+    while (!walk.empty() && walked < kMayRunWalk) {
+      const auto [n, defined_phi] = walk.back();
+      walk.pop_back();
       if (!leads_to_loop_[n] || lookup(n) || !seen.insert(n)) continue;
       ++walked;
       spend(1);
       const PegNode& q = node(n);
       if (q.kind() != Kind::Eval) {
-        for (std::uint32_t c : q.children) todo.push_back(c);
-      } else if (!invariant_eval(n) && g_.depth(n) <= depth_ && defined(n)) {
-        out.push_back(n);
+        const bool phi_here = q.kind() == Kind::Phi && g_.depth(n) <= depth_ && defined(n);
+        for (std::uint32_t c : q.children) walk.emplace_back(c, phi_here ? n : defined_phi);
+      } else if (g_.depth(n) <= depth_ && !invariant_eval(n)) {
+        if (defined(n)) {
+          out.push_back(n);
+        } else if (defined_phi != kNoPhi) {
+          out.push_back(defined_phi);
+        }
       }
     }
     std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
   };
   const NodeSet runs[2] = {may_run(0), may_run(1)};
   NodeSet hoisted = intersect(runs[0], runs[1]);
   // A loop one side may run that the bundle also needs elsewhere (a later
-  // φ's branch, a value after the `if`) would run in each place.
-  if (NodeSet one_side = unite(runs[0], runs[1]); one_side.size() > hoisted.size())
-    unite_into(hoisted, needed_outside(members, state, one_side));
+  // φ's branch, a value after the `if`), for that value or another of its
+  // own, would run in each place.
+  if (NodeSet one_side = unite(runs[0], runs[1]); one_side.size() > hoisted.size()) {
+    const auto loop_of = [&](std::uint32_t e) {
+      return node(e).kind() == Kind::Eval ? node(e).children[1] : e;
+    };
+    NodeSet loops;
+    for (std::uint32_t e : one_side) loops.push_back(loop_of(e));
+    std::sort(loops.begin(), loops.end());
+    loops.erase(std::unique(loops.begin(), loops.end()), loops.end());
+    const NodeSet needed = needed_outside(members, state, loops).found;
+    std::erase_if(one_side, [&](std::uint32_t e) {
+      return !std::binary_search(needed.begin(), needed.end(), loop_of(e));
+    });
+    unite_into(hoisted, one_side);
+  }
   for (std::uint32_t e : hoisted) {
-    if (lookup(e) || in_progress_.contains(e) || !lazy_reads(e, *memo).empty()) continue;
+    if (lookup(e) || in_progress_.contains(e) || !reads_only_current(e)) continue;
     ir::ExprPtr v = value(e);
     if (!lookup(e)) cache(e, temp(std::move(v)));
     memo->clear();
@@ -891,9 +916,10 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
   }
 }
 
-NodeSet Emitter::needed_outside(const std::vector<std::uint32_t>& members,
-                                std::optional<std::uint32_t> state, const NodeSet& loops) {
-  NodeSet out;
+Emitter::Needed Emitter::needed_outside(const std::vector<std::uint32_t>& members,
+                                        std::optional<std::uint32_t> state,
+                                        const NodeSet& nodes) const {
+  Needed out{{}, true};
   if (bundles_.empty()) return out;
   Marks seen = marks();
   // The group's branches are not looked into: only its conditions.
@@ -901,12 +927,16 @@ NodeSet Emitter::needed_outside(const std::vector<std::uint32_t>& members,
   for (std::uint32_t m : members) group.insert(m);
   if (state) group.insert(*state);
   std::vector<std::uint32_t> todo = bundles_.back().roots;
-  for (std::size_t walked = 0; !todo.empty() && walked < kNeededWalk; ++walked) {
+  for (std::size_t walked = 0; !todo.empty(); ++walked) {
+    if (walked == kNeededWalk) {
+      out.complete = false;
+      break;
+    }
     const std::uint32_t n = todo.back();
     todo.pop_back();
     if (!seen.insert(n) || lookup(n) || reached(n)) continue;
     spend(1);
-    if (std::binary_search(loops.begin(), loops.end(), n)) out.push_back(n);
+    if (std::binary_search(nodes.begin(), nodes.end(), n)) out.found.push_back(n);
     const PegNode& p = node(n);
     if (group.contains(n)) {
       todo.push_back(p.children[0]);
@@ -914,7 +944,7 @@ NodeSet Emitter::needed_outside(const std::vector<std::uint32_t>& members,
     }
     for (std::uint32_t c : p.children) todo.push_back(c);
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out.found.begin(), out.found.end());
   return out;
 }
 
@@ -1028,12 +1058,18 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   }
   const auto on_cond = value_phis_.find(cond);
   if (on_cond == value_phis_.end()) return out;
+  NodeSet defined_only;
   for (std::uint32_t m : on_cond->second) {
     if (m == except || lookup(m) || g_.depth(m) > depth_ || !defined(m) ||
         std::binary_search(must.begin(), must.end(), m))
       continue;
-    if (fits(m)) out.push_back(m);
+    if (fits(m)) defined_only.push_back(m);
   }
+  if (defined_only.empty()) return out;
+  std::sort(defined_only.begin(), defined_only.end());
+  const Needed needed = needed_outside({}, std::nullopt, defined_only);
+  const NodeSet& joining = needed.complete ? needed.found : defined_only;
+  out.insert(out.end(), joining.begin(), joining.end());
   return out;
 }
 

@@ -251,18 +251,26 @@ class Emitter {
   // evaluate (MustEval), is shared and reads no memory, so that a chain of
   // φs each reusing the last stays linear instead of doubling per φ; and
   // the loops both branches may run (through the φs within them) that read
-  // no memory and are defined here, which each branch ran a copy of, or that
-  // one branch may run and the bundle needs elsewhere too (a later φ's
-  // branch). With a σ φ on the same condition, what the effects of its
+  // no memory but the current one and are defined here, which each branch
+  // ran a copy of, or that one branch may run and the bundle needs
+  // elsewhere too (a later φ's branch, another of the loop's values); for a
+  // loop defined only where conditions hold, the φ on them that is defined
+  // here. With a σ φ on the same condition, what the effects of its
   // sides need counts too (a loop whose value one branch tests before a
   // call and the other returns).
   void compute_common(const std::vector<std::uint32_t>& members,
                       std::optional<std::uint32_t> state = std::nullopt);
-  // Of `loops`, those the innermost bundle needs outside the branches of
+  // Of `nodes`, those the innermost bundle needs outside the branches of
   // the φ group (members, state): a walk from its roots of kNeededWalk nodes
-  // at most, past what is computed or reached here.
-  NodeSet needed_outside(const std::vector<std::uint32_t>& members,
-                         std::optional<std::uint32_t> state, const NodeSet& loops);
+  // at most, past what is computed or reached here. `complete` says whether
+  // the walk saw all the bundle may need (then what it did not find is not
+  // needed).
+  struct Needed {
+    NodeSet found;
+    bool complete;
+  };
+  Needed needed_outside(const std::vector<std::uint32_t>& members,
+                        std::optional<std::uint32_t> state, const NodeSet& nodes) const;
   static constexpr std::size_t kNeededWalk = 1024;
   // How many nodes compute_common looks at per branch for loops it may run:
   // a chain of φs each holding the next would otherwise walk its rest at
@@ -333,9 +341,11 @@ class Emitter {
   // The value φs on `cond` that can join an `if` on it now: they read no σ
   // but cur_ and `inside` (states within the branches), and the innermost
   // bundle evaluates them anyway, or they are defined (on every call, or
-  // where the known conditions hold). Such a φ needed later (in a loop's
-  // branch, or by a later loop) was an `if` of its own there, running the
-  // loops of the branch again, or could not read what the branch stores.
+  // where the known conditions hold) and it may still need them. Such a φ
+  // needed later (in a loop's branch, or by a later loop) was an `if` of
+  // its own there, running the loops of the branch again, or could not read
+  // what the branch stores; one it no longer needs ran its branches' loops
+  // for nothing.
   std::vector<std::uint32_t> fusable_phis(std::uint32_t cond, std::uint32_t except,
                                           const NodeSet& inside) const;
   ir::ExprPtr constant(const PegNode& n) const;

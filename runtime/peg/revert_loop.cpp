@@ -644,33 +644,36 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         for (std::uint32_t c : q.children) todo.push_back(c);
         continue;
       }
-      if (g_.depth(n) >= l) continue;
-      if (is_pure_value_op(q.kind()) && speculatable_now(n, speculatable_here)) {
+      if (g_.depth(n) < l && is_pure_value_op(q.kind()) && speculatable_now(n, speculatable_here)) {
         ir::ExprPtr v = value(n);
         if (!lookup(n)) cache(n, temp(std::move(v)));
       } else {
         trapping.push_back(n);
       }
     }
-    // So is an invariant loop in that work that the source runs on every
-    // call (`defined`) and that reads no memory but the current one: run
-    // in the body (for a store made there, or an inner loop's start), it
-    // was out of sight of the code after the loop, which ran it again.
+    // So is an invariant loop in that work, or in an inner loop's, that the
+    // source runs on every call (`defined`) and that reads no memory but
+    // the current one: run in the body (for a store made there, or an inner
+    // loop's start or bound), it was out of sight of the code after the
+    // loop, which ran it again.
     todo = std::move(trapping);
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
       todo.pop_back();
       const PegNode& q = node(n);
-      if (is_pure_value_op(q.kind()) || q.kind() == Kind::Phi) {
-        // A φ certainly evaluates only its condition.
-        const std::size_t operands = q.kind() == Kind::Phi ? 1 : q.children.size();
-        for (std::size_t i = 0; i < operands; ++i)
-          if (seen.insert(q.children[i]) && !lookup(q.children[i])) todo.push_back(q.children[i]);
-      } else if (q.kind() == Kind::Eval && q.type().is_ir() && g_.depth(n) < l &&
-                 !invariant_eval(n) && defined(n) && reads_only_current(n)) {
+      if (q.kind() == Kind::Eval && q.type().is_ir() && g_.depth(n) < l && !invariant_eval(n) &&
+          defined(n) && reads_only_current(n)) {
         ir::ExprPtr v = value(n);
         if (!lookup(n)) cache(n, temp(std::move(v)));
+        continue;
       }
+      // Into an inner loop whatever it evaluates; elsewhere, a φ certainly
+      // evaluates only its condition.
+      const bool inner_loop = g_.depth(n) > l || q.kind() == Kind::Pass || q.kind() == Kind::Eval;
+      if (!inner_loop && !is_pure_value_op(q.kind()) && q.kind() != Kind::Phi) continue;
+      const std::size_t operands = q.kind() == Kind::Phi && !inner_loop ? 1 : q.children.size();
+      for (std::size_t i = 0; i < operands; ++i)
+        if (seen.insert(q.children[i]) && !lookup(q.children[i])) todo.push_back(q.children[i]);
     }
   }
   std::vector<ir::ExprPtr> inits;

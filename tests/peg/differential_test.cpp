@@ -846,6 +846,121 @@ fn f(a0: u16, a1: bool, p2: u64*, a3: i8, p4: i16*) -> u16 {
             "");
 }
 
+// A loop that loads from p: one arm of a `?:` in a later load's index reads
+// its count, the code after it its other value. That load is read before
+// the store (it is defined), so the loop runs once, ahead of the `?:`,
+// rather than in its arm and again for the other value (kept before, for
+// "duplicated loops").
+TEST(PegDifferential, ALoopThatReadsMemoryRunsOnceBeforeTheChoiceOneArmOfWhichReadsIt) {
+  expect_reverted(R"(
+fn f(p: i8*, a: f32, b: i8) -> i8 {
+  var c: i64 = 0i64;
+  while (c < 2i64) {
+    c = c + 1i64;
+    if (i64(b) <= c) {
+      b = min(p[u64(c) % 13u64], b + b);
+    }
+  }
+  var t: i8 = p[u64(bool(a) ? -1i64 : c) % 11u64];
+  p[0u64] = b ^ t;
+  return b;
+}
+)");
+}
+
+// `a ? x : u16(c)` computed in `if (p[0] > 3)`, and later `a ? 3 : v`: the
+// first, no longer needed, does not join the later `if (a)`, whose branch
+// ran the loop again for it (kept before, for "duplicated loops").
+TEST(PegDifferential, AValuePhiNoLongerNeededDoesNotJoinALaterIf) {
+  expect_reverted(R"(
+extern fn t_mix_i32(i32, i32) -> i32 pure;
+
+fn f(x: u16, a: bool, p: u64*) -> u16 {
+  var c: i32 = 0i32;
+  while (c < 7i32) {
+    c = c + 1i32;
+  }
+  var v: u16 = 1u16;
+  var w: i64 = 5i64;
+  if (p[0u32] > 3u64) {
+    var t: u16 = a ? x : u16(c);
+    v = t % 7u16;
+    w = (a ? -6i64 : w) - i64(v);
+    p[1u32] = u64(@t_mix_i32(i32(a), c));
+    p[2u32] = u64(w);
+  }
+  return (a ? 3u16 : v) - v;
+}
+)");
+}
+
+// A loop whose result bounds an inner loop run in one branch of an outer
+// loop's body, and is read again after the outer loop: it runs once, before
+// the outer loop, not in each of its iterations that take the branch and
+// again after it (kept before, for "duplicated loops").
+TEST(PegDifferential, AnInvariantLoopThatBoundsAnInnerLoopRunsBeforeTheOuterLoop) {
+  expect_reverted(R"(
+fn f(n: u16, p: i64*) -> i64 {
+  var c: i64 = 0i64;
+  while (c < (i64(n) & 7i64)) {
+    c = c + 1i64;
+  }
+  var k: i64 = 0i64;
+  var s: i64 = 0i64;
+  while (k < 5i64) {
+    k = k + 1i64;
+    if (k == 3i64) {
+      var j: u8 = 0u8;
+      while (j < (u8(c) & 3u8)) {
+        j = j + 1u8;
+        s = s + p[u64(j) % 4u64];
+      }
+    }
+  }
+  return s + c;
+}
+)");
+}
+
+// The value of `a` after `if (n > 3) loop`, read in one arm of the next
+// condition and in both branches of its `if`: that value, a φ the source
+// computes on every call, is computed once ahead, running the loop where
+// n > 3 (kept before, for "duplicated loops"). Where the loop itself runs
+// on every call, it runs ahead instead, and the φs reading it after it.
+TEST(PegDifferential, AValueThatRunsALoopWhereItsConditionHoldsIsComputedOnceAhead) {
+  expect_reverted(R"(
+fn f(a: i8, b: bool, n: i64) -> i64 {
+  if (n > 3i64) {
+    var j: u32 = 0u32;
+    while (j < (u32(a) & 3u32)) {
+      j = j + 1u32;
+      a = a + i8(j);
+    }
+  }
+  var r: i64 = 0i64;
+  if ((b ? bool(a) : true) && n != 0i64) {
+    r = i64(a);
+  } else {
+    r = i64(a) + 1i64;
+  }
+  return r;
+}
+)");
+  expect_reverted(R"(
+fn f(a: bool, b: bool, x: u16) -> u16 {
+  var c: i32 = 0i32;
+  while (c < 7i32) {
+    c = c + 1i32;
+  }
+  var v: u16 = 1u16;
+  if (b) {
+    v = (a ? x : u16(c)) % 7u16;
+  }
+  return (a ? x + 1u16 : v) - v;
+}
+)");
+}
+
 // An exit test that reads a call made under a condition that also guards a
 // store made only on going on (`if (g) { if (tick()) break; store; }`): the
 // test is made inside the `if` of the σ φ on g, after the call (reversion
