@@ -156,12 +156,13 @@ bool Emitter::speculatable_now(std::uint32_t root, std::unordered_map<std::uint3
     const auto [n, expanded] = stack.back();
     stack.pop_back();
     if (memo.contains(n)) continue;
-    if (speculatable_[n] || lookup(n)) {
+    const PegNode& p = node(n);
+    // A call's value is there once the call is made.
+    if (speculatable_[n] || lookup(n) || (p.kind() == Kind::ProjValue && lookup(p.children[0]))) {
       memo.emplace(n, true);
       continue;
     }
-    const PegNode& p = node(n);
-    if (!op_speculatable(p) || p.kind() == Kind::Phi) {
+    if (!op_speculatable(p)) {
       memo.emplace(n, false);
       continue;
     }

@@ -357,8 +357,8 @@ class Emitter {
   // operand too).
   bool op_speculatable(const PegNode& n) const;
   // Whether n can be computed here without trapping: speculatable, or its
-  // operation cannot trap and each operand can be or is computed already
-  // (`memo` holds the answers for the nodes looked at).
+  // operation cannot trap (a φ's cannot) and each operand can be or is
+  // computed already (`memo` holds the answers for the nodes looked at).
   bool speculatable_now(std::uint32_t n, std::unordered_map<std::uint32_t, bool>& memo);
 
   // ---------------------------------------------------------- σ (revert_state.cpp)

@@ -961,6 +961,61 @@ fn f(a: bool, b: bool, x: u16) -> u16 {
 )");
 }
 
+// Work on a call's value that neither loop changes, in the inner loop's
+// exit test: computed once, before the outer loop, where the call's value
+// is there already (it was computed in every inner iteration: kept before,
+// for "the loops' work grew").
+TEST(PegDifferential, InvariantWorkOnACallsValueRunsBeforeTheLoops) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: i64) -> i8 {
+  var x: i64 = @t_tick(5i64) * (a + 1i64);
+  var c: u8 = 0u8;
+  while (c < 7u8) {
+    c = c + 1u8;
+    var v: f32 = f32(x);
+    var k: u32 = 0u32;
+    while (k < 3u32) {
+      k = k + 1u32;
+      if (v % f32(x) != v % v | bool(c)) {
+        return 1i8;
+      }
+    }
+  }
+  return 96i8;
+}
+)");
+}
+
+// `a = bool(d) ? d | 8 : d`, where d divides by a: the inner loop reads a in
+// one arm of its `if`'s condition, and does not change it. The `?:` runs
+// once per outer iteration, before the inner loop, its division computed
+// already (it was made in every inner iteration: kept before, for "the
+// loops' work grew").
+TEST(PegDifferential, AnInvariantChoiceRunsBeforeTheInnerLoop) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a: u64, n: i32) -> u64 {
+  var m: i32 = 0i32;
+  while (m < (n & 7i32)) {
+    var d: u64 = u64(m) / (a == 0u64 ? 1u64 : a);
+    a = bool(d) ? d | 8u64 : d;
+    var c: i32 = 0i32;
+    while (c < i32(d & 3u64)) {
+      c = c + 1i32;
+      if (bool(m) ? bool(a) : c > 1i32) {
+        @t_log(i64(a));
+      }
+    }
+    m = m + 1i32;
+  }
+  return a;
+}
+)");
+}
+
 // An exit test that reads a call made under a condition that also guards a
 // store made only on going on (`if (g) { if (tick()) break; store; }`): the
 // test is made inside the `if` of the σ φ on g, after the call (reversion
