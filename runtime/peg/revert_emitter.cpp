@@ -926,7 +926,11 @@ Emitter::Needed Emitter::needed_outside(const std::vector<std::uint32_t>& member
   Marks group = marks();
   for (std::uint32_t m : members) group.insert(m);
   if (state) group.insert(*state);
-  std::vector<std::uint32_t> todo = bundles_.back().roots;
+  // From the innermost bundle's roots, then the enclosing ones': what an
+  // enclosing bundle needs later under the conditions known here is found
+  // in this branch's values.
+  std::vector<std::uint32_t> todo;
+  for (const Bundle& b : bundles_) todo.insert(todo.end(), b.roots.begin(), b.roots.end());
   for (std::size_t walked = 0; !todo.empty(); ++walked) {
     if (walked == kNeededWalk) {
       out.complete = false;

@@ -260,9 +260,9 @@ class Emitter {
   // call and the other returns).
   void compute_common(const std::vector<std::uint32_t>& members,
                       std::optional<std::uint32_t> state = std::nullopt);
-  // Of `nodes`, those the innermost bundle needs outside the branches of
-  // the φ group (members, state): a walk from its roots of kNeededWalk nodes
-  // at most, past what is computed or reached here. `complete` says whether
+  // Of `nodes`, those the bundles need outside the branches of the φ group
+  // (members, state): a walk from their roots, the innermost's first, of
+  // kNeededWalk nodes at most, past what is computed or reached here. `complete` says whether
   // the walk saw all the bundle may need (then what it did not find is not
   // needed).
   struct Needed {
@@ -341,10 +341,10 @@ class Emitter {
   // The value φs on `cond` that can join an `if` on it now: they read no σ
   // but cur_ and `inside` (states within the branches), and the innermost
   // bundle evaluates them anyway, or they are defined (on every call, or
-  // where the known conditions hold) and it may still need them. Such a φ
-  // needed later (in a loop's branch, or by a later loop) was an `if` of
+  // where the known conditions hold) and a bundle may still need them. Such
+  // a φ needed later (in a loop's branch, or by a later loop) was an `if` of
   // its own there, running the loops of the branch again, or could not read
-  // what the branch stores; one it no longer needs ran its branches' loops
+  // what the branch stores; one no longer needed ran its branches' loops
   // for nothing.
   std::vector<std::uint32_t> fusable_phis(std::uint32_t cond, std::uint32_t except,
                                           const NodeSet& inside) const;

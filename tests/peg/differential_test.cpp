@@ -961,6 +961,33 @@ fn f(a: bool, b: bool, x: u16) -> u16 {
 )");
 }
 
+// A loop the source runs where p[0] || a > 5, whose values one arm of
+// `p[1] && ...` reads, and the code after the `if`s too (the return where
+// that condition held): the loop runs in the branch, before the `&&`, so
+// that the code after it finds its values where the condition is known
+// (it ran in the arm and again after the `if`s: kept for "duplicated
+// loops").
+TEST(PegDifferential, ALoopTheCodeAfterABranchNeedsRunsBeforeTheChoiceInIt) {
+  expect_reverted(R"(
+fn f(p: bool*, a: i32, b: bool) -> f32 {
+  if (p[0u32] || a > 5i32) {
+    var m: i32 = 0i32;
+    while (m < (a & 7i32)) {
+      m = m + 2i32;
+      a = max(a - m, 3i32);
+    }
+    if (p[1u32]) {
+      if (u32(a) << u32(a) > u32(m)) {
+        p[2u32] = b;
+        return sqrt(f32(m));
+      }
+    }
+  }
+  return f32(a);
+}
+)");
+}
+
 // Work on a call's value that neither loop changes, in the inner loop's
 // exit test: computed once, before the outer loop, where the call's value
 // is there already (it was computed in every inner iteration: kept before,
