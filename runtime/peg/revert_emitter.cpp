@@ -914,6 +914,23 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
+  // What one side evaluates that the bundle evaluates anyway, is shared and
+  // cannot trap: computed here once, not in the branch and again after it.
+  // (By index: computing a value may add bundles, moving this one.)
+  if (bundles_.empty()) return;
+  const std::size_t innermost = bundles_.size() - 1;
+  std::unordered_map<std::uint32_t, bool> speculatable_here;
+  for (const NodeSet& side : sides)
+    for (std::uint32_t n : side) {
+      const PegNode& q = node(n);
+      const NodeSet& anyway = bundles_[innermost].must;
+      if (uses_[n] < 2 || !q.type().is_ir() || !is_pure_value_op(q.kind()) || lookup(n) ||
+          in_progress_.contains(n) || !std::binary_search(anyway.begin(), anyway.end(), n) ||
+          !lazy_reads(n, *memo).empty() || !speculatable_now(n, speculatable_here))
+        continue;
+      ir::ExprPtr v = value(n);
+      if (!lookup(n)) cache(n, temp(std::move(v)));
+    }
 }
 
 Emitter::Needed Emitter::needed_outside(const std::vector<std::uint32_t>& members,

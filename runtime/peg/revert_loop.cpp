@@ -644,7 +644,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         for (std::uint32_t c : q.children) todo.push_back(c);
         continue;
       }
-      if (g_.depth(n) < l && is_pure_value_op(q.kind()) && speculatable_now(n, speculatable_here)) {
+      const bool value_op =
+          is_pure_value_op(q.kind()) || (q.kind() == Kind::Phi && q.type().is_ir());
+      if (g_.depth(n) < l && value_op && speculatable_now(n, speculatable_here)) {
         ir::ExprPtr v = value(n);
         if (!lookup(n)) cache(n, temp(std::move(v)));
       } else {

@@ -1043,6 +1043,43 @@ fn f(a: u64, n: i32) -> u64 {
 )");
 }
 
+// A `?:` that neither loop changes, on a pure call's value, in the effect
+// each iteration makes: computed once, before the loop, not in every
+// iteration (kept before, for "the loops' work grew").
+TEST(PegDifferential, AnInvariantChoiceAnEffectReadsRunsBeforeTheLoop) {
+  expect_reverted(R"(
+extern fn t_mix_i32(i32, i32) -> i32 pure;
+extern fn t_log(i64) -> void effect;
+
+fn f(a: f64) -> f32 {
+  var v: f64 = -f64(@t_mix_i32(-1i32, i32(bool(a))));
+  for (var k: i32 = 0i32; k < 6i32; k = k + 2i32) {
+    @t_log(f32(v) <= -0.0f32 ? i64(v) : 7i64);
+  }
+  return f32(v);
+}
+)");
+}
+
+// `a = max(...)`, read in one arm of the `if`'s condition, in its other
+// test and after the `if`: every iteration computes it, so it is computed
+// once, before the `if`, not in each arm that reads it and again after
+// (kept before, for "the loops' work grew").
+TEST(PegDifferential, AValueAnIterationComputesAnywayIsNotComputedInTheArmsToo) {
+  expect_reverted(R"(
+fn f(a: u32, b: bool) -> u32 {
+  for (var k: i32 = 3i32; k > 0i32; k = k - 1i32) {
+    a = max(a, 4294967168u32 * (a - u32(k)));
+    if ((b && b ? b : u64(b) == u64(a)) && -f32(b) != f32(a)) {
+      b = false;
+      a = 7u32 >> ~u32(k) & max(a, ~a);
+    }
+  }
+  return a;
+}
+)");
+}
+
 // An exit test that reads a call made under a condition that also guards a
 // store made only on going on (`if (g) { if (tick()) break; store; }`): the
 // test is made inside the `if` of the σ φ on g, after the call (reversion
