@@ -249,23 +249,23 @@ class Emitter {
   bool certainly_reached(std::uint32_t state);
   // Before the branches of value φs: computes once what both branches
   // evaluate (MustEval), is shared and reads no memory, so that a chain of
-  // φs each reusing the last stays linear instead of doubling per φ; and
-  // the loops both branches may run (through the φs within them) that read
-  // no memory but the current one and are defined here, which each branch
-  // ran a copy of, or that one branch may run and the bundle needs
-  // elsewhere too (a later φ's branch, another of the loop's values); for a
-  // loop defined only where conditions hold, the φ on them that is defined
-  // here; and what one side evaluates that the bundle evaluates anyway,
-  // when it is shared and cannot trap. With a σ φ on the same condition, what the effects of its
-  // sides need counts too (a loop whose value one branch tests before a
-  // call and the other returns).
+  // φs each reusing the last stays linear instead of doubling per φ; the
+  // loops both branches may run (through the φs within them) that read no
+  // memory but the current one and are defined here, which each branch ran
+  // a copy of, or that one branch may run and the bundle needs elsewhere
+  // too (a later φ's branch, another of the loop's values); for a loop
+  // defined only where conditions hold, the φ on them that is defined here;
+  // and what one side evaluates that the bundle evaluates anyway, when it
+  // is shared and cannot trap. With a σ φ on the same condition, what the
+  // effects of its sides need counts too (a loop whose value one branch
+  // tests before a call and the other returns).
   void compute_common(const std::vector<std::uint32_t>& members,
                       std::optional<std::uint32_t> state = std::nullopt);
   // Of `nodes`, those the bundles need outside the branches of the φ group
   // (members, state): a walk from their roots, the innermost's first, of
-  // kNeededWalk nodes at most, past what is computed or reached here. `complete` says whether
-  // the walk saw all the bundle may need (then what it did not find is not
-  // needed).
+  // kNeededWalk nodes at most, past what is computed or reached here.
+  // `complete` says whether the walk saw all the bundles may need (then
+  // what it did not find is not needed).
   struct Needed {
     NodeSet found;
     bool complete;
