@@ -943,13 +943,19 @@ Emitter::Needed Emitter::needed_outside(const std::vector<std::uint32_t>& member
   Marks group = marks();
   for (std::uint32_t m : members) group.insert(m);
   if (state) group.insert(*state);
-  // From the innermost bundle's roots, then the enclosing ones': what an
-  // enclosing bundle needs later under the conditions known here is found
-  // in this branch's values.
+  // From the innermost bundle's roots, then the enclosing ones' (each
+  // bundle's pushed only once the walk is through the one inside it): what
+  // an enclosing bundle needs later under the conditions known here is
+  // found in this branch's values.
   std::vector<std::uint32_t> todo;
-  for (const Bundle& b : bundles_) todo.insert(todo.end(), b.roots.begin(), b.roots.end());
-  for (std::size_t walked = 0; !todo.empty(); ++walked) {
-    if (walked == kNeededWalk) {
+  std::size_t unwalked_bundles = bundles_.size();
+  for (std::size_t walked = 0;;) {
+    while (todo.empty() && unwalked_bundles > 0) {
+      const std::vector<std::uint32_t>& roots = bundles_[--unwalked_bundles].roots;
+      todo.assign(roots.begin(), roots.end());
+    }
+    if (todo.empty()) break;
+    if (walked++ == kNeededWalk) {
       out.complete = false;
       break;
     }
