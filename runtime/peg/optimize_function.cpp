@@ -409,7 +409,9 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       return std::any_of(paths.first, paths.second, [&](const auto& entry) {
         for (std::uint32_t s = entry.second->path; s != PegFunction::kTopLevel;) {
           const PegFunction::PathStep& step = peg.path_steps[s];
-          if (known(g->find(step.condition)) != step.taken) return false;
+          if (known(g->find(step.condition)) != step.taken &&
+              !(step.unless_exit && known(g->find(*step.unless_exit)) == false))
+            return false;
           s = step.outer;
         }
         return true;

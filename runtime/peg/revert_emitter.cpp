@@ -469,7 +469,11 @@ std::optional<Emitter::TestSite> Emitter::phi_making_test_reads(std::uint32_t gu
                                                                 std::uint32_t test) {
   if (bundles_.empty() || known(guard) || splits(guard)) return std::nullopt;
   const NodeSet needs = unmade_reads(test);
-  if (needs.empty()) return std::nullopt;
+  if (needs.empty()) {
+    const std::optional<std::uint32_t> sigma = decided_phi_going_on_reads(guard);
+    if (!sigma) return std::nullopt;
+    return TestSite{*sigma, guard, holds, true};
+  }
   const auto makes_needs = [&](std::uint32_t arm) {
     const NodeSet side = states_towards(arm);
     return std::includes(side.begin(), side.end(), needs.begin(), needs.end());
@@ -518,6 +522,34 @@ std::optional<Emitter::TestSite> Emitter::phi_making_test_reads(std::uint32_t gu
       if (!taken_otherwise || !makes_needs(s.children[*taken_otherwise ? 1 : 2])) continue;
     }
     if (can_reach(sigma)) return TestSite{sigma, *branch, *side};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> Emitter::decided_phi_going_on_reads(std::uint32_t guard) {
+  if (bundles_.empty() || known(guard) || splits(guard)) return std::nullopt;
+  const auto on_guard = state_phis_.find(guard);
+  if (on_guard == state_phis_.end()) return std::nullopt;
+  const Bundle& b = bundles_.back();
+  NodeSetMemoHandle memo = node_set_memo();
+  for (std::uint32_t sigma : on_guard->second) {
+    if (reached(sigma) ||
+        !std::binary_search(b.decided_by_leaving.begin(), b.decided_by_leaving.end(), sigma))
+      continue;
+    const NodeSet inside =
+        unite(states_towards(node(sigma).children[1]), states_towards(node(sigma).children[2]));
+    for (std::uint32_t m : b.going_on) {
+      spend(1);
+      const PegNode& q = node(m);
+      if (q.kind() != Kind::Phi || q.children[0] != guard || !q.type().is_ir() || lookup(m) ||
+          std::binary_search(b.must.begin(), b.must.end(), m))
+        continue;
+      const NodeSet& r = lazy_reads(m, *memo);
+      const bool reads_inside = std::any_of(r.begin(), r.end(), [&](std::uint32_t s) {
+        return std::binary_search(inside.begin(), inside.end(), s);
+      });
+      if (reads_inside && can_reach(sigma)) return sigma;
+    }
   }
   return std::nullopt;
 }
@@ -1076,13 +1108,19 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
     });
   };
   const std::vector<std::uint32_t>& must = bundles_.back().must;
-  for (std::uint32_t m : must) {
-    const PegNode& q = node(m);
-    if (m == except || q.kind() != Kind::Phi || q.children[0] != cond || !q.type().is_ir() ||
-        lookup(m))
-      continue;
-    if (fits(m)) out.push_back(m);
-  }
+  const auto take_phis_of = [&](const NodeSet& from) {
+    for (std::uint32_t m : from) {
+      const PegNode& q = node(m);
+      if (m == except || q.kind() != Kind::Phi || q.children[0] != cond || !q.type().is_ir() ||
+          lookup(m) || std::find(out.begin(), out.end(), m) != out.end())
+        continue;
+      if (fits(m)) out.push_back(m);
+    }
+  };
+  take_phis_of(must);
+  // An exit test pending inside this σ φ's `if` is made first in its branch,
+  // and the other branch goes on: there, what going on needs is needed.
+  if (test_in_branch_ && test_in_branch_->state == except) take_phis_of(bundles_.back().going_on);
   const auto on_cond = value_phis_.find(cond);
   if (on_cond == value_phis_.end()) return out;
   NodeSet defined_only;

@@ -227,13 +227,23 @@ class Emitter {
   // can be made: in the branch of σ φ `state`'s `if` on `branch` where it
   // is `side`. That σ φ is one going on makes; on that side every way on
   // makes the effects the test reads that are not made yet.
+  // Or the test reads nothing unmade, but going on reads that σ φ's
+  // branches through a value φ on its condition (decided_phi_going_on_reads):
+  // then that side's effects come first in the branch (`arm_first`).
   struct TestSite {
     std::uint32_t state;
     std::uint32_t branch;
     bool side;
+    bool arm_first = false;
   };
   std::optional<TestSite> phi_making_test_reads(std::uint32_t guard, bool holds,
                                                 std::uint32_t test);
+  // A σ φ on `guard` that going on makes and whose arm leaving needs too
+  // (Bundle::decided_by_leaving), whose branches a value φ on `guard` going
+  // on needs reads (`if (g) { p[0] = 1; if (t) break; x = p[1]; }`: x is
+  // φ(g, load, x)). Made ahead of the test, its `if` could not compute that
+  // φ without loading before the test; the test goes inside it instead.
+  std::optional<std::uint32_t> decided_phi_going_on_reads(std::uint32_t guard);
   // The σs `n` reads that are not reached here, sorted.
   NodeSet unmade_reads(std::uint32_t n);
   // The condition phi_into() first branches on for a σ φ on `cond`, as
@@ -494,7 +504,9 @@ class Emitter {
   // the effects before it, a value that is both the exit's and the next
   // iteration's) is done once, ahead of the test, instead of once in the
   // exit and again for the next values.
-  void run_common_work(std::uint32_t test);
+  // `test_inside`: a σ φ left for the test's own `if` to make
+  // (decided_phi_going_on_reads).
+  void run_common_work(std::uint32_t test, std::optional<std::uint32_t> test_inside);
   // Before the branches of a φ group: the loops the innermost bundle
   // evaluates anyway (its must) and that read no memory but the current
   // one. Run first inside a branch, such a loop was emitted again after it

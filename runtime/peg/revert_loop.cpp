@@ -109,7 +109,13 @@ ir::Block without_breaks(ir::Block block, const std::function<ir::VarId()>& new_
 template <class Exit, class Iteration>
 bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iteration) {
   bundles_.back() = iteration(c);
-  run_common_work(c);
+  // A σ φ the test goes inside (φ(g, A, false), below) is not made ahead.
+  std::optional<std::uint32_t> test_inside;
+  if (const PegNode& p = node(c); p.kind() == Kind::Phi)
+    for (const bool holds : {true, false})
+      if (!test_inside && known(p.children[holds ? 2 : 1]) == false)
+        test_inside = decided_phi_going_on_reads(p.children[0]);
+  run_common_work(c, test_inside);
   if (std::optional<bool> k = known(c)) {
     if (!*k) return true;
     ir::Block b = exit(c, true);
@@ -180,23 +186,28 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     // if (t) break; p[2] = 0; }`), A is tested inside that σ φ's `if`, after
     // the effects it reads; and the mirror. Where that `if` is on another
     // condition than g, those effects come first in its branch, then the
-    // whole test.
+    // whole test. Also when A reads nothing unmade but going on reads the
+    // branches of a σ φ on g that leaving needs too (`if (g) { p[0] = 1;
+    // if (t) break; x = p[1]; }`): its side's effects, then A, inside.
     for (const bool holds : {true, false}) {
       if (known(holds ? else_ : then_) != false) continue;
       const std::uint32_t test = holds ? then_ : else_;
       const std::optional<TestSite> site = phi_making_test_reads(guard, holds, test);
       if (!site) continue;
       const bool on_guard = site->branch == guard;
-      test_in_branch_ = TestInBranch{site->state, site->branch, site->side, [&, test, on_guard] {
-                                       if (!on_guard)
-                                         for (std::uint32_t s : unmade_reads(test))
-                                           if (!reached(s)) reach(s);
-                                       bundles_.emplace_back();
-                                       const bool goes_on =
-                                           exit_test(on_guard ? test : c, exit, iteration);
-                                       bundles_.pop_back();
-                                       return goes_on;
-                                     }};
+      const std::uint32_t arm = node(site->state).children[site->side ? 1 : 2];
+      const bool arm_first = site->arm_first;
+      test_in_branch_ =
+          TestInBranch{site->state, site->branch, site->side, [&, test, on_guard, arm, arm_first] {
+                         if (arm_first) reach(arm);
+                         if (!on_guard)
+                           for (std::uint32_t s : unmade_reads(test))
+                             if (!reached(s)) reach(s);
+                         bundles_.emplace_back();
+                         const bool goes_on = exit_test(on_guard ? test : c, exit, iteration);
+                         bundles_.pop_back();
+                         return goes_on;
+                       }};
       reach(site->state);
       if (test_in_branch_) fail(site->state, "an exit test inside a branch that was not made");
       know(c, false);
@@ -271,7 +282,7 @@ std::optional<std::uint32_t> Emitter::test_split_on(std::uint32_t guard) {
   return std::nullopt;
 }
 
-void Emitter::run_common_work(std::uint32_t test) {
+void Emitter::run_common_work(std::uint32_t test, std::optional<std::uint32_t> test_inside) {
   if (bundles_.back().roots.empty()) return;
   // The values the test is made of (through φs and pure operators): a σ φ
   // over one of them chooses by the test still pending.
@@ -295,7 +306,8 @@ void Emitter::run_common_work(std::uint32_t test) {
   std::sort(roots.begin(), roots.end());
   // Effects first: a σ φ emits the value φs of its condition that read
   // inside its branches with it, which values below may need.
-  const NodeSet decided = bundles_.back().decided_by_leaving;
+  NodeSet decided = bundles_.back().decided_by_leaving;
+  if (test_inside) std::erase(decided, *test_inside);
   for (std::uint32_t n : common)
     if (node(n).type().is_state() && !reached(n) && effects_ahead(n, in_test, decided)) reach(n);
   for (std::uint32_t n : common) {

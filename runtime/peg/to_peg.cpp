@@ -408,7 +408,7 @@ class Translator {
     every_pass_ = true;
     const std::uint32_t outer = path_;
     path_ = static_cast<std::uint32_t>(out_.path_steps.size());
-    out_.path_steps.push_back({c, taken, outer});
+    out_.path_steps.push_back({c, taken, outer, std::nullopt});
     Flow f = translate();
     for (Id v : on_every_pass) out_.defined_when.push_back({v, path_});
     path_ = outer;
@@ -510,6 +510,7 @@ class Translator {
     const Id c = expr(cond, top);
     every_pass_ = is_true(c);
     Flow b;
+    const auto loop_step = static_cast<std::uint32_t>(out_.path_steps.size());
     if (on_path && !is_true(c)) {
       b = path_block(body, top, l, c, true);
     } else if (on_path) {
@@ -572,6 +573,7 @@ class Translator {
     for (auto way = ways.rbegin(); way != ways.rend(); ++way) stops = disj(stops, (*way)->cond);
     const Id exit_cond = phi_typed(PegType(ir::Type::bool_()), c, stops, truth(true));
     const Id pass = add(Kind::Pass, PegType::index(), {exit_cond}, l);
+    if (on_path && !is_true(c)) out_.path_steps[loop_step].unless_exit = exit_cond;
     facts.pass = pass;
     facts.total.push_back(exit_cond);
 

@@ -78,6 +78,10 @@ struct PegFunction {
     eqsat::Id condition;
     bool taken = false;
     std::uint32_t outer = kTopLevel;  // the enclosing step, an index into path_steps
+    // A loop's step: its condition holds wherever its exit condition (its
+    // pass's) is known false, which is what reversion knows in an iteration
+    // going on (`k > 0` is tested as `0 >= k`).
+    std::optional<eqsat::Id> unless_exit;
   };
   struct Conditional {
     eqsat::Id value;

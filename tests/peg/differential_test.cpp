@@ -1080,6 +1080,76 @@ fn f(a: u32, b: bool) -> u32 {
 )");
 }
 
+// A load every iteration of a `for` makes before anything else, read only
+// in an inner loop's inner loop that stores to the same array: reversion
+// loads it where the iteration starts. The source defines it where the
+// loop's condition `k > 0` holds, and reversion knows that condition as its
+// exit test `0 >= k` failed (kept with saturation before, for "a σ read
+// after memory moved past it", the leading reason of saturated random
+// programs kept: seed 1,058,321).
+TEST(PegDifferential, ALoadEachIterationMakesIsReadBeforeItsInnerLoops) {
+  expect_reverted(R"(
+fn f(p0: i64*, n: i64) -> f64 {
+  for (var k: i64 = 7i64; k > 0i64; k = k - 1i64) {
+    var v: u64 = u64(p0[k % 6i64]);
+    var c: u32 = 0u32;
+    while (c < u32(k & 3i64)) {
+      c = c + 1u32;
+      var d: u8 = 0u8;
+      while (d < u8(c)) {
+        d = d + 1u8;
+        p0[u64(d ^ u8(v)) % 6u64] = k;
+      }
+    }
+  }
+  return -1.0f64;
+}
+)");
+}
+
+// A store made where g holds, then `break` on a test that reads no memory,
+// then a load after the store: the σ φ on g runs ahead of the exit test
+// (leaving needs its store too), so the loaded value, a φ on g that going
+// on needs, could only be computed there before the test. The test is made
+// inside that `if`, after the store, and the value φ joins it (kept before,
+// for "a σ that does not follow the current one", seed 70,553). The second
+// program sums what it loads and makes a call after the `if`.
+TEST(PegDifferential, AnExitTestGoesInsideTheIfWhoseStoreALaterLoadReads) {
+  expect_reverted(R"(
+fn f(p0: f64*, a1: u32, v5: i32, p3: u32*, i: u64, j: u64) -> i32 {
+  for (var k7: i32 = 5i32; k7 > 0i32; k7 = k7 - 1i32) {
+    if (v5 <= k7) {
+      p3[i % 4u64] = u32(k7);
+      if (bool(v5)) {
+        break;
+      }
+      a1 = p3[j % 4u64] << a1;
+    }
+    p0[0u64] = f64(p3[2u64]);
+  }
+  return i32(a1);
+}
+)");
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(p: i64*, a: i64, b: bool) -> i64 {
+  var s: i64 = 0i64;
+  for (var k: i64 = 0i64; k < 6i64; k = k + 1i64) {
+    if (k > a) {
+      p[k % 4i64] = k;
+      if (b) {
+        break;
+      }
+      s = s + p[(k + 1i64) % 4i64];
+    }
+    @t_log(k);
+  }
+  return s;
+}
+)");
+}
+
 // An exit test that reads a call made under a condition that also guards a
 // store made only on going on (`if (g) { if (tick()) break; store; }`): the
 // test is made inside the `if` of the σ φ on g, after the call (reversion
