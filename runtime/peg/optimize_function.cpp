@@ -386,6 +386,10 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     if (std::string error = check_well_formed(*graph, &blame); !error.empty()) {
       report.fallback = "extraction chose an ill-formed PEG: " + error;
       report.retries.push_back(report.fallback);
+      if (dump)
+        std::cerr << "== extraction " << attempt + 1 << " of " << f.name << ", " << report.fallback
+                  << "\n"
+                  << print_graph(*graph);
       if (!blame || !banned.insert(eqsat::index(*blame)).second) return std::nullopt;
       continue;
     }
