@@ -37,6 +37,14 @@ Guard invariant_in_bound_loop(std::uint32_t var, std::uint32_t loop_var) {
           Reads::Match};
 }
 
+Guard outside_bound_loop(std::uint32_t var, std::uint32_t loop_var) {
+  return {[var, loop_var](const EGraph& g, Id, const Subst& s) {
+            return g.analysis<LoopInvariance>().depth(s[var]) <
+                   static_cast<unsigned>(s.payloads[loop_var]);
+          },
+          Reads::Match};
+}
+
 Guard distinct(std::uint32_t a, std::uint32_t b) {
   return {[a, b](const EGraph& g, Id, const Subst& s) { return g.find(s[a]) != g.find(s[b]); },
           Reads::Match};

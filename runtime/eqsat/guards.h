@@ -21,6 +21,10 @@ Guard constant_where(std::uint32_t var, std::function<bool(Label)> test, bool un
 Guard invariant_in(std::uint32_t var, unsigned loop);
 // ... in the loop whose index the payload variable `loop_var` bound.
 Guard invariant_in_bound_loop(std::uint32_t var, std::uint32_t loop_var);
+// The class bound to `var` varies only in loops shallower than the one
+// `loop_var` bound (loops nest by index): it may be an operand of that
+// loop's θ, which an inner loop's value may not be.
+Guard outside_bound_loop(std::uint32_t var, std::uint32_t loop_var);
 // The classes bound to a and b differ.
 Guard distinct(std::uint32_t a, std::uint32_t b);
 

@@ -78,18 +78,20 @@ void add_int_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, const 
   const PegType type(*ir::Type::parse(t));
   // Into θ: multiplications and shifts (strength reduction). Not additions:
   // θ(a, b) + m = θ(a + m, b + m) would give every x + k a θ of its own, and
-  // the extractor chains of θs; i·w + j is reduced through i·w alone.
+  // the extractor chains of θs; i·w + j is reduced through i·w alone. m
+  // varies in no loop as deep as θ's: invariant in it, but an inner loop's
+  // value (`i * m` with m an inner loop's counter) cannot go inside it.
   for (const char* op : {"mul", "shl"}) {
     const std::string o(op);
     eqsat::Rewrite& l =
         add(rules, lang, "theta-distribute-l-" + o, t, "(" + o + ".$T (theta.$T:?l ?a ?b) ?m)",
             "(theta.$T:?l (" + o + ".$T ?a ?m) (" + o + ".$T ?b ?m))");
-    l.when(axioms::invariant(l, "?m"));
+    l.when(axioms::outside(l, "?m"));
     if (axioms::commutes(o, t)) continue;
     eqsat::Rewrite& r =
         add(rules, lang, "theta-distribute-r-" + o, t, "(" + o + ".$T ?m (theta.$T:?l ?a ?b))",
             "(theta.$T:?l (" + o + ".$T ?m ?a) (" + o + ".$T ?m ?b))");
-    r.when(axioms::invariant(r, "?m"));
+    r.when(axioms::outside(r, "?m"));
   }
   for (const char* op : {"add", "sub", "mul"}) {
     const std::string o(op);
@@ -149,7 +151,7 @@ void add_float_rules(std::vector<eqsat::Rewrite>& rules, PegLanguage& lang, cons
     eqsat::Rewrite& l =
         add(rules, lang, "theta-distribute-l-" + o, t, "(" + o + ".$T (theta.$T:?l ?a ?b) ?m)",
             "(theta.$T:?l (" + o + ".$T ?a ?m) (" + o + ".$T ?b ?m))");
-    l.when(axioms::invariant(l, "?m"));
+    l.when(axioms::outside(l, "?m"));
     add(rules, lang, "eval-distribute-" + o, t, "(eval.$T:?l (" + o + ".$T ?a ?b) ?p)",
         "(" + o + ".$T (eval.$T:?l ?a ?p) (eval.$T:?l ?b ?p))");
   }

@@ -76,6 +76,10 @@ eqsat::Guard invariant(const eqsat::Rewrite& rule, std::string_view var, std::st
   return eqsat::invariant_in_bound_loop(rule.var(var), payload_var(rule, loop));
 }
 
+eqsat::Guard outside(const eqsat::Rewrite& rule, std::string_view var, std::string_view loop) {
+  return eqsat::outside_bound_loop(rule.var(var), payload_var(rule, loop));
+}
+
 eqsat::Guard constant_where(const eqsat::Rewrite& rule, std::string_view var,
                             std::function<bool(const eqsat::Label&)> test) {
   return eqsat::constant_where(rule.var(var), std::move(test), false);

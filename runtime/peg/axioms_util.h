@@ -53,6 +53,10 @@ eqsat::Guard is_root(std::uint32_t var);
 // The class bound to `var` is invariant in the loop the payload variable binds.
 eqsat::Guard invariant(const eqsat::Rewrite& rule, std::string_view var,
                        std::string_view loop = "?l");
+// The class bound to `var` varies in no loop as deep as the one the payload
+// variable binds: it may go inside that loop's θ.
+eqsat::Guard outside(const eqsat::Rewrite& rule, std::string_view var,
+                     std::string_view loop = "?l");
 // The class bound to `var` holds a constant that `test` accepts.
 eqsat::Guard constant_where(const eqsat::Rewrite& rule, std::string_view var,
                             std::function<bool(const eqsat::Label&)> test);
