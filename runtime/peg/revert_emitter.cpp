@@ -217,6 +217,93 @@ std::optional<bool> Emitter::known(std::uint32_t cond, unsigned depth) const {
   return std::nullopt;
 }
 
+namespace {
+// implied()'s bounds: the conditions it splits on, the φs and !s it walks
+// under each condition it evaluates, the known conditions it respects.
+constexpr std::size_t kMaxCaseAtoms = 4;
+constexpr std::size_t kMaxCaseNodes = 64;
+constexpr std::size_t kMaxCaseFacts = 32;
+}  // namespace
+
+std::optional<bool> Emitter::implied(std::uint32_t cond) const {
+  // The φs and !s under `root`, operands first (the root last, though it
+  // may be known: a fact); its atoms, when asked for. Empty when there are
+  // more than kMaxCaseNodes of them.
+  const auto walk = [&](std::uint32_t root, std::vector<std::uint32_t>* atoms) {
+    std::vector<std::uint32_t> order;
+    std::vector<std::pair<std::uint32_t, bool>> stack{{root, false}};
+    std::unordered_set<std::uint32_t> seen;
+    while (!stack.empty()) {
+      const auto [n, expanded] = stack.back();
+      stack.pop_back();
+      if (expanded) {
+        order.push_back(n);
+        continue;
+      }
+      if (!seen.insert(n).second) continue;
+      if (seen.size() > kMaxCaseNodes) return std::vector<std::uint32_t>{};
+      const PegNode& p = node(n);
+      const bool op = p.type() == PegType(ir::Type::bool_()) &&
+                      (p.kind() == Kind::Phi || p.kind() == Kind::Not);
+      if (!op || (n != root && known(n))) {
+        if (atoms && !op && !known(n) && p.kind() != Kind::Const) atoms->push_back(n);
+        continue;
+      }
+      stack.emplace_back(n, true);
+      for (std::uint32_t c : p.children) stack.emplace_back(c, false);
+    }
+    return order;
+  };
+  std::vector<std::uint32_t> atoms;
+  const std::vector<std::uint32_t> order = walk(cond, &atoms);
+  if (order.empty() || atoms.empty() || atoms.size() > kMaxCaseAtoms) return std::nullopt;
+  // The known conditions to respect: those still known here, the innermost
+  // scopes' first.
+  std::vector<std::pair<std::vector<std::uint32_t>, bool>> facts;
+  for (auto s = scopes_.rbegin(); s != scopes_.rend() && facts.size() < kMaxCaseFacts; ++s)
+    for (const auto& [c, holds] : s->known) {
+      if (facts.size() == kMaxCaseFacts) break;
+      if (known(c) != holds) continue;
+      std::vector<std::uint32_t> fact = walk(c, nullptr);
+      if (!fact.empty()) facts.emplace_back(std::move(fact), holds);
+    }
+  std::optional<bool> out;
+  std::unordered_map<std::uint32_t, std::optional<bool>> value;
+  for (std::uint32_t bits = 0; bits < (1u << atoms.size()); ++bits) {
+    value.clear();
+    for (std::size_t i = 0; i < atoms.size(); ++i) value[atoms[i]] = ((bits >> i) & 1) != 0;
+    const auto of = [&](std::uint32_t n) -> std::optional<bool> {
+      if (const auto it = value.find(n); it != value.end()) return it->second;
+      return known(n);  // a constant or a known condition; unknown otherwise
+    };
+    const auto evaluate = [&](const std::vector<std::uint32_t>& nodes) {
+      for (std::uint32_t n : nodes) {
+        if (value.contains(n)) continue;
+        const PegNode& p = node(n);
+        std::optional<bool> v;
+        if (p.kind() == Kind::Not) {
+          if (const std::optional<bool> x = of(p.children[0])) v = !*x;
+        } else if (const std::optional<bool> c = of(p.children[0])) {
+          v = of(p.children[*c ? 1 : 2]);
+        } else if (const std::optional<bool> a = of(p.children[1]); a && of(p.children[2]) == a) {
+          v = a;
+        }
+        value[n] = v;
+      }
+      return of(nodes.back());
+    };
+    const bool allowed = std::none_of(facts.begin(), facts.end(), [&](const auto& fact) {
+      const std::optional<bool> v = evaluate(fact.first);
+      return v && *v != fact.second;
+    });
+    if (!allowed) continue;
+    const std::optional<bool> v = evaluate(order);
+    if (!v || (out && *out != *v)) return std::nullopt;
+    out = v;
+  }
+  return out;
+}
+
 bool Emitter::reached(std::uint32_t state) const {
   if (reached_in_[state] == 0) return false;
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
@@ -406,6 +493,27 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
   if (const std::uint32_t cond = p.children[0];
       node(cond).kind() == Kind::Phi && !lookup(cond) && effect_phi(cond))
     value(cond);
+  // An arm whose branch would make a call (one neither the condition nor
+  // the bundle's certain work makes first), which a value φ's branch may
+  // not: the condition may still follow from what is known. At a loop's
+  // `break` exit, the value it would have returned is a φ on `returned`,
+  // false there, whose arm reads the call only the return makes. (A loop's
+  // σ is left to the group, which runs such loops where it can.)
+  const NodeSet cond_reads = unmade_reads(p.children[0]);
+  const auto branch_makes_call = [&](std::uint32_t s) {
+    if (node(s).kind() != Kind::ProjState ||
+        std::binary_search(cond_reads.begin(), cond_reads.end(), s))
+      return false;
+    if (bundles_.empty()) return true;
+    const NodeSet& must_now = bundles_.back().must;
+    return !std::binary_search(must_now.begin(), must_now.end(), s) || overwritten(s);
+  };
+  for (int side = 1; side <= 2; ++side) {
+    const NodeSet unmade = unmade_reads(p.children[side]);
+    if (std::none_of(unmade.begin(), unmade.end(), branch_makes_call)) continue;
+    if (const std::optional<bool> k = implied(p.children[0])) return value(p.children[*k ? 1 : 2]);
+    break;
+  }
   std::vector<std::uint32_t> members{n};
   for (std::uint32_t m : fusable_phis(p.children[0], n, {})) members.push_back(m);
   phi_group(p.children[0], std::move(members), std::nullopt);

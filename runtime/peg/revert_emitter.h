@@ -128,6 +128,13 @@ class Emitter {
   // x where `n` is !x or φ(x, false, true).
   std::optional<std::uint32_t> negation_of(std::uint32_t n) const;
   std::optional<bool> known(std::uint32_t cond, unsigned depth) const;
+  // What the known conditions imply of `cond` by cases: `cond`'s φs and !s
+  // over at most kMaxCaseAtoms conditions that are neither (its atoms),
+  // evaluated under every assignment of them that no known condition
+  // contradicts; the value they all give. At a loop's exit by `break`, the
+  // loop's `returned` flag is false: known there is that the exit test's
+  // first way out held, made of the same atoms.
+  std::optional<bool> implied(std::uint32_t cond) const;
   bool reached(std::uint32_t state) const;
   // Records that `cond` is `holds` in the current scope, and what that
   // implies (at most kKnowImplied conditions in all): a single-pass loop's

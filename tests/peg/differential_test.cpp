@@ -1080,6 +1080,58 @@ fn f(a: u32, b: bool) -> u32 {
 )");
 }
 
+// A loop that either breaks or returns a call's value: at the exit by
+// `break`, the value it would have returned is a φ on the loop's
+// `returned` flag whose arm reads the call, which only the return makes.
+// What the exit knows (its first way out, made of the same conditions)
+// implies the flag is false there, by cases (`Emitter::implied`); the
+// branch would have made the call (kept before, for "a value φ whose
+// branch has effects", seed 73,356). The second stores in every iteration
+// and reads memory after the loop.
+TEST(PegDifferential, AValueOnlyAReturnMakesIsNotNeededWhereTheLoopBreaks) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a1: bool, a2: i64) -> i32 {
+  var c4: u8 = 0u8;
+  while (true) {
+    if (c4 >= 7u8) {
+      break;
+    }
+    c4 = c4 + 1u8;
+    if (a1) {
+      if (u8(a2) != u8(c4)) {
+        break;
+      }
+      return i32(@t_tick(a2));
+    }
+  }
+  return 5i32;
+}
+)");
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: bool, b: i64, p: i64*) -> i64 {
+  var c: i64 = 0i64;
+  while (true) {
+    if (c >= 3i64) {
+      break;
+    }
+    c = c + 1i64;
+    p[c & 3i64] = b;
+    if (a) {
+      if (b > c) {
+        break;
+      }
+      return @t_tick(b) + c;
+    }
+  }
+  return p[0i64];
+}
+)");
+}
+
 // An outer loop's counter times an inner loop's value, inside the inner
 // loop: strength reduction may not move the product into the outer loop's
 // θ (`θ1(a·m, b·m)` with m an inner loop's value reads that loop outside
