@@ -531,15 +531,20 @@ std::optional<std::uint32_t> Emitter::effect_phi(std::uint32_t n) {
   if (on_cond == state_phis_.end()) return std::nullopt;
   {
     NodeSetMemoHandle memo = node_set_memo();
-    // A side reads memory a call leaves, or the σ that a σ φ on the same
-    // condition joins from that side (a loop with effects in the branch).
+    // A side reads memory a call leaves, or a σ that a σ φ on the same
+    // condition makes on that side (a loop with effects in the branch,
+    // perhaps followed by other effects).
     const auto moves_memory = [&](int side) {
       const NodeSet& r = lazy_reads(p.children[side], *memo);
       return std::any_of(r.begin(), r.end(), [&](std::uint32_t s) {
         if (s == kNoBlame || reached(s)) return false;
         if (node(s).kind() == Kind::ProjState) return true;
         return std::any_of(on_cond->second.begin(), on_cond->second.end(),
-                           [&](std::uint32_t sigma) { return node(sigma).children[side] == s; });
+                           [&](std::uint32_t sigma) {
+                             if (node(sigma).children[side] == s) return true;
+                             const NodeSet makes = states_towards(node(sigma).children[side]);
+                             return std::binary_search(makes.begin(), makes.end(), s);
+                           });
       });
     };
     if (!moves_memory(1) && !moves_memory(2)) return std::nullopt;

@@ -453,6 +453,11 @@ class Emitter {
   // point. Returns false when every path exits.
   template <class Exit, class Iteration>
   bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
+  // A σ φ going on makes that is, where h is each way, the σ that side of a
+  // split on h ended at (`end`: where it went on; where it left, the σ
+  // before the split).
+  std::optional<std::uint32_t> going_on_join(std::uint32_t h,
+                                             std::span<const std::uint32_t, 2> end);
   // The φ n is where the known conditions hold: the arms they choose.
   std::uint32_t decided(std::uint32_t n) const;
   // The condition h to branch on before an exit test whose guard needs a

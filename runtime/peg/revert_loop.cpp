@@ -132,13 +132,17 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
         k && !lookup(c) && node(*k ? then_ : else_).kind() == Kind::Phi)
       return exit_test(*k ? then_ : else_, exit, iteration);
     // On h first, each side testing with h known. Memory may move in a side
-    // only where every path leaves.
+    // that goes on only to a σ φ going on makes, whose arms are where each
+    // side ends (`if (g) { if (h) continue; if (f()) break; }`: the test in
+    // the branch on g makes the σ φ on g && h, which keeps memory as it was
+    // where g fails).
     const auto split_on = [&](std::uint32_t h) {
       split_an_exit_test_ = true;
       const ir::ExprPtr hv = value(h);
       const std::uint32_t start = cur_;
       ir::Block blocks[2];
       bool goes_on[2];
+      std::uint32_t end[2];
       for (int side = 0; side < 2; ++side) {
         cur_ = start;
         in_branch(blocks[side], h, side == 0, [&] {
@@ -146,12 +150,20 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
           goes_on[side] = exit_test(c, exit, iteration);
           bundles_.pop_back();
         });
-        if (goes_on[side] && cur_ != start)
-          fail(guard, "an exit test that moves memory on a path that goes on");
+        end[side] = goes_on[side] ? cur_ : start;
+      }
+      std::optional<std::uint32_t> joined;
+      if (end[0] != start || end[1] != start) {
+        joined = going_on_join(h, end);
+        if (!joined) fail(guard, "an exit test that moves memory on a path that goes on");
       }
       cur_ = start;
       emit(ir::Stmt::if_(hv, std::move(blocks[0]), std::move(blocks[1])));
       know(c, false);
+      if (joined) {
+        cur_ = *joined;
+        mark_reached(*joined);
+      }
       return goes_on[0] || goes_on[1];
     };
     // A guard that needs a call made only on the way out, where h holds
@@ -174,6 +186,33 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
         emit(ir::Stmt::if_(a, exit(other, true)));
         know(other, false);
         return exit_test(leaves_when ? guard : c, exit, iteration);
+      }
+      // A guard that reads memory not made yet, a call's or a store's: its
+      // own condition first, where that decides to leave (`if (!a) break;
+      // if (p[0] > 0) break;` after a store where a holds); else, where the
+      // other arm reads none (`if (a) break; if (b) continue 2; if (f())
+      // break;` leaves where (a || f()) || b), the other arm first. Then
+      // the rest. Each exit made before those effects reads the memory
+      // from before them.
+      if (!known(other) && !unmade_reads(guard).empty()) {
+        const PegNode& d = node(decided(guard));
+        if (d.kind() == Kind::Phi && unmade_reads(d.children[0]).empty())
+          for (const bool h_leaves : {true, false}) {
+            if (known(d.children[h_leaves ? 1 : 2]) != leaves_when) continue;
+            const std::uint32_t h = d.children[0];
+            ir::ExprPtr hv = value(h);
+            if (!h_leaves) hv = ir::unary(ir::UnaryOp::Not, hv);
+            emit(ir::Stmt::if_(hv, exit(h, h_leaves)));
+            know(h, !h_leaves);
+            return exit_test(c, exit, iteration);
+          }
+        std::unordered_map<std::uint32_t, bool> memo;
+        if (unmade_reads(other).empty() && (defined(other) || speculatable_now(other, memo))) {
+          const ir::ExprPtr b = value(other);
+          emit(ir::Stmt::if_(b, exit(other, true)));
+          know(other, false);
+          return exit_test(c, exit, iteration);
+        }
       }
       ir::ExprPtr g = value(guard);
       if (!leaves_when) g = ir::unary(ir::UnaryOp::Not, g);
@@ -241,6 +280,27 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
   emit(ir::Stmt::if_(t, exit(c, true)));
   know(c, false);
   return true;
+}
+
+std::optional<std::uint32_t> Emitter::going_on_join(std::uint32_t h,
+                                                    std::span<const std::uint32_t, 2> end) {
+  if (bundles_.empty()) return std::nullopt;
+  for (std::uint32_t s : bundles_.back().going_on) {
+    const PegNode& p = node(s);
+    if (p.kind() != Kind::Phi || !p.type().is_state() || reached(s)) continue;
+    spend(1);
+    bool joins = true;
+    for (int side = 0; side < 2 && joins; ++side) {
+      if (end[side] == s) continue;
+      ir::Block none;
+      in_scope(none, [&] {
+        know(h, side == 0);
+        joins = resolve(s) == resolve(end[side]);
+      });
+    }
+    if (joins) return s;
+  }
+  return std::nullopt;
 }
 
 std::uint32_t Emitter::decided(std::uint32_t n) const {

@@ -1132,6 +1132,137 @@ fn f(a: bool, b: i64, p: i64*) -> i64 {
 )");
 }
 
+// A loop whose break is tested first, left for the next outer iteration
+// from a loop that always leaves at once, and broken again by a call's
+// value: the exit test is (a || f()) || b. a and b need no call and are
+// tested first, the call after them (kept before, for "a σ read after
+// memory moved past it": the call was made before a, seed 74,851). The
+// second breaks where a fails, else stores where a holds, and breaks on a
+// load of the stored memory or on b: (!a || a && load) || (a && b), where
+// !a is tested before the store (kept before, for "a value φ whose branch
+// has effects", seed 88,953).
+TEST(PegDifferential, ExitTestsThatNeedNoEffectComeBeforeIt) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(n: i64) -> u64 {
+  for (var k: i32 = 4i32; k > 0i32; k = k - 1i32) {
+    var c8: i32 = 0i32;
+    while (true) {
+      if (c8 >= 2i32) {
+        break;
+      }
+      c8 = c8 + 1i32;
+      var c: i64 = 0i64;
+      while (c < i64(c8) + n) {
+        c = c + 1i64;
+        continue 3;
+      }
+      if (1i64 >= @t_tick(c)) {
+        break;
+      }
+    }
+  }
+  return 9u64;
+}
+)");
+  expect_reverted(R"(
+fn f(a2: i32, a3: f64, p4: i32*) -> i32 {
+  for (var k5: u8 = 0u8; k5 < 3u8; k5 = k5 + 1u8) {
+    if (a2 > i32(k5)) {
+      p4[0u16] = 7i32;
+    } else {
+      break;
+    }
+    var m9: u32;
+    for (m9 = 0u32; m9 < u32(p4[1u32]); m9 = m9 + 2u32) {
+      break 2;
+    }
+    if (a3 > 1.0f64) {
+      break;
+    }
+  }
+  return p4[1u32] + a2;
+}
+)");
+}
+
+// A `continue` before a call whose value returns, under an `if`: the exit
+// test, split on the `if`'s condition, is made in the branch of the σ φ on
+// both conditions, and memory after the split is that σ φ: where the
+// condition fails, the memory from before (kept before, for "a σ that does
+// not follow the current one" or "a value φ whose branch has effects",
+// seed 77,670).
+TEST(PegDifferential, AContinueBeforeACallWhoseValueLeaves) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: i64) -> i32 {
+  for (var k2: i32 = 6i32; k2 > 0i32; k2 = k2 - 1i32) {
+    if (a0 != 5i64) {
+      if (a0 > i64(k2)) {
+        continue;
+      }
+      var v4: i64 = @t_tick(i64(k2));
+      if (v4 > 7i64) {
+        return k2;
+      }
+    }
+  }
+  return 3i32;
+}
+)");
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: i64) -> i32 {
+  for (var k2: i32 = 6i32; k2 > 0i32; k2 = k2 - 1i32) {
+    if (a0 != 5i64) {
+      var c3: i64 = 0i64;
+      while (c3 < (a0 & 3i64)) {
+        c3 = c3 + 1i64;
+        continue 2;
+      }
+      var v4: i64 = @t_tick(i64(k2));
+      if (v4 > 7i64) {
+        return k2;
+      }
+      @t_log(a0);
+    }
+  }
+  return 3i32;
+}
+)");
+}
+
+// A value φ whose arm reads a loop with effects that the σ φ on the same
+// condition runs, followed by a call: the σ φ makes the value in its `if`
+// (kept before, for "a value φ whose branch has effects": only a σ φ
+// whose arm was the loop's own σ was found, seed 83,800).
+TEST(PegDifferential, AValuePhiReadsALoopThatItsBranchRunsBeforeACall) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: i64, a1: i64) -> i64 {
+  if (a1 != 0i64) {
+    if (a0 != 0i64) {
+      var m: i64;
+      for (m = 0i64; m < (a0 & 3i64); m = m + 1i64) {
+        @t_log(m);
+      }
+      @t_log(m);
+      a1 = m + a1;
+    }
+    if (a1 > 2i64) {
+      return a0 % (a0 == 0i64 ? 1i64 : a0) != a1 ? 4i64 : 5i64;
+    }
+  }
+  return a1;
+}
+)");
+}
+
 // An outer loop's counter times an inner loop's value, inside the inner
 // loop: strength reduction may not move the product into the outer loop's
 // θ (`θ1(a·m, b·m)` with m an inner loop's value reads that loop outside
