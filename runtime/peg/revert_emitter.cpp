@@ -405,7 +405,7 @@ ir::ExprPtr Emitter::value(std::uint32_t n) {
           return e;
         }
       }
-      read_at(p.children[0], n);
+      if (p.kind() != Kind::Load || !reads_past_other_indices(n)) read_at(p.children[0], n);
       ir::ExprPtr e =
           p.kind() == Kind::Load ? ir::load(args[0], args[1]) : ir::call(callee(p), args);
       e = temp(std::move(e));
@@ -1132,7 +1132,7 @@ std::vector<ir::ExprPtr> Emitter::bundle(std::span<const std::uint32_t> roots) {
   // happens where the source makes none (a loop's exit that reads a call
   // only a path not taken makes).
   for (std::uint32_t r : roots)
-    if (node(r).type().is_state() && !memory_at(resolve(r)))
+    if (node(r).type().is_state() && memory_of(r) != cur_)
       fail(r, "values that need effects past the σ they end at");
   bundles_.pop_back();
   return out;

@@ -417,6 +417,12 @@ class Emitter {
   // Whether what cur_ overwrote stays overwritten after `effect`: cur_ is
   // no store (nothing is), or `effect` stores to cur_'s address again.
   bool stores_over_cur(std::uint32_t effect) const;
+  // Whether load `load` reads at cur_ what it reads at its own σ, behind
+  // cur_: on every way down, through σ φs, only stores through its pointer
+  // at constant indices other than its own constant one, and Demands
+  // (saturation reads `p[0]` past `p[3] = v`, a store reversion has made
+  // already).
+  bool reads_past_other_indices(std::uint32_t load) const;
   // `a == i ? v : ptr[a]` at cur_ for a load of ptr[a] from an overwritten
   // σ (above); null for any other load.
   ir::ExprPtr load_past_overwrite(std::uint32_t load, const ir::ExprPtr& ptr,

@@ -153,6 +153,49 @@ bool Emitter::overwritten(std::uint32_t state) const {
   return true;
 }
 
+bool Emitter::reads_past_other_indices(std::uint32_t load) const {
+  // Indices compared as the integers they are, within a range where element
+  // offsets cannot wrap onto each other.
+  constexpr std::int64_t kMaxIndex = std::int64_t{1} << 31;
+  constexpr unsigned kMaxSteps = 16;
+  const auto index_of = [&](std::uint32_t k) -> std::optional<std::int64_t> {
+    const PegNode& c = node(k);
+    if (c.kind() != Kind::Const || !c.type().is_ir() || !c.type().ir().is_integer())
+      return std::nullopt;
+    const ir::Type t = c.type().ir();
+    const std::int64_t v = t.is_signed() ? ir::sign_extend(c.label.payload, t.bits())
+                                         : static_cast<std::int64_t>(c.label.payload);
+    if (v <= -kMaxIndex || v >= kMaxIndex) return std::nullopt;
+    return v;
+  };
+  const PegNode& l = node(load);
+  const std::optional<std::int64_t> at = index_of(l.children[2]);
+  if (!at) return false;
+  // Every way down from cur_, through σ φs (a store made in an `if`).
+  const std::uint32_t target = resolve(l.children[0]);
+  std::vector<std::uint32_t> todo{resolve(cur_)};
+  for (unsigned steps = 0; !todo.empty(); ++steps) {
+    const std::uint32_t x = todo.back();
+    todo.pop_back();
+    if (x == target) continue;
+    const PegNode& e = node(x);
+    if (steps == kMaxSteps) return false;
+    if (e.kind() == Kind::Phi && e.type().is_state()) {
+      todo.push_back(resolve(e.children[1]));
+      todo.push_back(resolve(e.children[2]));
+      continue;
+    }
+    if (e.kind() == Kind::Store) {
+      const std::optional<std::int64_t> to = index_of(e.children[2]);
+      if (e.children[1] != l.children[1] || !to || *to == *at) return false;
+    } else if (e.kind() != Kind::Demand) {
+      return false;
+    }
+    todo.push_back(resolve(e.children[0]));
+  }
+  return true;
+}
+
 bool Emitter::stores_over_cur(std::uint32_t effect) const {
   const PegNode& over = node(cur_);
   if (over.kind() != Kind::Store) return true;  // nothing is overwritten
@@ -182,6 +225,11 @@ Emitter::WayToState Emitter::way_to(std::uint32_t target) {
   };
   WayToState way;
   if (memory_at(state)) return way;
+  // Past it only by checks (Demands, calls that change nothing): memory is
+  // as it was there, and the checks made are ones the way here needed (a
+  // call that reads a division's Demand, made to compute a condition whose
+  // other arm keeps memory as it was before the division).
+  if (reached(state) && memory_of(state) == cur_) return way;
   if (reached(state)) return no_way(state, "a σ read after memory moved past it");
   for (std::uint32_t x = state; !memory_at(x);) {
     if (!is_producer(x) || way.effects.size() > g_.nodes.size())

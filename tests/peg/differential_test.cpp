@@ -1263,6 +1263,54 @@ fn f(a0: i64, a1: i64) -> i64 {
 )");
 }
 
+// Saturation reads p[0] from the memory before `p[3] = v` (another
+// constant index: no alias); reversion has made the store already, so it
+// reads p[0] after it, where it is the same (kept before, for "a σ read
+// after memory moved past it", saturated seed 1,077,128). The second
+// makes the store in an `if`.
+TEST(PegDifferential, ALoadReadsPastAStoreToAnotherConstantIndex) {
+  expect_reverted(R"(
+fn f(a1: f64, p3: f32*, v: u8) -> f32 {
+  p3[3u64] = 0.1f32;
+  return -(bool(a1) ? p3[0u32] : p3[u64(v) % 12u64]) + -(p3[u8(u16(a1)) % 15u8] / 56.427734f32);
+}
+)");
+  expect_reverted(R"(
+fn f(a1: f64, c: bool, p3: f32*, v: u8) -> f32 {
+  if (c) {
+    p3[3u64] = 0.1f32;
+  }
+  return -(bool(a1) ? p3[0u32] : p3[u64(v) % 12u64]) + -(p3[u8(u16(a1)) % 15u8] / 56.427734f32);
+}
+)");
+}
+
+// A call reads the memory after a division's Demand, to decide a return;
+// saturation finds the other ways keep memory as it was before the
+// division (whether a return can happen there or not). Made to compute
+// the condition, the Demand changed no memory: memory is where those ways
+// end (kept before, for "a σ read after memory moved past it", saturated
+// seed 1,077,622).
+TEST(PegDifferential, ADemandACallNeededIsPastTheMemoryAnotherWayKeeps) {
+  expect_reverted(R"(
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+
+fn f(a0: i32, p1: i64*, a2: bool) -> f64 {
+  if (5i64 != p1[u32(a0) % 11u32]) {
+    var t5: u8 = u8(a0);
+    var t6: u8 = 127u8 % (t5 == 0u8 ? 1u8 : t5);
+    if (u8(@t_hash_bytes(u8*(p1), 88u64)) < 255u8 % (t6 == 0u8 ? 1u8 : t6)) {
+      if (p1[2u64] > i64(a0) * (i64(a2) & i64(a0))) {
+        return 1.0f64;
+      }
+    }
+    return 2.0f64;
+  }
+  return 3.0f64;
+}
+)");
+}
+
 // An outer loop's counter times an inner loop's value, inside the inner
 // loop: strength reduction may not move the product into the outer loop's
 // θ (`θ1(a·m, b·m)` with m an inner loop's value reads that loop outside
