@@ -639,6 +639,32 @@ std::optional<Emitter::TestSite> Emitter::phi_making_test_reads(std::uint32_t gu
   return std::nullopt;
 }
 
+std::optional<Emitter::TestSite> Emitter::phi_deciding_test(std::uint32_t test) {
+  if (bundles_.empty()) return std::nullopt;
+  const NodeSet needs = unmade_reads(test);
+  if (needs.empty()) return std::nullopt;
+  for (std::uint32_t sigma : bundles_.back().going_on) {
+    const PegNode& s = node(sigma);
+    if (s.kind() != Kind::Phi || !s.type().is_state() || reached(sigma)) continue;
+    const std::uint32_t cond = s.children[0];
+    if (known(cond) || splits(cond)) continue;
+    spend(1);
+    for (const bool side : {true, false}) {
+      std::optional<bool> elsewhere;
+      ir::Block none;
+      in_scope(none, [&] {
+        know(cond, !side);
+        elsewhere = known(test);
+      });
+      if (elsewhere != false) continue;
+      const NodeSet makes = states_towards(s.children[side ? 1 : 2]);
+      if (std::includes(makes.begin(), makes.end(), needs.begin(), needs.end()) && can_reach(sigma))
+        return TestSite{sigma, cond, side};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::uint32_t> Emitter::decided_phi_going_on_reads(std::uint32_t guard) {
   if (bundles_.empty() || known(guard) || splits(guard)) return std::nullopt;
   const auto on_guard = state_phis_.find(guard);

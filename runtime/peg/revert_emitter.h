@@ -245,6 +245,11 @@ class Emitter {
   };
   std::optional<TestSite> phi_making_test_reads(std::uint32_t guard, bool holds,
                                                 std::uint32_t test);
+  // Where an exit test that needs effects not made yet can be made: in the
+  // branch of a σ φ going on makes, on the side of its condition where the
+  // test may hold (it is known false on the other), whose arm makes what
+  // the test reads.
+  std::optional<TestSite> phi_deciding_test(std::uint32_t test);
   // A σ φ on `guard` that going on makes and whose arm leaving needs too
   // (Bundle::decided_by_leaving), whose branches a value φ on `guard` going
   // on needs reads (`if (g) { p[0] = 1; if (t) break; x = p[1]; }`: x is

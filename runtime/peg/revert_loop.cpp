@@ -122,6 +122,28 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     for (ir::Stmt& s : b) emit(std::move(s));
     return false;
   }
+  // The test made first in the branch of `site`'s σ φ, after the effects
+  // `test` reads that are not made yet (or, `on_guard`, with the test's
+  // guard known there: `test` is the φ's arm), then that σ φ.
+  const auto make_test_inside = [&](const TestSite& site, std::uint32_t test, bool on_guard) {
+    const std::uint32_t arm = node(site.state).children[site.side ? 1 : 2];
+    const bool arm_first = site.arm_first;
+    test_in_branch_ =
+        TestInBranch{site.state, site.branch, site.side, [&, test, on_guard, arm, arm_first] {
+                       if (arm_first) reach(arm);
+                       if (!on_guard)
+                         for (std::uint32_t s : unmade_reads(test))
+                           if (!reached(s)) reach(s);
+                       bundles_.emplace_back();
+                       const bool goes_on = exit_test(on_guard ? test : c, exit, iteration);
+                       bundles_.pop_back();
+                       return goes_on;
+                     }};
+    reach(site.state);
+    if (test_in_branch_) fail(site.state, "an exit test inside a branch that was not made");
+    know(c, false);
+    return true;
+  };
   const PegNode& p = node(c);
   if (p.kind() == Kind::Phi) {
     const std::uint32_t guard = p.children[0], then_ = p.children[1], else_ = p.children[2];
@@ -175,13 +197,17 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     // φ(A, false, B) or A holds), A is tested first: g then decides to B,
     // whose effects only paths where A fails make; so when g is a φ on !A.
     // Where the φ leaves on g, what is left to test is g, on its arm for A
-    // false (which may need a σ φ's branch, above).
+    // false (which may need a σ φ's branch, above). Both as they are and as
+    // the known conditions decide them.
+    const auto guard_on = [&](std::uint32_t g_test, std::uint32_t a, bool or_negation) {
+      return g_test == a || (or_negation && negation_of(g_test) == a);
+    };
     for (const bool leaves_when : {false, true}) {
       if (known(leaves_when ? then_ : else_) != true) continue;
       const std::uint32_t other = leaves_when ? else_ : then_;
       if (node(guard).kind() == Kind::Phi && !known(other) &&
-          (node(guard).children[0] == other ||
-           (leaves_when && negation_of(node(guard).children[0]) == other))) {
+          (guard_on(node(guard).children[0], other, leaves_when) ||
+           guard_on(decided(node(guard).children[0]), decided(other), leaves_when))) {
         const ir::ExprPtr a = value(other);  // before the exit, which reads it
         emit(ir::Stmt::if_(a, exit(other, true)));
         know(other, false);
@@ -213,6 +239,8 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
           know(other, false);
           return exit_test(c, exit, iteration);
         }
+        if (const std::optional<TestSite> site = phi_deciding_test(c))
+          return make_test_inside(*site, c, false);
       }
       ir::ExprPtr g = value(guard);
       if (!leaves_when) g = ir::unary(ir::UnaryOp::Not, g);
@@ -231,26 +259,8 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     for (const bool holds : {true, false}) {
       if (known(holds ? else_ : then_) != false) continue;
       const std::uint32_t test = holds ? then_ : else_;
-      const std::optional<TestSite> site = phi_making_test_reads(guard, holds, test);
-      if (!site) continue;
-      const bool on_guard = site->branch == guard;
-      const std::uint32_t arm = node(site->state).children[site->side ? 1 : 2];
-      const bool arm_first = site->arm_first;
-      test_in_branch_ =
-          TestInBranch{site->state, site->branch, site->side, [&, test, on_guard, arm, arm_first] {
-                         if (arm_first) reach(arm);
-                         if (!on_guard)
-                           for (std::uint32_t s : unmade_reads(test))
-                             if (!reached(s)) reach(s);
-                         bundles_.emplace_back();
-                         const bool goes_on = exit_test(on_guard ? test : c, exit, iteration);
-                         bundles_.pop_back();
-                         return goes_on;
-                       }};
-      reach(site->state);
-      if (test_in_branch_) fail(site->state, "an exit test inside a branch that was not made");
-      know(c, false);
-      return true;
+      if (const std::optional<TestSite> site = phi_making_test_reads(guard, holds, test))
+        return make_test_inside(*site, test, site->branch == guard);
     }
     // A φ whose arm reads memory only leaving makes, where its guard holds
     // (`if (g) { x = f(); if (x) return; return; }`: the arm is true, but

@@ -225,7 +225,7 @@ Emitter::WayToState Emitter::way_to(std::uint32_t target) {
   };
   WayToState way;
   if (memory_at(state)) return way;
-  // Past it only by checks (Demands, calls that change nothing): memory is
+  // Past it only by checks (Demands, loops that make only Demands): memory is
   // as it was there, and the checks made are ones the way here needed (a
   // call that reads a division's Demand, made to compute a condition whose
   // other arm keeps memory as it was before the division).

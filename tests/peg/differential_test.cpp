@@ -1311,6 +1311,37 @@ fn f(a0: i32, p1: i64*, a2: bool) -> f64 {
 )");
 }
 
+// `continue` unless a call is made, then a return on a load after it, then
+// a break: the exit test (break or return) is false wherever the σ φ of
+// the `continue` keeps memory as it was, so it is made inside that σ φ's
+// `if`, after the call; the return is tested first, as the break's guard
+// there is its negation (kept before, for "a value φ whose branch has
+// effects", seed 90,717).
+TEST(PegDifferential, AnExitTestAfterAContinueGoesInsideTheIfOfTheContinue) {
+  expect_reverted(R"(
+extern fn t_poke(u8*, u64, u64) -> void effect;
+
+fn f(p0: u8*, p1: i64*, n: u8, a: i8) -> u32 {
+  var c4: u8 = 0u8;
+  while (c4 < n) {
+    c4 = c4 + 1u8;
+    if (a == (i8(c4) & 1i8)) {
+      continue;
+    } else {
+      @t_poke(p0, 9u64, u64(c4));
+    }
+    if (p1[3u32] < 7i64) {
+      return 1u32;
+    }
+    if (bool(c4 & 2u8)) {
+      break;
+    }
+  }
+  return 5u32;
+}
+)");
+}
+
 // An outer loop's counter times an inner loop's value, inside the inner
 // loop: strength reduction may not move the product into the outer loop's
 // θ (`θ1(a·m, b·m)` with m an inner loop's value reads that loop outside
