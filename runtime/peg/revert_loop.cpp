@@ -202,8 +202,10 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     const auto guard_on = [&](std::uint32_t g_test, std::uint32_t a, bool or_negation) {
       return g_test == a || (or_negation && negation_of(g_test) == a);
     };
+    // A guard known here (a peeled iteration decided it for the loop) is
+    // this φ's value, read below: its `if` would exit where it cannot.
     for (const bool leaves_when : {false, true}) {
-      if (known(leaves_when ? then_ : else_) != true) continue;
+      if (known(leaves_when ? then_ : else_) != true || known(guard)) continue;
       const std::uint32_t other = leaves_when ? else_ : then_;
       if (node(guard).kind() == Kind::Phi && !known(other) &&
           (guard_on(node(guard).children[0], other, leaves_when) ||

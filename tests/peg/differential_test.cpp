@@ -1342,6 +1342,31 @@ fn f(p0: u8*, p1: i64*, n: u8, a: i8) -> u32 {
 )");
 }
 
+// A loop peeled for a division that may trap, whose exit test is a loop
+// invariant `c != 4` or a load: the peeled iteration goes on only where
+// c == 4, so in the loop after it that guard is known false and the test
+// is the load alone (it made an exit under a guard known false, whose
+// memory, past the division's Demand, could not be reached; kept before,
+// for "a σ that does not follow the current one", seed 76,802).
+TEST(PegDifferential, AGuardThePeeledIterationDecidedMakesNoExitInTheLoop) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p0: bool*, n: u32, a: u16) -> i64 {
+  var c2: u32 = 0u32;
+  while (c2 < n) {
+    c2 = c2 + 1u32;
+  }
+  for (var k6: i32 = 3i32; k6 > 0i32; k6 = k6 - 1i32) {
+    if (c2 != 4u32 || p0[u8(a % (a == 0u16 ? 1u16 : a)) % 2u8]) {
+      return @t_tick(i64(k6));
+    }
+  }
+  return 3i64;
+}
+)");
+}
+
 // An outer loop's counter times an inner loop's value, inside the inner
 // loop: strength reduction may not move the product into the outer loop's
 // θ (`θ1(a·m, b·m)` with m an inner loop's value reads that loop outside
