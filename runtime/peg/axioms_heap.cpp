@@ -38,10 +38,7 @@ struct Address {
 std::optional<std::int64_t> signed_constant(const EGraph& g, Id cls) {
   const std::optional<eqsat::Label> c = constants(g).constant(cls);
   if (!c) return std::nullopt;
-  const PegType t = type_slot(c->op);
-  if (!t.is_ir() || !t.ir().is_integer()) return std::nullopt;
-  return t.ir().is_signed() ? ir::sign_extend(c->payload, t.ir().bits())
-                            : static_cast<std::int64_t>(c->payload);
+  return integer_value(type_slot(c->op), c->payload);
 }
 
 // base + k: a pointer class with an e-node `add.T*(b, k)` with k constant.

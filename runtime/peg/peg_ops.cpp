@@ -6,6 +6,7 @@
 
 #include "runtime/ir/builder.h"
 #include "runtime/ir/literal.h"
+#include "runtime/ir/value.h"
 #include "runtime/peg/extern_names.h"
 
 namespace augur::peg {
@@ -192,6 +193,12 @@ std::string label_text(eqsat::Label l) {
                              k == Kind::Atomic || k == Kind::Table || is_loop_op(k);
   if (shows_payload || l.payload != 0) text += "@" + std::to_string(l.payload);
   return text;
+}
+
+std::optional<std::int64_t> integer_value(PegType type, std::uint64_t payload) {
+  if (!type.is_ir() || !type.ir().is_integer()) return std::nullopt;
+  const ir::Type t = type.ir();
+  return t.is_signed() ? ir::sign_extend(payload, t.bits()) : static_cast<std::int64_t>(payload);
 }
 
 }  // namespace augur::peg

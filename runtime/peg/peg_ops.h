@@ -189,4 +189,8 @@ std::optional<ir::MathOp> math_op(Kind k);
 // name table is at hand.
 std::string label_text(eqsat::Label label);
 
+// A Const label's value as a signed integer: its canonical bits, sign-extended
+// when `type` is signed; nullopt when `type` is not an IR integer type.
+std::optional<std::int64_t> integer_value(PegType type, std::uint64_t payload);
+
 }  // namespace augur::peg

@@ -160,12 +160,9 @@ bool Emitter::reads_past_other_indices(std::uint32_t load) const {
   constexpr unsigned kMaxSteps = 16;
   const auto index_of = [&](std::uint32_t k) -> std::optional<std::int64_t> {
     const PegNode& c = node(k);
-    if (c.kind() != Kind::Const || !c.type().is_ir() || !c.type().ir().is_integer())
-      return std::nullopt;
-    const ir::Type t = c.type().ir();
-    const std::int64_t v = t.is_signed() ? ir::sign_extend(c.label.payload, t.bits())
-                                         : static_cast<std::int64_t>(c.label.payload);
-    if (v <= -kMaxIndex || v >= kMaxIndex) return std::nullopt;
+    if (c.kind() != Kind::Const) return std::nullopt;
+    const std::optional<std::int64_t> v = integer_value(c.type(), c.label.payload);
+    if (!v || *v <= -kMaxIndex || *v >= kMaxIndex) return std::nullopt;
     return v;
   };
   const PegNode& l = node(load);
