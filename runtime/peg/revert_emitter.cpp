@@ -535,16 +535,22 @@ std::optional<std::uint32_t> Emitter::effect_phi(std::uint32_t n) {
     // condition makes on that side (a loop with effects in the branch,
     // perhaps followed by other effects).
     const auto moves_memory = [&](int side) {
-      const NodeSet& r = lazy_reads(p.children[side], *memo);
-      return std::any_of(r.begin(), r.end(), [&](std::uint32_t s) {
-        if (s == kNoBlame || reached(s)) return false;
+      NodeSet unmade;
+      for (std::uint32_t s : lazy_reads(p.children[side], *memo)) {
+        if (s == kNoBlame || reached(s)) continue;
         if (node(s).kind() == Kind::ProjState) return true;
-        return std::any_of(on_cond->second.begin(), on_cond->second.end(),
-                           [&](std::uint32_t sigma) {
-                             if (node(sigma).children[side] == s) return true;
-                             const NodeSet makes = states_towards(node(sigma).children[side]);
-                             return std::binary_search(makes.begin(), makes.end(), s);
-                           });
+        unmade.push_back(s);
+      }
+      if (unmade.empty()) return false;
+      // What the σ φs on this condition make on this side, each asked once.
+      NodeSet made;
+      for (std::uint32_t sigma : on_cond->second) {
+        const std::uint32_t arm = node(sigma).children[side];
+        unite_into(made, states_towards(arm));
+        unite_into(made, NodeSet{arm});
+      }
+      return std::any_of(unmade.begin(), unmade.end(), [&](std::uint32_t s) {
+        return std::binary_search(made.begin(), made.end(), s);
       });
     };
     if (!moves_memory(1) && !moves_memory(2)) return std::nullopt;
@@ -748,7 +754,7 @@ bool Emitter::splits(std::uint32_t cond) const {
 
 void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
                         std::optional<std::uint32_t> state) {
-  run_must_loops();
+  run_must_loops(members);
   if (state || splits(cond)) {
     compute_common(members, state);
     std::vector<ir::VarId> vars;
@@ -889,17 +895,39 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   emit(ir::Stmt::if_(t, std::move(blocks[0]), std::move(blocks[1])));
 }
 
-void Emitter::run_must_loops() {
+void Emitter::run_must_loops(const std::vector<std::uint32_t>& members) {
   if (bundles_.empty()) return;
   const NodeSet must_now = bundles_.back().must;
+  std::vector<std::uint32_t> members_with_loops;
+  for (std::uint32_t m : members)
+    if (may_run_inner_loop(std::span(&m, 1), depth_)) members_with_loops.push_back(m);
   for (std::uint32_t n : must_now) {
     const PegNode& p = node(n);
     if (p.kind() != Kind::Eval || !p.type().is_ir() || lookup(n) || invariant_eval(n) ||
         in_progress_.contains(n) || g_.depth(p.children[1]) > depth_ || !reads_only_current(n))
       continue;
+    // The loop's exits compute its other values too.
+    if (!members_with_loops.empty() &&
+        computes_any_of(evals_of_.at(p.children[1]), members_with_loops))
+      continue;
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
+}
+
+bool Emitter::computes_any_of(std::vector<std::uint32_t> roots,
+                              const std::vector<std::uint32_t>& members) {
+  Marks seen = marks();
+  std::vector<std::uint32_t> todo = std::move(roots);
+  for (std::size_t walked = 0; walked < kMayRunWalk && !todo.empty(); ++walked) {
+    spend(1);
+    const std::uint32_t x = todo.back();
+    todo.pop_back();
+    if (std::find(members.begin(), members.end(), x) != members.end()) return true;
+    for (std::uint32_t c : node(x).children)
+      if (!lookup(c) && seen.insert(c)) todo.push_back(c);
+  }
+  return false;
 }
 
 void Emitter::compute_common(const std::vector<std::uint32_t>& members,

@@ -533,12 +533,19 @@ class Emitter {
   // Before the branches of a φ group: the loops the innermost bundle
   // evaluates anyway (its must) and that read no memory but the current
   // one. Run first inside a branch, such a loop was emitted again after it
-  // for another of its values.
-  void run_must_loops();
+  // for another of its values. Not a loop that reads one of the group's
+  // `members` whose branches run a loop: run first, it would make that
+  // member's `if` on its own, with the loop in it, and the group make the
+  // loop again.
+  void run_must_loops(const std::vector<std::uint32_t>& members);
+  // Whether evaluating `roots` computes one of `members`: a walk of their
+  // operands not computed yet, kMayRunWalk nodes at most, then false.
+  bool computes_any_of(std::vector<std::uint32_t> roots, const std::vector<std::uint32_t>& members);
   // Whether `n` reads no σ but cur_ (lazy_reads).
   bool reads_only_current(std::uint32_t n);
   // Whether evaluating roots may run (through φ branches too) a loop nested
-  // in `loop` not computed yet; kMayRunWalk nodes at most, then false.
+  // in `loop` (0: any loop) not computed yet; kMayRunWalk nodes at most,
+  // then false.
   bool may_run_inner_loop(std::span<const std::uint32_t> roots, unsigned loop);
   // Whether the loop of the eval `eval` runs in every iteration, up to its
   // exit, of the loop whose pass is the class `pass` (LoopFacts::total: the

@@ -416,7 +416,7 @@ bool Emitter::may_run_inner_loop(std::span<const std::uint32_t> roots, unsigned 
     todo.pop_back();
     const PegNode& q = node(n);
     // Into the values that lead to a loop and the effects of an iteration.
-    const bool effect = q.type().is_state() && q.kind() != Kind::Theta &&
+    const bool effect = loop > 0 && q.type().is_state() && q.kind() != Kind::Theta &&
                         (g_.variant[n] & (std::uint64_t{1} << (loop - 1))) != 0;
     if (!(leads_to_loop_[n] || effect) || lookup(n) || !seen.insert(n)) continue;
     ++walked;
@@ -741,16 +741,24 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     // source runs on every call (`defined`) and that reads no memory but
     // the current one: run in the body (for a store made there, or an inner
     // loop's start or bound), it was out of sight of the code after the
-    // loop, which ran it again.
+    // loop, which ran it again. Likewise a value φ whose branch runs such
+    // a loop (`if (a) { loop }` before this loop, in an outer loop's body),
+    // after those loops: its branch may read one of them.
     todo = std::move(trapping);
+    std::vector<std::uint32_t> phis_with_loops;
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
       todo.pop_back();
       const PegNode& q = node(n);
-      if (q.kind() == Kind::Eval && q.type().is_ir() && g_.depth(n) < l && !invariant_eval(n) &&
-          defined(n) && reads_only_current(n)) {
+      const bool before_loop =
+          q.type().is_ir() && g_.depth(n) < l && defined(n) && reads_only_current(n);
+      if (before_loop && q.kind() == Kind::Eval && !invariant_eval(n)) {
         ir::ExprPtr v = value(n);
         if (!lookup(n)) cache(n, temp(std::move(v)));
+        continue;
+      }
+      if (before_loop && q.kind() == Kind::Phi && may_run_inner_loop(std::span(&n, 1), depth_)) {
+        phis_with_loops.push_back(n);
         continue;
       }
       // Into an inner loop whatever it evaluates; elsewhere, a φ certainly
@@ -760,6 +768,11 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       const std::size_t operands = q.kind() == Kind::Phi && !inner_loop ? 1 : q.children.size();
       for (std::size_t i = 0; i < operands; ++i)
         if (seen.insert(q.children[i]) && !lookup(q.children[i])) todo.push_back(q.children[i]);
+    }
+    for (std::uint32_t n : phis_with_loops) {
+      if (lookup(n)) continue;
+      ir::ExprPtr v = value(n);
+      if (!lookup(n)) cache(n, temp(std::move(v)));
     }
   }
   std::vector<ir::ExprPtr> inits;

@@ -1342,6 +1342,102 @@ fn f(p0: u8*, p1: i64*, n: u8, a: i8) -> u32 {
 )");
 }
 
+// A logged `if` with a pure loop in it, then a loop nest without effects
+// whose exits read that loop's value. The nest ran first (a loop the bundle
+// evaluates anyway, before the σ φ's branches), each exit making the value's
+// `if` with the loop again, and the σ φ's `if` made the loop a third time
+// (kept for duplicated loops, seed 96,639): the nest now waits for the σ φ's
+// `if`, which computes the value once. The second program: a nest that reads
+// a plain `?:` on that condition still runs first (made after the `if`, the
+// loop that one of its branches runs would run there and again after it; seed
+// 112,635 was kept so while the first was being fixed).
+TEST(PegDifferential, ALoopNestWaitsForTheIfThatComputesALoopItReads) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: i32, a1: bool, a2: i16) -> u64 {
+  if (a1) {
+    @t_log(5i64);
+    for (var c5: u8 = 0u8; c5 < 2u8; c5 = c5 + 1u8) {
+      a0 = a0 + 1i32;
+    }
+  }
+  for (var c7: i32 = 0i32; c7 < 4i32; c7 = c7 + 1i32) {
+    for (var c8: i32 = 0i32; c8 < (i32(a2) & 3i32); c8 = c8 + 1i32) {
+      a0 = max(0i32, a0);
+      return 7u64;
+    }
+  }
+  return u64(a0);
+}
+)");
+  expect_reverted(R"(
+extern fn t_mix_i64(i64) -> i64 pure;
+
+fn f(a0: i8, p1: i32*, a2: i16) -> u16 {
+  var c3: i64 = 0i64;
+  while (c3 < (i64(0u16 - (bool(a0) ? u16(a0) : 32767u16)) & 7i64)) {
+    a2 = i16(@t_mix_i64(i64(a2)));
+    c3 = c3 + 1i64;
+  }
+  p1[u64(a2) % 12u64] = p1[3u16] * (bool(a0) ? p1[u8(-a0) % 6u8] : i32(a2));
+  return u16(a0);
+}
+)");
+}
+
+// In an outer loop's body: `if (a) { loop }`, then a loop nest whose inner
+// loop reads the value that `if` leaves, as does the next iteration. The
+// value φ (its branch a loop, so it may not terminate: not speculated) was
+// made inside the nest, once per pass of the middle loop, and again after it
+// for the next iteration (kept for duplicated loops, seed 96,074); the
+// source makes it on every pass, so it is now made before the nest. The
+// second program: such a φ is made after the loops ahead of the nest, whose
+// values its branch reads (seed 130,303, kept so while the first was being
+// fixed).
+TEST(PegDifferential, AnIfThatRunsALoopIsMadeBeforeALoopNestThatReadsIt) {
+  expect_reverted(R"(
+fn f(a0: u16, a1: i8) -> u64 {
+  for (var c2: u8 = 0u8; c2 < 3u8; c2 = c2 + 1u8) {
+    if (bool(a1)) {
+      for (var c3: u8 = 0u8; c3 < 1u8; c3 = c3 + 1u8) {
+        a1 = (-1i8 & i8(a0)) + a1 ^ ~a1;
+      }
+    }
+    for (var c4: u32 = 0u32; c4 < 3u32; c4 = c4 + 1u32) {
+      for (var c5: i32 = 0i32; c5 < 2i32; c5 = c5 + 1i32) {
+        var t7: u64 = u64(a1);
+        var v8: u64 = ~u64(a0) / (t7 == 0u64 ? 1u64 : t7) * u64(c4);
+      }
+    }
+  }
+  return u64(a1);
+}
+)");
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a1: u32) -> u32 {
+  for (var m2: i64 = 0i64; m2 < (i64(a1) & 7i64); m2 = m2 + 2i64) {
+    var c3: i32 = 0i32;
+    while (c3 < 1i32) {
+      c3 = c3 + 1i32;
+      if (bool(m2) || bool(a1)) {
+        break;
+      }
+    }
+    a1 = u32(c3) >> (u32(@t_tick(0i64)) | a1);
+    a1 = (u32(c3) ^ a1) & (bool(m2) ? u32(c3) : a1) - u32(@t_tick(m2));
+    for (var c9: i64 = 0i64; c9 < 1i64; c9 = c9 + 1i64) {
+      var t11: u32 = a1 - a1;
+      a1 = ~a1 / (t11 == 0u32 ? 1u32 : t11) * -(a1 | u32(c9));
+    }
+  }
+  return a1;
+}
+)");
+}
+
 // A loop peeled for a division that may trap, whose exit test is a loop
 // invariant `c != 4` or a load: the peeled iteration goes on only where
 // c == 4, so in the loop after it that guard is known false and the test
