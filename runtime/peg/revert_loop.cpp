@@ -761,13 +761,13 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         phis_with_loops.push_back(n);
         continue;
       }
-      // Into an inner loop whatever it evaluates; elsewhere, a φ certainly
-      // evaluates only its condition.
+      // Into an inner loop whatever it evaluates; elsewhere into values
+      // only, not memory: both arms of a value φ, the operands of a load or
+      // a call (what is made here is defined anyway), a σ φ's condition.
       const bool inner_loop = g_.depth(n) > l || q.kind() == Kind::Pass || q.kind() == Kind::Eval;
-      if (!inner_loop && !is_pure_value_op(q.kind()) && q.kind() != Kind::Phi) continue;
-      const std::size_t operands = q.kind() == Kind::Phi && !inner_loop ? 1 : q.children.size();
-      for (std::size_t i = 0; i < operands; ++i)
-        if (seen.insert(q.children[i]) && !lookup(q.children[i])) todo.push_back(q.children[i]);
+      for (std::uint32_t c : q.children)
+        if ((inner_loop || node(c).type().is_ir()) && seen.insert(c) && !lookup(c))
+          todo.push_back(c);
     }
     for (std::uint32_t n : phis_with_loops) {
       if (lookup(n)) continue;

@@ -1438,6 +1438,52 @@ fn f(a1: u32) -> u32 {
 )");
 }
 
+// A pure loop that every call runs, whose value only a load's index reads,
+// in the exit of a loop nest and again after it. The walk for invariant
+// loops to run before a loop stopped at the load (and at a φ's arms), so
+// the loop ran in the exit and again after (kept for duplicated loops, seed
+// 97,187); it now reads the values a load or a call reads with, and both
+// arms of a value φ. The second program: not the values a σ φ's branches
+// store or divide by (a loop that only a branch's division reads ran before
+// the later loop and again in the branch, seed 61,622, kept so while the
+// first was being fixed).
+TEST(PegDifferential, ALoopALoadsIndexReadsInAnExitRunsBeforeTheLoops) {
+  expect_reverted(R"(
+fn f(a0: f32, a1: u64, a2: i32, p3: u16*) -> u16 {
+  var c8: i32 = 0i32;
+  while (c8 < (i32(i64(a0)) & 7i32)) {
+    c8 = c8 + 1i32;
+  }
+  for (var c11: u8 = 0u8; c11 < 9u8; c11 = c11 + 1u8) {
+    for (var c12: i32 = 0i32; c12 < (i32(c11 >> max(u8(a1), c11)) & 3i32); c12 = c12 + 1i32) {
+      if (f64(c12) == f64(a0)) {
+        return p3[u8((1i32 | c8) >> (c8 >> a2)) % 4u8];
+      }
+    }
+  }
+  return p3[u64(c8 - 1i32) % 4u64];
+}
+)");
+  expect_reverted(R"(
+extern fn t_blend_f64(f64, f64) -> f64 pure;
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: u32, a1: bool, a2: u32, p3: i32*) -> i64 {
+  for (var k4: u32 = u32(u8(a2)) & 7u32; k4 > 0u32; k4 = k4 - 1u32) {
+    a2 = u32(@t_blend_f64(f64(i16(a0) - i16(a2)), f64(a1)));
+  }
+  if (a0 < 1u32) {
+    var t7: u32 = a0;
+    var v10: u32 = a2 % (t7 == 0u32 ? 1u32 : t7);
+  }
+  for (var k13: u8 = 0u8; k13 < (u8(p3[0u8]) & 7u8); k13 = k13 + 1u8) {
+    (p3 + 1i64)[u16(i32(@t_tick(i64(a1)))) % 1u16] = p3[u32(k13) % 2u32];
+  }
+  return 0i64;
+}
+)");
+}
+
 // A loop peeled for a division that may trap, whose exit test is a loop
 // invariant `c != 4` or a load: the peeled iteration goes on only where
 // c == 4, so in the loop after it that guard is known false and the test
