@@ -455,11 +455,19 @@ ir::ExprPtr Emitter::zero_trip(std::uint32_t n) {
   for (std::uint32_t t : thetas) inits.push_back(value(node(t).children[0]));
   // The θs are their initial values; what varies in the loop is computed
   // anew in this scope (its statements go where the current scope's go).
+  const std::uint64_t bit = std::uint64_t{1} << (l - 1);
   push_scope(scopes_.back().out);
-  scopes_.back().barrier = std::uint64_t{1} << (l - 1);
+  scopes_.back().barrier = bit;
   for (std::size_t i = 0; i < thetas.size(); ++i) cache(thetas[i], inits[i]);
   ir::ExprPtr v = value(p.children[0]);
+  // What does not vary in the loop (an invariant loop its bound reads) is
+  // the same outside this scope, whose statements are the outer scope's.
+  std::vector<std::pair<std::uint32_t, ir::ExprPtr>> invariant;
+  for (const auto& [m, e] : scopes_.back().values)
+    if ((g_.variant[m] & bit) == 0) invariant.emplace_back(m, e);
   pop_scope();
+  for (auto& [m, e] : invariant)
+    if (!lookup(m)) cache(m, std::move(e));
   v = temp(std::move(v));
   cache(n, v);
   return v;

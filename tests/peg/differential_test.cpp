@@ -1484,6 +1484,41 @@ fn f(a0: u32, a1: bool, a2: u32, p3: i32*) -> i64 {
 )");
 }
 
+// A loop whose bound reads a loop that does not vary in it (c7), and whose
+// value after zero passes reads it too: the test for zero passes computed
+// c7's loop in a scope of its own, which forgot it, and the value computed
+// it again, in the same block (kept for duplicated loops, seed 103,540).
+// What does not vary in the loop is now remembered past that scope.
+TEST(PegDifferential, ALoopAZeroTripTestRunsServesTheCodeAfterIt) {
+  expect_reverted(R"(
+fn f(a0: f32) -> i16 {
+  var c1: u32 = 0u32;
+  while (c1 < (4294967295u32 & 7u32)) {
+    c1 = c1 + 1u32;
+    var c2: u8 = 0u8;
+    while (c2 < 2u8) {
+      c2 = c2 + 1u8;
+      a0 = -(-a0 - f32(false));
+    }
+    var c7: i32 = 0i32;
+    while (c7 < 2i32) {
+      c7 = c7 + 1i32;
+    }
+    var m10: u8;
+    for (m10 = 0u8; m10 < (u8(u64(c7)) & 3u8); m10 = m10 + 1u8) {
+      a0 = (i8(a0) & 1i8) == 127i8 << i8(a0) ? f32(m10) : a0;
+      var c11: u32 = 0u32;
+      while (c11 < 1u32) {
+        c11 = c11 + 1u32;
+        return -i16(c2 - 128u8);
+      }
+    }
+  }
+  return ~(min(i16(a0), i16(a0)) * max(1i16, i16(a0)));
+}
+)");
+}
+
 // A loop peeled for a division that may trap, whose exit test is a loop
 // invariant `c != 4` or a load: the peeled iteration goes on only where
 // c == 4, so in the loop after it that guard is known false and the test
