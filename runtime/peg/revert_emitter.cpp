@@ -1068,6 +1068,9 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
           out.push_back(n);
         } else if (defined_phi != kNoPhi) {
           out.push_back(defined_phi);
+        } else {
+          // A loop run only here: the defined loops it reads.
+          for (std::uint32_t c : q.children) walk.emplace_back(c, kNoPhi);
         }
       }
     }

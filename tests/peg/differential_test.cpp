@@ -1519,6 +1519,31 @@ fn f(a0: f32) -> i16 {
 )");
 }
 
+// A pure loop every call runs, read by a loop that runs only where a
+// condition holds (and may return), and by the value returned after it
+// otherwise. The search for loops a side of the `if` may run stopped at the
+// loop run only there, so the first loop ran inside the `if` and again
+// after it (kept for duplicated loops, seed 107,166); it now looks for the
+// loops that one reads, and the first loop runs once, before the `if`.
+TEST(PegDifferential, ALoopThatALoopInABranchReadsRunsOnceBeforeIt) {
+  expect_reverted(R"(
+fn f(a0: i16, a1: i8) -> i16 {
+  var v3: f32 = f32(a0) + f32(a0);
+  for (var c7: u8 = 0u8; c7 < 4u8; c7 = c7 + 1u8) {
+    a0 = max(a0, min(i16(c7), a0));
+  }
+  if (!(bool(v3) && bool(a1))) {
+    for (var k8: i32 = 3i32; k8 > 0i32; k8 = k8 - 1i32) {
+      if (u16(a0) << -u16(v3) >= 65535u16) {
+        return min(a0, i16(v3)) << a0;
+      }
+    }
+  }
+  return a0;
+}
+)");
+}
+
 // A loop peeled for a division that may trap, whose exit test is a loop
 // invariant `c != 4` or a load: the peeled iteration goes on only where
 // c == 4, so in the loop after it that guard is known false and the test
