@@ -189,10 +189,7 @@ bool Emitter::in_bounds(const PegNode& read) const {
   // constant (x % m lies in [0, m - 1] for m > 0).
   const auto largest = [&](const PegNode& i) -> std::optional<std::int64_t> {
     if (i.kind() != Kind::Const) return std::nullopt;
-    const ir::Type type = i.type().ir();
-    return type.is_signed()
-               ? ir::sign_extend(i.label.payload, static_cast<unsigned>(8 * type.size()))
-               : static_cast<std::int64_t>(i.label.payload);
+    return integer_value(i.type(), i.label.payload);
   };
   const PegNode& i = node(read.children[1]);
   std::optional<std::int64_t> at = largest(i);

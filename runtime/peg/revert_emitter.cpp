@@ -148,6 +148,14 @@ void Emitter::know(std::uint32_t cond, bool holds) {
   for (std::size_t i = 0; i < todo.size() && i < kKnowImplied; ++i) {
     const auto [c, value] = todo[i];
     scopes_.back().known[c] = value;
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+      if (auto it = s->phis_by_condition.find(c); it != s->phis_by_condition.end())
+        for (std::uint32_t phi : it->second)
+          if (const std::optional<bool> phi_value = known(phi))
+            todo.emplace_back(node(phi).children[value ? 1 : 2], *phi_value);
+      // Past a loop c varies in, no φ of c was known.
+      if ((g_.variant[c] & s->barrier) != 0 && !s->knows_through_barrier) break;
+    }
     const PegNode& p = node(c);
     // An arm known to be the other value (a constant, a loop's invariant
     // flag): the φ took its other arm.
@@ -161,14 +169,16 @@ void Emitter::know(std::uint32_t cond, bool holds) {
       todo.emplace_back(p.children[0], !value);
     } else if (p.kind() == Kind::Phi && p.type() == PegType(ir::Type::bool_())) {
       // φ(c, a, b) = v with c known is its arm: that arm is v.
-      if (const std::optional<bool> c = known(p.children[0])) {
-        todo.emplace_back(p.children[*c ? 1 : 2], value);
+      if (const std::optional<bool> chosen = known(p.children[0])) {
+        todo.emplace_back(p.children[*chosen ? 1 : 2], value);
       } else if (known_as_other(p.children[2])) {
         todo.emplace_back(p.children[0], true);
         todo.emplace_back(p.children[1], value);
       } else if (known_as_other(p.children[1])) {
         todo.emplace_back(p.children[0], false);
         todo.emplace_back(p.children[2], value);
+      } else {
+        scopes_.back().phis_by_condition[p.children[0]].push_back(c);
       }
     }
   }
@@ -906,32 +916,42 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
 void Emitter::run_must_loops(const std::vector<std::uint32_t>& members) {
   if (bundles_.empty()) return;
   const NodeSet must_now = bundles_.back().must;
-  std::vector<std::uint32_t> members_with_loops;
-  for (std::uint32_t m : members)
-    if (may_run_inner_loop(std::span(&m, 1), depth_)) members_with_loops.push_back(m);
+  // Asked only once a loop is a candidate: most groups have none.
+  std::optional<std::vector<std::uint32_t>> members_with_loops;
+  // Passes held back: nothing is emitted for them, so the answer holds for
+  // each of their evals.
+  std::vector<std::uint32_t> held_back;
   for (std::uint32_t n : must_now) {
     const PegNode& p = node(n);
     if (p.kind() != Kind::Eval || !p.type().is_ir() || lookup(n) || invariant_eval(n) ||
         in_progress_.contains(n) || g_.depth(p.children[1]) > depth_ || !reads_only_current(n))
       continue;
+    const std::uint32_t pass = p.children[1];
+    if (std::ranges::find(held_back, pass) != held_back.end()) continue;
+    if (!members_with_loops) {
+      members_with_loops.emplace();
+      for (std::uint32_t m : members)
+        if (may_run_inner_loop(std::span(&m, 1), depth_)) members_with_loops->push_back(m);
+    }
     // The loop's exits compute its other values too.
-    if (!members_with_loops.empty() &&
-        computes_any_of(evals_of_.at(p.children[1]), members_with_loops))
+    if (!members_with_loops->empty() && computes_any_of(evals_of_.at(pass), *members_with_loops)) {
+      held_back.push_back(pass);
       continue;
+    }
     ir::ExprPtr v = value(n);
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
 }
 
-bool Emitter::computes_any_of(std::vector<std::uint32_t> roots,
-                              const std::vector<std::uint32_t>& members) {
+bool Emitter::computes_any_of(std::span<const std::uint32_t> roots,
+                              std::span<const std::uint32_t> members) {
   Marks seen = marks();
-  std::vector<std::uint32_t> todo = std::move(roots);
+  std::vector<std::uint32_t> todo(roots.begin(), roots.end());
   for (std::size_t walked = 0; walked < kMayRunWalk && !todo.empty(); ++walked) {
     spend(1);
     const std::uint32_t x = todo.back();
     todo.pop_back();
-    if (std::find(members.begin(), members.end(), x) != members.end()) return true;
+    if (std::ranges::find(members, x) != members.end()) return true;
     for (std::uint32_t c : node(x).children)
       if (!lookup(c) && seen.insert(c)) todo.push_back(c);
   }
@@ -1274,16 +1294,31 @@ const NodeSet& Emitter::lazy_reads(std::uint32_t n, NodeSetMemo& memo) const {
 }
 
 std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32_t except,
-                                                 const NodeSet& inside) const {
+                                                 const std::array<NodeSet, 2>& inside) {
   std::vector<std::uint32_t> out;
   if (bundles_.empty()) return out;
-  NodeSetMemoHandle memo = node_set_memo();
-  // Reads only the current memory or what the group's branches make.
+  NodeSetMemoHandle memos[2] = {node_set_memo(), node_set_memo()};
+  // Each arm, where the condition is known to choose it, reads only the
+  // current memory or what that branch makes (an arm that makes a call
+  // its branch does not make joins no `if`: the call would move memory
+  // off the σ the branch ends at).
   const auto fits = [&](std::uint32_t m) {
-    const NodeSet& r = lazy_reads(m, *memo);
-    return std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
-      return s == cur_ || std::binary_search(inside.begin(), inside.end(), s);
-    });
+    bool all = true;
+    // A question, not code: a branch's value found here is not hoisted.
+    const std::size_t hoisted = hoisted_.size();
+    for (int side = 0; side < 2 && all; ++side) {
+      ir::Block none;
+      in_scope(none, [&] {
+        know(cond, side == 0);
+        const NodeSet& r = lazy_reads(node(m).children[1 + side], *memos[side]);
+        const NodeSet& made = inside[side];
+        all = std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
+          return s == cur_ || std::binary_search(made.begin(), made.end(), s);
+        });
+      });
+    }
+    hoisted_.resize(hoisted);
+    return all;
   };
   const std::vector<std::uint32_t>& must = bundles_.back().must;
   const auto take_phis_of = [&](const NodeSet& from) {
@@ -1304,7 +1339,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   NodeSet defined_only;
   for (std::uint32_t m : on_cond->second) {
     if (m == except || lookup(m) || g_.depth(m) > depth_ || !defined(m) ||
-        std::binary_search(must.begin(), must.end(), m))
+        std::binary_search(must.begin(), must.end(), m) || !of_open_loops(m))
       continue;
     if (fits(m)) defined_only.push_back(m);
   }
@@ -1314,6 +1349,23 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   const NodeSet& joining = needed.complete ? needed.found : defined_only;
   out.insert(out.end(), joining.begin(), joining.end());
   return out;
+}
+
+bool Emitter::of_open_loops(std::uint32_t n) const {
+  std::vector<std::uint32_t> todo{n};
+  Marks seen = marks();
+  for (std::size_t walked = 0; !todo.empty(); ++walked) {
+    if (walked == kMayRunWalk) return false;
+    spend(1);
+    const std::uint32_t x = todo.back();
+    todo.pop_back();
+    if (node(x).kind() == Kind::Theta) return false;
+    for (std::uint32_t c : node(x).children)
+      if (g_.variant[c] != 0 && g_.depth(c) <= depth_ && !node(c).type().is_state() && !lookup(c) &&
+          seen.insert(c))
+        todo.push_back(c);
+  }
+  return true;
 }
 
 const std::vector<std::uint32_t>& Emitter::loop_initial_values(std::uint32_t e) {

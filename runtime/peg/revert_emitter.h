@@ -13,6 +13,7 @@
 //  - a value φ's branches leave cur_ unchanged.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -60,7 +61,10 @@ class Emitter {
   struct Scope {
     std::unordered_map<std::uint32_t, ir::ExprPtr> values;
     std::unordered_map<std::uint32_t, bool> known;  // conditions known in this scope
-    std::unordered_set<std::uint32_t> states;       // σ nodes already reached
+    // Of `known`, the boolean φs known while their condition was not, by
+    // that condition: once it is known, so is the arm it chooses.
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> phis_by_condition;
+    std::unordered_set<std::uint32_t> states;  // σ nodes already reached
     ir::Block* out = nullptr;
     // A loop body's loop bits: what varies in them was computed for another
     // iteration (or another emission of the same θs) outside, so it is not
@@ -139,7 +143,8 @@ class Emitter {
   // Records that `cond` is `holds` in the current scope, and what that
   // implies (at most kKnowImplied conditions in all): a single-pass loop's
   // value is its first iteration's; !x; φ(c, a, k) with k a constant other
-  // than `holds` took a (c holds), φ(c, k, b) took b.
+  // than `holds` took a (c holds), φ(c, k, b) took b; and once c is known,
+  // the arm it chooses of a φ(c, a, b) known before.
   void know(std::uint32_t cond, bool holds);
   static constexpr std::size_t kKnowImplied = 8;
   void cache(std::uint32_t n, ir::ExprPtr value) {
@@ -153,10 +158,12 @@ class Emitter {
   // A new innermost scope writing into `out`; pop_scope() leaves it.
   void push_scope(ir::Block* out);
   void pop_scope();
+  // Eight: a staged matcher's decision tree three bytes deep computes its
+  // last call under eight conditions (TheSecondTreeOfALoopReads…).
+  static constexpr std::size_t kBranchConditions = 8;
   // Before a branch's scope is popped: its values held in variables
   // declared in `block`, and its own in_branches, go to the enclosing
   // scope's in_branches.
-  static constexpr std::size_t kBranchConditions = 4;
   void keep_branch_values(const ir::Block& block, std::uint32_t cond, bool holds);
   void emit(ir::Stmt s) {
     spend(1);
@@ -361,8 +368,8 @@ class Emitter {
   // The σ nodes (of the current loop depth) n's lazy evaluation would read.
   // The result lives in `memo` (or is a constant) until memo is cleared.
   const NodeSet& lazy_reads(std::uint32_t n, NodeSetMemo& memo) const;
-  // The value φs on `cond` that can join an `if` on it now: they read no σ
-  // but cur_ and `inside` (states within the branches), and the innermost
+  // The value φs on `cond` that can join an `if` on it now: each arm reads
+  // no σ but cur_ and `inside` (states within that branch), and the innermost
   // bundle evaluates them anyway, or they are defined (on every call, or
   // where the known conditions hold) and a bundle may still need them. Such
   // a φ needed later (in a loop's branch, or by a later loop) was an `if` of
@@ -370,7 +377,13 @@ class Emitter {
   // what the branch stores; one no longer needed ran its branches' loops
   // for nothing.
   std::vector<std::uint32_t> fusable_phis(std::uint32_t cond, std::uint32_t except,
-                                          const NodeSet& inside) const;
+                                          const std::array<NodeSet, 2>& inside);
+  // Whether `n` varies in no loop but the open ones: a walk of its value
+  // operands (not σs: memory is reached, not computed) that vary in a loop
+  // and lie no deeper than depth_, not computed yet, kMayRunWalk nodes at
+  // most, that finds no θ (the open loops' θs are computed; a sibling loop
+  // has the same loop bit, its θs are not).
+  bool of_open_loops(std::uint32_t n) const;
   ir::ExprPtr constant(const PegNode& n) const;
   ir::ExternRef callee(const PegNode& n) const;
   const ir::TableRef& table(const PegNode& n) const;
@@ -540,7 +553,8 @@ class Emitter {
   void run_must_loops(const std::vector<std::uint32_t>& members);
   // Whether evaluating `roots` computes one of `members`: a walk of their
   // operands not computed yet, kMayRunWalk nodes at most, then false.
-  bool computes_any_of(std::vector<std::uint32_t> roots, const std::vector<std::uint32_t>& members);
+  bool computes_any_of(std::span<const std::uint32_t> roots,
+                       std::span<const std::uint32_t> members);
   // Whether `n` reads no σ but cur_ (lazy_reads).
   bool reads_only_current(std::uint32_t n);
   // Whether evaluating roots may run (through φ branches too) a loop nested

@@ -723,6 +723,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       const std::uint32_t n = todo.back();
       todo.pop_back();
       if (!seen.insert(n) || lookup(n)) continue;
+      spend(1);
       const PegNode& q = node(n);
       if ((g_.variant[n] & bit) != 0) {
         for (std::uint32_t c : q.children) todo.push_back(c);
@@ -749,6 +750,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
       todo.pop_back();
+      spend(1);
       const PegNode& q = node(n);
       const bool before_loop =
           q.type().is_ir() && g_.depth(n) < l && defined(n) && reads_only_current(n);

@@ -381,24 +381,32 @@ void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
     case Kind::Phi: {
       const std::uint32_t cond = n.children[0];
       // Value φs on the same condition go in the same `if` (branch fusion),
-      // those that read memory inside the branches included.
-      NodeSet inside;
-      std::vector<std::uint32_t> todo{n.children[1], n.children[2]};
-      while (!todo.empty()) {
-        const std::uint32_t x = todo.back();
-        todo.pop_back();
-        if (x == from || x == input || !is_producer(x) ||
-            std::find(inside.begin(), inside.end(), x) != inside.end())
-          continue;
-        inside.push_back(x);
-        if (node(x).kind() == Kind::Phi) {
-          todo.push_back(node(x).children[1]);
-          todo.push_back(node(x).children[2]);
-        } else if (std::optional<std::uint32_t> in = input_of(x)) {
-          todo.push_back(*in);
+      // those that read memory inside the branches included: each side's
+      // states, where a σ φ on the same condition is its arm on that side.
+      std::array<NodeSet, 2> inside;
+      for (int side = 0; side < 2; ++side) {
+        NodeSet& made = inside[side];
+        std::vector<std::uint32_t> todo{n.children[1 + side]};
+        while (!todo.empty()) {
+          const std::uint32_t x = todo.back();
+          todo.pop_back();
+          if (x == from || x == input || !is_producer(x) ||
+              std::find(made.begin(), made.end(), x) != made.end())
+            continue;
+          spend(1);
+          made.push_back(x);
+          const PegNode& q = node(x);
+          if (q.kind() == Kind::Phi && q.children[0] == cond) {
+            todo.push_back(q.children[1 + side]);
+          } else if (q.kind() == Kind::Phi) {
+            todo.push_back(q.children[1]);
+            todo.push_back(q.children[2]);
+          } else if (std::optional<std::uint32_t> in = input_of(x)) {
+            todo.push_back(*in);
+          }
         }
+        std::sort(made.begin(), made.end());
       }
-      std::sort(inside.begin(), inside.end());
       flush_overwritten();
       std::vector<std::uint32_t> members = fusable_phis(cond, p, inside);
       if (with && std::find(members.begin(), members.end(), *with) == members.end())

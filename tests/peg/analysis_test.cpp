@@ -439,6 +439,22 @@ TEST(PegConstantFolding, EveryNaNIsOneValue) {
       peg::same_constant(*constants.constant(add("nan_f32")), *constants.constant(add("nan_f64"))));
 }
 
+// A constant's integer value: sign-extended from its width for a signed type,
+// its bits for an unsigned one, none for a float, a pointer or a σ (reversion
+// bounds a table read by it, the heap axioms compare offsets with it).
+TEST(PegConstants, IntegerValueReadsOnlyIntegerTypes) {
+  using peg::integer_value;
+  using peg::PegType;
+  EXPECT_EQ(integer_value(PegType(ir::Type::i8()), 0xff), -1);
+  EXPECT_EQ(integer_value(PegType(ir::Type::u8()), 0xff), 255);
+  EXPECT_EQ(integer_value(PegType(ir::Type::i32()), 0x7fffffff), 0x7fffffff);
+  EXPECT_EQ(integer_value(PegType(ir::Type::i64()), ~std::uint64_t{0}), -1);
+  EXPECT_FALSE(integer_value(PegType(ir::Type::f64()), 0x3ff0000000000000));
+  EXPECT_FALSE(integer_value(PegType(ir::Type::bool_()), 1));
+  EXPECT_FALSE(integer_value(PegType(ir::Type::pointer_to(ir::Scalar::I32)), 8));
+  EXPECT_FALSE(integer_value(PegType::state(), 0));
+}
+
 // Constants are reassociated through chains of them, in one iteration and
 // without making every grouping: a pointer moved one step at a time 40
 // times is its start plus 40, a step back and three forward two ahead, and
