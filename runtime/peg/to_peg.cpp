@@ -256,14 +256,31 @@ class Translator {
     // leave runs where everything before fell through: what it computes on
     // every pass is defined where that holds (a load after a loop that may
     // return, used only in a later loop, is read before memory moves).
+    // Where one exit is all that may leave before, falling through is that
+    // exit not taken: the path is on the exit's condition, which reversion
+    // branches on (the function's `returned`), not on the fall condition,
+    // the same value in a form the PEG does not otherwise name.
     const bool on_path = every_pass && always_ == path_always_;
+    const auto path_step = [&]() -> std::pair<Id, bool> {
+      const Exit* only = nullptr;
+      for (const std::optional<Exit>& e : acc.exits) {
+        if (!e) continue;
+        if (only) return {acc.fall_cond, true};
+        only = &*e;
+      }
+      return only ? std::pair{only->cond, false} : std::pair{acc.fall_cond, true};
+    };
     for (const ir::Stmt& s : b) {
       if (is_false(acc.fall_cond)) break;  // unreachable
       const bool falls_always = is_true(acc.fall_cond);
       every_pass_ = every_pass && falls_always;
-      Flow f = on_path && !falls_always
-                   ? on_path_of(acc.fall_cond, true, [&] { return stmt(s, acc.fall, depth); })
-                   : stmt(s, acc.fall, depth);
+      Flow f;
+      if (on_path && !falls_always) {
+        const auto [c, taken] = path_step();
+        f = on_path_of(c, taken, [&] { return stmt(s, acc.fall, depth); });
+      } else {
+        f = stmt(s, acc.fall, depth);
+      }
       for (std::size_t k = 0; k < f.exits.size(); ++k) {
         std::optional<Exit>& from = f.exits[k];
         if (!from) continue;

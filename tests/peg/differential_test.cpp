@@ -1748,6 +1748,31 @@ fn f(a1: i16) -> i8 {
 )");
 }
 
+// After `if (a) { if (b) return tick(); }`, a load made before a call and
+// read only in a branch after it, by a division. to_peg put the statements
+// after the `if` on the path where its fall condition holds, a value of its
+// own (a φ of a and !b), while reversion knows there that the function's
+// `returned` flag is false: the load was not known to be defined, was not
+// read before the call moved memory, and the function was kept ("a σ read
+// after memory moved past it", seed 17,672). Where one exit is all that may
+// leave before, the path is that exit not taken.
+TEST(PegDifferential, StatementsAfterAReturnAreOnThePathWhereItWasNotTaken) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p0: i16*, a1: u32, p2: bool*) -> i16 {
+  if (a1 < 5u32) {
+    if (p2[1u8]) {
+      return i16(@t_tick(0i64));
+    }
+  }
+  var t3: i16 = p0[1u8];
+  var t4: i16 = i16(a1);
+  return p2[u8(@t_tick(4i64)) % 4u8] ? p0[2u8] : p0[u32(t3 / t4) % 15u32];
+}
+)");
+}
+
 // A loop peeled for a division that may trap, whose exit test is a loop
 // invariant `c != 4` or a load: the peeled iteration goes on only where
 // c == 4, so in the loop after it that guard is known false and the test
