@@ -386,13 +386,12 @@ void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
       std::array<NodeSet, 2> inside;
       for (int side = 0; side < 2; ++side) {
         NodeSet& made = inside[side];
+        Marks seen = marks();  // a branch's σ chain may be long: no linear search
         std::vector<std::uint32_t> todo{n.children[1 + side]};
         while (!todo.empty()) {
           const std::uint32_t x = todo.back();
           todo.pop_back();
-          if (x == from || x == input || !is_producer(x) ||
-              std::find(made.begin(), made.end(), x) != made.end())
-            continue;
+          if (x == from || x == input || !is_producer(x) || !seen.insert(x)) continue;
           spend(1);
           made.push_back(x);
           const PegNode& q = node(x);
