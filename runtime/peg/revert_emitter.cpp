@@ -1145,8 +1145,9 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
     if (!lookup(n)) cache(n, temp(std::move(v)));
   }
   // What one side evaluates that the bundle evaluates anyway, is shared and
-  // cannot trap: computed here once, not in the branch and again after it.
-  // (By index: computing a value may add bundles, moving this one.)
+  // cannot trap (a pure operator or a select): computed here once, not in
+  // the branch and again after it. (By index: computing a value may add
+  // bundles, moving this one.)
   if (bundles_.empty()) return;
   const std::size_t innermost = bundles_.size() - 1;
   std::unordered_map<std::uint32_t, bool> speculatable_here;
@@ -1154,7 +1155,8 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
     for (std::uint32_t n : side) {
       const PegNode& q = node(n);
       const NodeSet& anyway = bundles_[innermost].must;
-      if (uses_[n] < 2 || !q.type().is_ir() || !is_pure_value_op(q.kind()) || lookup(n) ||
+      if (uses_[n] < 2 || !q.type().is_ir() ||
+          (!is_pure_value_op(q.kind()) && q.kind() != Kind::Phi) || lookup(n) ||
           in_progress_.contains(n) || !std::binary_search(anyway.begin(), anyway.end(), n) ||
           !lazy_reads(n, *memo).empty() || !speculatable_now(n, speculatable_here))
         continue;
@@ -1331,6 +1333,18 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
     }
   };
   take_phis_of(must);
+  // A loop the bundle certainly runs starts from its initial values, even
+  // those only a loop that leaves at once returns (`a = f(); for (…) a =
+  // g();` with the call in an `if`: its value is read in its branch).
+  NodeSet inits;
+  for (std::uint32_t e : must) {
+    const PegNode& p = node(e);
+    if (p.kind() != Kind::Eval || !p.type().is_ir() || lookup(e) || invariant_eval(e)) continue;
+    const std::vector<std::uint32_t>& of_e = loop_initial_values(e);
+    inits.insert(inits.end(), of_e.begin(), of_e.end());
+  }
+  std::sort(inits.begin(), inits.end());
+  take_phis_of(inits);
   // An exit test pending inside this σ φ's `if` is made first in its branch,
   // and the other branch goes on: there, what going on needs is needed.
   if (test_in_branch_ && test_in_branch_->state == except) take_phis_of(bundles_.back().going_on);

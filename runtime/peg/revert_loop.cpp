@@ -742,11 +742,13 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     // source runs on every call (`defined`) and that reads no memory but
     // the current one: run in the body (for a store made there, or an inner
     // loop's start or bound), it was out of sight of the code after the
-    // loop, which ran it again. Likewise a value φ whose branch runs such
-    // a loop (`if (a) { loop }` before this loop, in an outer loop's body),
-    // after those loops: its branch may read one of them.
+    // loop, which ran it again. Likewise, after those loops (a branch may
+    // read one of them), a value φ whose branch runs such a loop (`if (a)
+    // { loop }` before this loop, in an outer loop's body), or that varies
+    // in no loop but the open ones (`if (a) x = y % z;` before the loop:
+    // the source makes it once, the body made it every iteration).
     todo = std::move(trapping);
-    std::vector<std::uint32_t> phis_with_loops;
+    std::vector<std::uint32_t> phis_with_loops, phis_of_open_loops;
     while (!todo.empty()) {
       const std::uint32_t n = todo.back();
       todo.pop_back();
@@ -759,9 +761,15 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         if (!lookup(n)) cache(n, temp(std::move(v)));
         continue;
       }
-      if (before_loop && q.kind() == Kind::Phi && may_run_inner_loop(std::span(&n, 1), depth_)) {
-        phis_with_loops.push_back(n);
-        continue;
+      if (before_loop && q.kind() == Kind::Phi) {
+        if (may_run_inner_loop(std::span(&n, 1), depth_)) {
+          phis_with_loops.push_back(n);
+          continue;
+        }
+        if (g_.depth(n) <= depth_ && of_open_loops(n)) {
+          phis_of_open_loops.push_back(n);
+          continue;
+        }
       }
       // Into an inner loop whatever it evaluates; elsewhere into values
       // only, not memory: both arms of a value φ, the operands of a load or
@@ -771,11 +779,20 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         if ((inner_loop || node(c).type().is_ir()) && seen.insert(c) && !lookup(c))
           todo.push_back(c);
     }
-    for (std::uint32_t n : phis_with_loops) {
-      if (lookup(n)) continue;
+    const auto compute = [&](std::uint32_t n) {
+      if (lookup(n) || in_progress_.contains(n)) return;
       ir::ExprPtr v = value(n);
       if (!lookup(n)) cache(n, temp(std::move(v)));
-    }
+    };
+    for (std::uint32_t n : phis_with_loops) compute(n);
+    // Those that run no loop read none of this loop's values, which are not
+    // ready before it: a φ group's loops run first (run_must_loops) must not
+    // make this loop again for them.
+    std::vector<std::uint32_t> own_values;
+    for (std::uint32_t e : evals_of_.at(pass))
+      if (in_progress_.insert(e).second) own_values.push_back(e);
+    for (std::uint32_t n : phis_of_open_loops) compute(n);
+    for (std::uint32_t e : own_values) in_progress_.erase(e);
   }
   std::vector<ir::ExprPtr> inits;
   for (std::uint32_t t : value_thetas) {

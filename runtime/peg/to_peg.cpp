@@ -175,6 +175,15 @@ class Translator {
     if (same(a, b)) return a;
     if (const std::optional<std::uint64_t> v = constant_bits(c)) return *v ? a : b;
     if (t == PegType(ir::Type::bool_()) && is_true(a) && is_false(b)) return c;
+    // ¬x ∨ x and ¬x ∧ x: a statement after an `if` one of whose branches
+    // left is on the path where it did not (`if (d) {} else break; break;`
+    // leaves either way).
+    if (t == PegType(ir::Type::bool_()) && (is_true(a) || is_false(b))) {
+      const Id other = is_true(a) ? b : a;
+      const std::optional<Id> not_c = negated(c), not_other = negated(other);
+      if ((not_c && same(*not_c, other)) || (not_other && same(*not_other, c)))
+        return truth(is_true(a));
+    }
     // (h ∧ x) ∨ (h ∧ y) is h ∧ (x ∨ y): two ways out of one `if` (whose
     // branches both leave: x ∨ y folds to true, and the test to h).
     if (t == PegType(ir::Type::bool_()) && is_true(a))

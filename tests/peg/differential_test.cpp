@@ -1773,6 +1773,210 @@ fn f(p0: i16*, a1: u32, p2: bool*) -> i16 {
 )");
 }
 
+// An `if` both of whose branches leave the loop, one inside an inner `if`:
+// the second `break` is on the path where the first was not taken, so the
+// loop leaves where ¬x ∨ x, which the PEG now folds to true. Unfolded, the
+// round trip tested it in the body and computed the inner `if`'s value as
+// a select: more work in the loop than the source's, kept ("the loops' work
+// grow", seed 9,075).
+TEST(PegDifferential, BothBranchesLeavingMakeOneExit) {
+  expect_reverted(R"(
+fn f(p0: i64*, a1: i64, n: u8) -> i64 {
+  var c: u8 = 0u8;
+  while (c < (n & 7u8)) {
+    c = c + 1u8;
+    if (f32(a1) >= f32(c)) {
+      if (c == 3u8) {
+      } else {
+        a1 = ~a1;
+        break;
+      }
+      break;
+    }
+    a1 = (u8(a1) != c ? i64(c) * a1 : p0[0u8]) << (p0[c % 4u8] >> a1);
+  }
+  return a1 + i64(c);
+}
+)");
+}
+
+// A value φ made before a loop, whose branch may trap (a division by a
+// parameter), read only inside the loop: the source computes it on every
+// call, so it is computed once before the loop, not in each iteration
+// (kept for "the loops' work grow", seed 1,385; only φs whose branches run
+// a loop were computed before).
+TEST(PegDifferential, AValuePhiTheSourceMakesBeforeALoopStaysBeforeIt) {
+  expect_reverted(R"(
+fn f(a0: i64, a1: u8, n: u32) -> u8 {
+  if (a1 >= 3u8) {
+    var t5: i64 = i64(a1);
+    a0 = a0 % (t5 == 0i64 ? 1i64 : t5) + a0;
+  }
+  var c: u32 = 0u32;
+  while (c < (n & 15u32)) {
+    c = c + 1u32;
+    if (f64(a0) >= f64(a1)) {
+      return a1;
+    }
+  }
+  return 5u8;
+}
+)");
+}
+
+// The same, where the walk of a loop nest's invariant work reaches an
+// earlier sibling loop's exit test (a φ of that loop's counter, through the
+// count a division reads): that φ varies in a loop that is not open, and is
+// not computed before the nest ("a θ outside its loop").
+TEST(PegDifferential, AnEarlierLoopsTestIsNotComputedBeforeALaterLoop) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(n: i32, a: i64) -> i64 {
+  var c0: i32 = 0i32;
+  while (c0 < (n & 7i32)) {
+    c0 = c0 + 1i32;
+    var t2: u16 = ~u16(c0);
+    var v3: u16 = 5u16 % (t2 == 0u16 ? 1u16 : t2);
+  }
+  var c4: i64 = 0i64;
+  while (true) {
+    if (c4 >= 6i64) {
+      break;
+    }
+    var c5: u8 = 0u8;
+    while (true) {
+      if (c5 >= 3u8) {
+        break;
+      }
+      for (var k6: u8 = 0u8; k6 < 1u8; k6 = k6 + 2u8) {
+        @t_log(i64(c5) + c4);
+      }
+      var t8: i64 = i64(c0);
+      return c4 % (t8 == 0i64 ? 1i64 : t8);
+    }
+  }
+  return c4;
+}
+)");
+}
+
+// A loop whose call reads a guarded division, the guard a φ computed
+// before the loop: the φ's `if` first runs the loops the code after needs
+// anyway, among them the loop being made, whose values are not ready yet
+// ("a value that depends on itself outside a θ", seed 108,291).
+TEST(PegDifferential, APhiBeforeALoopDoesNotMakeThatLoopFirst) {
+  expect_reverted(R"(
+extern fn t_poke(u8*, u64, u64) -> void effect;
+
+fn f(p0: i16*, a1: u64) -> i16 {
+  var m: i64;
+  for (m = 0i64; m < 2i64; m = m + 1i64) {
+    var t6: u32 = u32(a1);
+    @t_poke(u8*(p0), 18u64, u64(5u32 % (t6 == 0u32 ? 1u32 : t6)));
+  }
+  var c: i64 = 0i64;
+  while (c < 2i64) {
+    c = c + 1i64;
+    p0[a1 % 9u64] = i16(m);
+  }
+  return i16(c) + p0[u64(m) % 9u64];
+}
+)");
+}
+
+// A loop variable's next value is a select (`a2 = c ? 5 : a2 + a2`) that
+// an `if` in the body reads in one branch: the iteration computes it
+// anyway, so it is computed once before that `if`, not in the branch and
+// again for the next iteration (kept for "the loops' work grow", seed
+// 134,319; only pure operators were, not value φs).
+TEST(PegDifferential, ASelectTheIterationNeedsAnywayIsComputedBeforeTheIf) {
+  expect_reverted(R"(
+fn f(a0: u32, p1: f32*, a2: i32, n: i64) -> i32 {
+  for (var k: i64 = 0i64; k < (n & 7i64); k = k + 1i64) {
+    a2 = i16(a0) == i16(k) ? 5i32 : a2 + a2;
+    var t6: u32 = a0;
+    var t: f32 = p1[u32(a0 <= t6 ? max(a2, a2) : 1i32) % 3u32];
+    a0 = u32(t) * (a0 % (t6 == 0u32 ? 1u32 : t6));
+  }
+  return a2 ^ i32(a0);
+}
+)");
+}
+
+// A loop that runs at most once makes a call and divides (`a0 = f() ^ 7 /
+// c`), and a later loop sets a0 on every iteration: the later loop starts
+// from the a0 the `if` leaves, which reads the call's value. The `if`
+// emitted for the call's memory computes that start in its branch; made
+// after it, the call's value was past the memory ("a σ that does not
+// follow the current one", seed 119,959).
+TEST(PegDifferential, TheStartOfALoopTheIterationRunsJoinsTheIfOfItsCall) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+
+fn f(a0: i64, p1: u32*, m: u8) -> u64 {
+  var c3: i64 = 0i64;
+  while (c3 < 5i64) {
+    c3 = c3 + 1i64;
+    var c4: u8 = 0u8;
+    while (c4 < m) {
+      a0 = @t_tick(c3) ^ (7i64 / c3);
+      break;
+    }
+    for (var k7: u8 = 0u8; k7 < 2u8; k7 = k7 + 2u8) {
+      a0 = i64(@t_hash_bytes(u8*(p1), 56u64)) + (i64(k7) | c3);
+    }
+  }
+  return u64(a0);
+}
+)");
+}
+
+// The same, where a φ computed before the loop nest runs a loop itself (a
+// division's guard on an earlier loop's count, `c7`): such φs are computed
+// with nothing marked; only while those that run no loop are computed are
+// the loop's own values marked not ready. Marking them for all made this
+// nest fail ("a value that depends on itself outside a θ", seed 67,819,
+// which the first version of the change above kept).
+TEST(PegDifferential, APhiBeforeALoopThatRunsALoopIsComputedAsBefore) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_mix_i32(i32, i32) -> i32 pure;
+
+fn f(a0: u8, a1: i8, a2: i8) -> i8 {
+  for (var k5: i64 = 3i64; k5 > 0i64; k5 = k5 - 1i64) {
+    var c6: i64 = 0i64;
+    while (c6 < (i64(-max(4294967294u32, 0u32)) & 3i64)) {
+      break 2;
+    }
+  }
+  var c7: i32 = 0i32;
+  while (c7 < (i32(a1 + -128i8 << i8(a2)) & 7i32)) {
+    c7 = c7 + 1i32;
+    if (bool(32767u16 < 5u16 ? -(86.6240234375f64) : -(nan_f64))) {
+      break;
+    }
+  }
+  if (--(1i8) >= i8(@t_tick(-(3i64)))) {
+    return min(i8(~95i8), 0i8);
+  }
+  var t8: u64 = 8u64;
+  var t9: u64 = u64(a1);
+  var c10: u32 = 0u32;
+  while (c10 < (u32(i64(t8 % (t9 == 0u64 ? 1u64 : t9))) & 7u32)) {
+    var c11: i64 = 0i64;
+    while (c11 < 2i64) {
+      var t12: i32 = c7;
+      var t13: i32 = i32(a1);
+      return ~i8(@t_mix_i32(t12 / (t13 == 0i32 || t13 == -1i32 && t12 == -2147483648i32 ? 1i32 : t13), c7 - i32(a2)));
+    }
+  }
+  return a1 * (false && bool(a0) ? -i8(c7) : -54i8);
+}
+)");
+}
+
 // A loop peeled for a division that may trap, whose exit test is a loop
 // invariant `c != 4` or a load: the peeled iteration goes on only where
 // c == 4, so in the loop after it that guard is known false and the test
