@@ -732,8 +732,9 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       const bool value_op =
           is_pure_value_op(q.kind()) || (q.kind() == Kind::Phi && q.type().is_ir());
       if (g_.depth(n) < l && value_op && speculatable_now(n, speculatable_here)) {
-        ir::ExprPtr v = value(n);
-        if (!lookup(n)) cache(n, temp(std::move(v)));
+        // Into a variable even when computing it cached an expression (a
+        // select used once): the loop would compute that expression again.
+        cache(n, temp(value(n)));
       } else {
         trapping.push_back(n);
       }

@@ -1977,6 +1977,30 @@ fn f(a0: u8, a1: i8, a2: i8) -> i8 {
 )");
 }
 
+// An exit test that does not vary in the loop, `m > 3 && a2 >= -i8(a1 +
+// a1)`: computed before the loop, it was cached as the select's expression
+// (used once), and the loop computed that expression in every iteration
+// (kept for "the loops' work grow", seed 31,194). It is a variable now.
+TEST(PegDifferential, AnInvariantSelectComputedBeforeALoopIsAVariable) {
+  expect_reverted(R"(
+fn f(a0: u16, a1: f64, a2: i8, m: u8) -> u64 {
+  var c6: i32 = 0i32;
+  while (true) {
+    if (c6 >= 7i32) {
+      break;
+    }
+    c6 = c6 + 1i32;
+    if (m > 3u8) {
+      if (a2 >= -i8(a1 + a1)) {
+        break;
+      }
+    }
+  }
+  return u64(c6);
+}
+)");
+}
+
 // A loop peeled for a division that may trap, whose exit test is a loop
 // invariant `c != 4` or a load: the peeled iteration goes on only where
 // c == 4, so in the loop after it that guard is known false and the test
