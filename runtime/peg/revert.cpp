@@ -108,17 +108,32 @@ void Emitter::compute_facts() {
   // θ is a loop variable's current value; cycles close only through θ.
   in_group_.assign(n, 0);
   speculatable_.assign(n, 2);  // 2: not yet known
-  const auto spec = [&](const auto& self, std::uint32_t i) -> bool {
-    if (speculatable_[i] != 2) return speculatable_[i] != 0;
-    const PegNode& p = node(i);
-    bool ok = op_speculatable(p);
-    speculatable_[i] = 0;  // provisional, for cycles not through θ
-    if (ok && p.kind() != Kind::Theta)
-      for (std::uint32_t c : p.children) ok = ok && self(self, c);
-    speculatable_[i] = ok ? 1 : 0;
-    return ok;
-  };
-  for (std::uint32_t i = 0; i < n; ++i) spec(spec, i);
+  // Operands first, on a stack; a node met again while its operands are
+  // walked (a cycle not through θ) counts as not speculatable.
+  std::vector<std::pair<std::uint32_t, bool>> walk;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (speculatable_[root] == 2) walk.emplace_back(root, false);
+    while (!walk.empty()) {
+      const auto [i, operands_done] = walk.back();
+      walk.pop_back();
+      if (!operands_done && speculatable_[i] != 2) continue;
+      const PegNode& p = node(i);
+      const bool walks_operands = p.kind() != Kind::Theta;
+      if (operands_done) {
+        speculatable_[i] =
+            !walks_operands || std::all_of(p.children.begin(), p.children.end(),
+                                           [&](std::uint32_t c) { return speculatable_[c] == 1; });
+        continue;
+      }
+      speculatable_[i] = 0;
+      if (!op_speculatable(p)) continue;
+      speculatable_[i] = 3;  // its operands being walked
+      walk.emplace_back(i, true);
+      if (walks_operands)
+        for (std::uint32_t c : p.children)
+          if (speculatable_[c] == 2) walk.emplace_back(c, false);
+    }
+  }
 }
 
 bool Emitter::op_speculatable(const PegNode& p) const {

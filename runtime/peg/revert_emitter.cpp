@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <utility>
 
 #include "runtime/ir/visit.h"
 
@@ -35,6 +36,50 @@ ir::ExprPtr select_expr(const ir::ExprPtr& c, const ir::ExprPtr& a, const ir::Ex
 
 bool is_simple(const ir::ExprPtr& e) {
   return e->kind == ir::ExprKind::Const || e->kind == ir::ExprKind::Var;
+}
+
+// Whether `root` answers true, walked without recursion. `answered(n)` is an
+// answer n has already (kept, or one that needs no walk); `own(n)` n's own
+// answer, or std::nullopt when n answers as its operands do: true at the
+// first (in order) that answers true. `record(n, answer)` keeps answers. A
+// node answers false while its operands are walked: a cycle adds nothing.
+template <class Answered, class Own, class Record>
+bool any_operand_answers(const PegGraph& g, std::uint32_t root, Answered&& answered, Own&& own,
+                         Record&& record) {
+  struct Frame {
+    std::uint32_t n;
+    std::size_t next;  // the operand to walk next
+  };
+  std::vector<Frame> path;
+  // n's answer, when it has one without walking its operands.
+  const auto enter = [&](std::uint32_t n) -> std::optional<bool> {
+    if (const std::optional<bool> a = answered(n)) return a;
+    record(n, false);
+    if (const std::optional<bool> a = own(n)) {
+      record(n, *a);
+      return a;
+    }
+    path.push_back({n, 0});
+    return std::nullopt;
+  };
+  if (const std::optional<bool> a = enter(root)) return *a;
+  bool left_true = false;  // whether the node just left answered true
+  while (!path.empty()) {
+    const std::size_t top = path.size() - 1;
+    const std::vector<std::uint32_t>& operands = g.nodes[path[top].n].children;
+    bool found = std::exchange(left_true, false);
+    bool descended = false;
+    while (!found && !descended && path[top].next < operands.size()) {
+      const std::optional<bool> a = enter(operands[path[top].next++]);
+      descended = !a;
+      found = a.value_or(false);
+    }
+    if (descended) continue;
+    record(path[top].n, found);
+    left_true = found;
+    path.pop_back();
+  }
+  return left_true;
 }
 
 }  // namespace
@@ -359,6 +404,11 @@ ir::ExternRef Emitter::callee(const PegNode& n) const {
   auto it = in_.externs->find(n.label.payload);
   if (it == in_.externs->end()) throw Failure{kNoBlame, "a call to an undeclared extern"};
   return it->second;
+}
+
+void Emitter::materialize(std::uint32_t n) {
+  ir::ExprPtr v = value(n);
+  if (!lookup(n) || !is_simple(v)) cache(n, temp(std::move(v)));
 }
 
 ir::ExprPtr Emitter::value(std::uint32_t n) {
@@ -938,8 +988,7 @@ void Emitter::run_must_loops(const std::vector<std::uint32_t>& members) {
       held_back.push_back(pass);
       continue;
     }
-    ir::ExprPtr v = value(n);
-    if (!lookup(n)) cache(n, temp(std::move(v)));
+    materialize(n);
   }
 }
 
@@ -1119,8 +1168,7 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
   }
   for (std::uint32_t e : hoisted) {
     if (lookup(e) || in_progress_.contains(e) || !reads_only_current(e)) continue;
-    ir::ExprPtr v = value(e);
-    if (!lookup(e)) cache(e, temp(std::move(v)));
+    materialize(e);
     memo->clear();
   }
   for (std::uint32_t n : common) {
@@ -1133,16 +1181,14 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
           if (x.kind() != Kind::Eval || x.children[1] != n || lookup(e) ||
               in_progress_.contains(e) || !lazy_reads(e, *memo).empty())
             continue;
-          ir::ExprPtr v = value(e);
-          if (!lookup(e)) cache(e, temp(std::move(v)));
+          materialize(e);
         }
       continue;
     }
     if (uses_[n] < 2 || !q.type().is_ir() || lookup(n) || in_progress_.contains(n)) continue;
     if (!is_pure_value_op(q.kind()) && q.kind() != Kind::Phi && q.kind() != Kind::Eval) continue;
     if (!lazy_reads(n, *memo).empty()) continue;
-    ir::ExprPtr v = value(n);
-    if (!lookup(n)) cache(n, temp(std::move(v)));
+    materialize(n);
   }
   // What one side evaluates that the bundle evaluates anyway, is shared and
   // cannot trap (a pure operator or a select): computed here once, not in
@@ -1160,8 +1206,7 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
           in_progress_.contains(n) || !std::binary_search(anyway.begin(), anyway.end(), n) ||
           !lazy_reads(n, *memo).empty() || !speculatable_now(n, speculatable_here))
         continue;
-      ir::ExprPtr v = value(n);
-      if (!lookup(n)) cache(n, temp(std::move(v)));
+      materialize(n);
     }
 }
 
@@ -1337,12 +1382,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   // those only a loop that leaves at once returns (`a = f(); for (…) a =
   // g();` with the call in an `if`: its value is read in its branch).
   NodeSet inits;
-  for (std::uint32_t e : must) {
-    const PegNode& p = node(e);
-    if (p.kind() != Kind::Eval || !p.type().is_ir() || lookup(e) || invariant_eval(e)) continue;
-    const std::vector<std::uint32_t>& of_e = loop_initial_values(e);
-    inits.insert(inits.end(), of_e.begin(), of_e.end());
-  }
+  append_loop_initial_values(must, inits);
   std::sort(inits.begin(), inits.end());
   take_phis_of(inits);
   // An exit test pending inside this σ φ's `if` is made first in its branch,
@@ -1394,6 +1434,16 @@ const std::vector<std::uint32_t>& Emitter::loop_initial_values(std::uint32_t e) 
   return it->second;
 }
 
+void Emitter::append_loop_initial_values(std::span<const std::uint32_t> evals,
+                                         std::vector<std::uint32_t>& out) {
+  for (std::uint32_t e : evals) {
+    const PegNode& p = node(e);
+    if (p.kind() != Kind::Eval || !p.type().is_ir() || lookup(e) || invariant_eval(e)) continue;
+    const std::vector<std::uint32_t>& inits = loop_initial_values(e);
+    out.insert(out.end(), inits.begin(), inits.end());
+  }
+}
+
 void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which) {
   if (bundles_.empty()) return;
   NodeSetMemoHandle memo = node_set_memo();
@@ -1418,57 +1468,56 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which)
   // The initial values of the loops whose values the bundle certainly
   // needs: a loop whose σ starts from an effect about to be made computes
   // them after it, and they may read the memory before.
-  for (std::size_t i = 0, certain = bundles_.back().must.size(); i < certain; ++i) {
-    const std::uint32_t e = bundles_.back().must[i];
-    const PegNode& p = node(e);
-    if (p.kind() != Kind::Eval || !p.type().is_ir() || lookup(e) || invariant_eval(e)) continue;
-    const std::vector<std::uint32_t>& inits = loop_initial_values(e);
-    candidates.insert(candidates.end(), inits.begin(), inits.end());
-  }
+  append_loop_initial_values(bundles_.back().must, candidates);
   // Whether computing `n` now (through pure operators) computes a value φ
   // on `joining`.
   std::unordered_map<std::uint32_t, bool> joins;
-  const auto computes_joining = [&](const auto& self, std::uint32_t n) -> bool {
-    if (lookup(n)) return false;
-    if (const auto it = joins.find(n); it != joins.end()) return it->second;
-    joins.emplace(n, false);  // a cycle (through θ) adds nothing
-    spend(1);
-    const PegNode& p = node(n);
-    bool out = false;
-    if (p.kind() == Kind::Phi) {
-      out = p.type().is_ir() && p.children[0] == *joining;
-    } else if (is_pure_value_op(p.kind())) {
-      out = std::any_of(p.children.begin(), p.children.end(),
-                        [&](std::uint32_t c) { return self(self, c); });
-    }
-    joins[n] = out;
-    return out;
+  const auto computes_joining = [&](std::uint32_t n) {
+    return any_operand_answers(
+        g_, n,
+        [&](std::uint32_t x) -> std::optional<bool> {
+          if (lookup(x)) return false;
+          if (const auto it = joins.find(x); it != joins.end()) return it->second;
+          return std::nullopt;
+        },
+        [&](std::uint32_t x) -> std::optional<bool> {
+          spend(1);
+          const PegNode& p = node(x);
+          if (p.kind() == Kind::Phi) return p.type().is_ir() && p.children[0] == *joining;
+          if (is_pure_value_op(p.kind())) return std::nullopt;
+          return false;
+        },
+        [&](std::uint32_t x, bool answer) { joins[x] = answer; });
   };
   // Whether computing `n` now (through pure operators and value φs, the
   // nodes that lead to a loop) needs a value of a loop being made.
   Marks seen = marks();
   Marks needing = marks();
-  const auto needs_loop_in_progress = [&](const auto& self, std::uint32_t n) -> bool {
-    if (!leads_to_loop_[n] || lookup(n)) return false;
-    if (!seen.insert(n)) return needing.contains(n);  // a cycle (through θ) adds nothing
-    spend(1);
-    const PegNode& p = node(n);
-    bool out = false;
-    if (p.kind() == Kind::Eval) {
-      out = std::find(loops_in_progress_.begin(), loops_in_progress_.end(), p.children[1]) !=
-            loops_in_progress_.end();
-    } else {
-      out = std::any_of(p.children.begin(), p.children.end(),
-                        [&](std::uint32_t c) { return self(self, c); });
-    }
-    if (out) needing.insert(n);
-    return out;
+  const auto needs_loop_in_progress = [&](std::uint32_t n) {
+    return any_operand_answers(
+        g_, n,
+        [&](std::uint32_t x) -> std::optional<bool> {
+          if (!leads_to_loop_[x] || lookup(x)) return false;
+          if (seen.contains(x)) return needing.contains(x);
+          return std::nullopt;
+        },
+        [&](std::uint32_t x) -> std::optional<bool> {
+          spend(1);
+          const PegNode& p = node(x);
+          if (p.kind() != Kind::Eval) return std::nullopt;
+          return std::find(loops_in_progress_.begin(), loops_in_progress_.end(), p.children[1]) !=
+                 loops_in_progress_.end();
+        },
+        [&](std::uint32_t x, bool answer) {
+          seen.insert(x);
+          if (answer) needing.insert(x);
+        });
   };
   for (std::uint32_t m : candidates) {
     const PegNode& p = node(m);
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
-    if (joining && computes_joining(computes_joining, m)) continue;
-    if (!loops_in_progress_.empty() && needs_loop_in_progress(needs_loop_in_progress, m)) continue;
+    if (joining && computes_joining(m)) continue;
+    if (!loops_in_progress_.empty() && needs_loop_in_progress(m)) continue;
     const NodeSet& r = lazy_reads(m, *memo);
     // A reader of this memory: of cur_, and maybe of stores it overwrote
     // (load_past_overwrite reads those while cur_ is still over them); or,
@@ -1478,8 +1527,7 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which)
         !std::all_of(r.begin(), r.end(),
                      [&](std::uint32_t s) { return s == cur_ || overwritten(s); }))
       continue;
-    ir::ExprPtr v = value(m);
-    if (!lookup(m)) cache(m, temp(std::move(v)));
+    materialize(m);
     memo->clear();
   }
 }

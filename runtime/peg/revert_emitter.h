@@ -192,6 +192,10 @@ class Emitter {
 
   // ---------------------------------------------------------- values (revert_emitter.cpp)
   ir::ExprPtr value(std::uint32_t n);
+  // Computes `n` here, held in a variable unless it is a simple value
+  // (what was cached as an expression, a select used once, would be
+  // computed again wherever it is read: inside a loop, every iteration).
+  void materialize(std::uint32_t n);
   ir::ExprPtr compute(std::uint32_t n);  // a pure operator's expression
   // Whether the eval n's loop leaves after one pass (pass_ℓ(true)) and no
   // loop at its depth is open here: its value is its body's first iteration.
@@ -490,6 +494,10 @@ class Emitter {
   std::vector<std::uint32_t> loop_thetas(unsigned loop, std::span<const std::uint32_t> roots) const;
   // The initial values of the value θs the eval `e`'s value reads.
   const std::vector<std::uint32_t>& loop_initial_values(std::uint32_t e);
+  // Appends to `out` the initial values of the loops that the value evals
+  // among `evals` not computed yet run.
+  void append_loop_initial_values(std::span<const std::uint32_t> evals,
+                                  std::vector<std::uint32_t>& out);
   // Before a loop that moves memory: computes what it reads of the memory it
   // starts from (cur_), does not vary in it and is defined on every call;
   // inside, that memory is gone.

@@ -391,8 +391,7 @@ void Emitter::run_common_work(std::uint32_t test, std::optional<std::uint32_t> t
     // branches read no memory but the current one.
     const bool phi = root && p.kind() == Kind::Phi && reads_only_current(n);
     if (loop || phi || (is_pure_value_op(p.kind()) && root)) {
-      ir::ExprPtr v = value(n);
-      if (!lookup(n)) cache(n, temp(std::move(v)));
+      materialize(n);
     }
   }
 }
@@ -485,8 +484,7 @@ void Emitter::read_invariants_before(unsigned loop, std::span<const std::uint32_
         !in_progress_.contains(n)) {
       const NodeSet r = lazy_reads(n, *memo);
       if (r.size() == 1 && r.front() == cur_) {
-        ir::ExprPtr v = value(n);
-        if (!lookup(n)) cache(n, temp(std::move(v)));
+        materialize(n);
         memo->clear();
         continue;
       }
@@ -706,8 +704,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         for (std::uint32_t c : node(n).children) todo.emplace_back(c, false);
         continue;
       }
-      ir::ExprPtr v = value(n);
-      if (!lookup(n)) cache(n, temp(std::move(v)));
+      materialize(n);
     }
   }
   // Invariant work that cannot trap is computed once, before the loop.
@@ -732,9 +729,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       const bool value_op =
           is_pure_value_op(q.kind()) || (q.kind() == Kind::Phi && q.type().is_ir());
       if (g_.depth(n) < l && value_op && speculatable_now(n, speculatable_here)) {
-        // Into a variable even when computing it cached an expression (a
-        // select used once): the loop would compute that expression again.
-        cache(n, temp(value(n)));
+        materialize(n);
       } else {
         trapping.push_back(n);
       }
@@ -758,8 +753,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       const bool before_loop =
           q.type().is_ir() && g_.depth(n) < l && defined(n) && reads_only_current(n);
       if (before_loop && q.kind() == Kind::Eval && !invariant_eval(n)) {
-        ir::ExprPtr v = value(n);
-        if (!lookup(n)) cache(n, temp(std::move(v)));
+        materialize(n);
         continue;
       }
       if (before_loop && q.kind() == Kind::Phi) {
@@ -782,8 +776,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     }
     const auto compute = [&](std::uint32_t n) {
       if (lookup(n) || in_progress_.contains(n)) return;
-      ir::ExprPtr v = value(n);
-      if (!lookup(n)) cache(n, temp(std::move(v)));
+      materialize(n);
     };
     for (std::uint32_t n : phis_with_loops) compute(n);
     // Those that run no loop read none of this loop's values, which are not
@@ -1047,8 +1040,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   if (inner_loop) peel = false;
   for (std::uint32_t n : ahead) {
     if (lookup(n)) continue;
-    ir::ExprPtr v = value(n);
-    if (!lookup(n)) cache(n, temp(std::move(v)));
+    materialize(n);
   }
 
   ++depth_;
