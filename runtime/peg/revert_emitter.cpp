@@ -576,9 +576,12 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
     const NodeSet& must_now = bundles_.back().must;
     return !std::binary_search(must_now.begin(), must_now.end(), s) || overwritten(s);
   };
+  // So may an arm that reads memory this code cannot reach (a σ made only
+  // where the condition is known to choose the other arm).
+  const auto off_the_way = [&](std::uint32_t s) { return branch_makes_call(s) || !can_reach(s); };
   for (int side = 1; side <= 2; ++side) {
     const NodeSet unmade = unmade_reads(p.children[side]);
-    if (std::none_of(unmade.begin(), unmade.end(), branch_makes_call)) continue;
+    if (std::none_of(unmade.begin(), unmade.end(), off_the_way)) continue;
     if (const std::optional<bool> k = implied(p.children[0])) return value(p.children[*k ? 1 : 2]);
     break;
   }
@@ -912,8 +915,25 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
     return;
   }
   // A condition that is itself a φ and needs effects to be computed: branch
-  // on its own condition first (Tate, §8.10), then on what it selects.
-  const bool split = splits(cond);
+  // on its own condition first (Tate, §8.10), then on what it selects. So
+  // for a σ φ on φ(h, x, k), k a constant, whose arm k takes is a σ φ on h
+  // too (`if (h) { loop; if (x) { f(); continue; } }` leaves φ(h && x, f()
+  // after the loop, φ(h, after the loop, before))): where h fails, that arm
+  // is decided; where it holds, both arms start from the loop, made once.
+  const auto arm_on_own_condition = [&] {
+    const PegNode& c = node(cond);
+    // (Not where an exit test waits for one branch of this `if`.)
+    if (!state || c.kind() != Kind::Phi || (test_in_branch_ && test_in_branch_->state == *state))
+      return false;
+    return std::ranges::any_of(std::array{1, 2}, [&](int side) {
+      const PegNode& k = node(c.children[side]);
+      if (k.kind() != Kind::Const) return false;
+      const PegNode& taken = node(node(*state).children[k.label.payload != 0 ? 1 : 2]);
+      return taken.kind() == Kind::Phi && taken.children[0] == c.children[0];
+    });
+  };
+  const bool split_on_arm = !known(cond) && !splits(cond) && arm_on_own_condition();
+  const bool split = split_on_arm || splits(cond);
   const std::uint32_t test = split ? node(cond).children[0] : cond;
   // A φ condition whose own condition is known here (a branch of an
   // enclosing split decides it): only the side it selects.
@@ -930,15 +950,31 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   // Effects the condition reads that both sides of the σ φ make first
   // (`if (a) { t = f(); if (t > 0 || b) p[0] = 1; }`: in the split on a,
   // the call before its value decides the store).
+  // So is a σ φ both sides make first whose branch makes such an effect
+  // (`if (a) { log(); if (b) x = tick(); if (x > 7) return 5 / x; }`: in
+  // the split on a, the `if (b)` before the test on x).
   if (state) {
     const NodeSet needs = unmade_reads(branch_on);
     if (!needs.empty()) {
-      const NodeSet a = certain_states_towards(node(*state).children[1]);
-      const NodeSet b = certain_states_towards(node(*state).children[2]);
-      for (std::uint32_t s : needs)
-        if (!reached(s) && std::binary_search(a.begin(), a.end(), s) &&
-            std::binary_search(b.begin(), b.end(), s) && can_reach(s))
-          reach(s);
+      NodeSet phis[2];
+      const NodeSet a = certain_states_towards(node(*state).children[1], &phis[0]);
+      const NodeSet b = certain_states_towards(node(*state).children[2], &phis[1]);
+      const NodeSet both_phis = intersect(phis[0], phis[1]);
+      for (std::uint32_t s : needs) {
+        if (reached(s)) continue;
+        if (std::binary_search(a.begin(), a.end(), s) &&
+            std::binary_search(b.begin(), b.end(), s)) {
+          if (can_reach(s)) reach(s);
+          continue;
+        }
+        for (std::uint32_t c : both_phis) {
+          const NodeSet in_c = states_towards(c);
+          if (!reached(c) && std::binary_search(in_c.begin(), in_c.end(), s) && can_reach(c)) {
+            reach(c);
+            break;
+          }
+        }
+      }
     }
   }
   const ir::ExprPtr t = value(branch_on);
@@ -952,6 +988,13 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
       if (split_test) {
         phi_into(cond, members, state, vars);
       } else if (split) {
+        // Where h holds, the memory both arms go through is made once, first.
+        if (const std::optional<std::uint32_t> common =
+                split_on_arm
+                    ? latest_common_state(node(*state).children[1], node(*state).children[2])
+                    : std::nullopt;
+            common && can_reach(*common))
+          reach(*common);
         phi_into(node(cond).children[1 + side], members, state, vars);
       } else {
         take(side);
@@ -1390,10 +1433,34 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   if (test_in_branch_ && test_in_branch_->state == except) take_phis_of(bundles_.back().going_on);
   const auto on_cond = value_phis_.find(cond);
   if (on_cond == value_phis_.end()) return out;
+  // Or each arm is, where its branch is taken: one that cannot trap and
+  // reads no memory the branch makes (which it may make in an `if` of its
+  // own), or a loop's value at its exit, defined once the loop ran: an arm
+  // that a loop the branch makes leaves (`if (c) { loop }`, the loop's
+  // variable read after the `if` where the loop did not return).
+  const auto arms_defined = [&](std::uint32_t m) {
+    for (int side = 0; side < 2; ++side) {
+      const std::uint32_t arm = node(m).children[1 + side];
+      if (defined(arm) && unmade_reads(arm).empty()) continue;
+      const PegNode& e = node(arm);
+      if (e.kind() != Kind::Eval || invariant_eval(arm) ||
+          !in_.total(node(e.children[0]).eclass, node(e.children[1]).eclass))
+        return false;
+      const auto evals = evals_of_.find(e.children[1]);
+      const NodeSet& made = inside[side];
+      if (evals == evals_of_.end() ||
+          std::none_of(evals->second.begin(), evals->second.end(), [&](std::uint32_t x) {
+            return node(x).type().is_state() && std::binary_search(made.begin(), made.end(), x);
+          }))
+        return false;
+    }
+    return true;
+  };
   NodeSet defined_only;
   for (std::uint32_t m : on_cond->second) {
-    if (m == except || lookup(m) || g_.depth(m) > depth_ || !defined(m) ||
-        std::binary_search(must.begin(), must.end(), m) || !of_open_loops(m))
+    if (m == except || lookup(m) || g_.depth(m) > depth_ ||
+        std::binary_search(must.begin(), must.end(), m) || !of_open_loops(m) ||
+        !(defined(m) || arms_defined(m)))
       continue;
     if (fits(m)) defined_only.push_back(m);
   }
@@ -1490,10 +1557,12 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which)
         [&](std::uint32_t x, bool answer) { joins[x] = answer; });
   };
   // Whether computing `n` now (through pure operators and value φs, the
-  // nodes that lead to a loop) needs a value of a loop being made.
+  // nodes that lead to a loop) needs a value of a loop being made, or runs
+  // a loop with effects not made yet (a value after two loops the PEG runs
+  // as one: computing it would move memory).
   Marks seen = marks();
   Marks needing = marks();
-  const auto needs_loop_in_progress = [&](std::uint32_t n) {
+  const auto needs_loop = [&](std::uint32_t n) {
     return any_operand_answers(
         g_, n,
         [&](std::uint32_t x) -> std::optional<bool> {
@@ -1505,8 +1574,14 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which)
           spend(1);
           const PegNode& p = node(x);
           if (p.kind() != Kind::Eval) return std::nullopt;
-          return std::find(loops_in_progress_.begin(), loops_in_progress_.end(), p.children[1]) !=
-                 loops_in_progress_.end();
+          if (std::ranges::find(loops_in_progress_, p.children[1]) != loops_in_progress_.end())
+            return true;
+          if (invariant_eval(x)) return false;
+          const auto evals = evals_of_.find(p.children[1]);
+          return evals != evals_of_.end() &&
+                 std::ranges::any_of(evals->second, [&](std::uint32_t e) {
+                   return node(e).type().is_state() && !reached(e);
+                 });
         },
         [&](std::uint32_t x, bool answer) {
           seen.insert(x);
@@ -1517,7 +1592,6 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which)
     const PegNode& p = node(m);
     if (p.type().is_state() || !p.type().is_ir() || lookup(m) || in_progress_.contains(m)) continue;
     if (joining && computes_joining(m)) continue;
-    if (!loops_in_progress_.empty() && needs_loop_in_progress(m)) continue;
     const NodeSet& r = lazy_reads(m, *memo);
     // A reader of this memory: of cur_, and maybe of stores it overwrote
     // (load_past_overwrite reads those while cur_ is still over them); or,
@@ -1525,7 +1599,8 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which)
     const bool reads_cur = std::find(r.begin(), r.end(), cur_) != r.end();
     if (r.empty() || reads_cur == (which == Readers::of_overwritten_only) ||
         !std::all_of(r.begin(), r.end(),
-                     [&](std::uint32_t s) { return s == cur_ || overwritten(s); }))
+                     [&](std::uint32_t s) { return s == cur_ || overwritten(s); }) ||
+        needs_loop(m))
       continue;
     materialize(m);
     memo->clear();

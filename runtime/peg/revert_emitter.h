@@ -419,8 +419,12 @@ class Emitter {
   // reached), through both arms of σ φs and the inputs of effects, sorted.
   NodeSet states_towards(std::uint32_t state);
   // Of those, the ones every way down makes: σ φs on conditions known here
-  // taken by their known arm, others skipped to the σ both arms start from.
-  NodeSet certain_states_towards(std::uint32_t state);
+  // taken by their known arm, others skipped to the σ both arms start from
+  // (and added to `phis`, when given).
+  NodeSet certain_states_towards(std::uint32_t state, NodeSet* phis = nullptr);
+  // The latest σ (not a φ) that every way down from both `a` and `b` makes,
+  // if any is not reached yet.
+  std::optional<std::uint32_t> latest_common_state(std::uint32_t a, std::uint32_t b);
   // cur_ if memory holds what it held at `state` (only Demands, which read
   // and write no memory, lie between them, and σ θs in their loop's peeled
   // first iteration, where they are their initial σ, on every arm of the

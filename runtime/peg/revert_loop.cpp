@@ -200,7 +200,7 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     // false (which may need a σ φ's branch, above). Both as they are and as
     // the known conditions decide them.
     const auto guard_on = [&](std::uint32_t g_test, std::uint32_t a, bool or_negation) {
-      return g_test == a || (or_negation && negation_of(g_test) == a);
+      return g_test == a || (or_negation && (negation_of(g_test) == a || negation_of(a) == g_test));
     };
     // A guard known here (a peeled iteration decided it for the loop) is
     // this φ's value, read below: its `if` would exit where it cannot.
@@ -243,6 +243,13 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
         }
         if (const std::optional<TestSite> site = phi_deciding_test(c))
           return make_test_inside(*site, c, false);
+        // The other arm a φ on the guard's condition h too (`if (h) {} else
+        // { a = f(); if (p[0]) break; return; }` leaves where h fails,
+        // either way): on h first, which decides both.
+        if (const PegNode& o = node(other);
+            d.kind() == Kind::Phi && o.kind() == Kind::Phi && o.children[0] == d.children[0] &&
+            !known(d.children[0]) && unmade_reads(d.children[0]).empty())
+          return split_on(d.children[0]);
       }
       ir::ExprPtr g = value(guard);
       if (!leaves_when) g = ir::unary(ir::UnaryOp::Not, g);

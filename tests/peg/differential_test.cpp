@@ -2001,6 +2001,240 @@ fn f(a0: u16, a1: f64, a2: i8, m: u8) -> u64 {
 )");
 }
 
+// A variable a loop sets in an `if`, read after the `if` where the loop
+// did not return: its value after the `if` is φ(a2, the loop's exit value,
+// a0). It joins the `if`, computed at the end of its branch (a loop's
+// values at its exit are defined once it ran). Read later, after the `if`,
+// it needed the loop's memory (past the division's Demand), which only
+// the branch made (kept for "a σ that does not follow the current one",
+// seed 18,801).
+TEST(PegDifferential, ALoopsValueReadAfterItsIfJoinsTheIf) {
+  expect_reverted(R"(
+fn f(a0: i32, a1: i32, a2: i64) -> u32 {
+  if (bool(a2)) {
+    var c3: u8 = 0u8;
+    while (true) {
+      if (c3 >= 7u8) {
+        break;
+      }
+      c3 = c3 + 1u8;
+      a0 = a0 + 100i32 % (a1 == 0i32 ? 1i32 : a1);
+      if (a1 > 100i32) {
+        return u32(a1);
+      }
+    }
+  }
+  for (var k13: u32 = 7u32; k13 > 0u32; k13 = k13 - 1u32) {
+    if (a0 > 3i32) {
+      return 3u32;
+    }
+  }
+  return 9u32;
+}
+)");
+}
+
+// A loop that leaves wherever `a2 > 100` fails, by `break` or by
+// `return` on a load after a call made in an `if`: the exit test's guard
+// (a φ on that condition whose arm is the load) and its other arm (a φ on
+// it too) are split on the condition first; tested as a value, the guard
+// could not make the call (kept for "a value φ whose branch has effects",
+// seed 20,765).
+TEST(PegDifferential, AGuardAndItsArmOnOneConditionSplitOnItFirst) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: bool, a1: u16, a2: u8, p3: bool*) -> i8 {
+  var c6: u32 = 0u32;
+  while (c6 < 1u32) {
+    c6 = c6 + 1u32;
+    if (a2 > 100u8) {
+    } else {
+      a2 = a0 ? u8(a1) : u8(@t_tick(6i64));
+      if (p3[0u16]) {
+        break;
+      }
+      return i8(a2);
+    }
+  }
+  return -128i8;
+}
+)");
+}
+
+// Two counted loops the PEG runs as one pass (a loop of calls, then a
+// loop of loads and calls reading `a1 ^ c7`, c7 the first loop's count):
+// a value read before the second loop's calls must not be computed ahead
+// of the first loop's, by running that loop (here the first loop's count,
+// which runs the loop with its calls: memory moved while the readers of
+// memory before it were computed; kept for "memory moved while computing
+// an effect's operands", seed 27,630).
+TEST(PegDifferential, AReaderAheadOfAnEffectDoesNotRunALoopWithEffects) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: u32, a1: u8, p2: u32*) -> u32 {
+  var v6: i8 = i8(@t_hash_bytes(u8*(p2), 40u64));
+  var c7: i32 = 0i32;
+  while (c7 < 2i32) {
+    c7 = c7 + 1i32;
+    @t_tick(5i64);
+  }
+  a1 = a1 ^ u8(c7);
+  for (var m9: i32 = 0i32; m9 < 2i32; m9 = m9 + 1i32) {
+    a0 = c7 != 5i32 ? p2[u8(bool(v6) ? 1i16 : i16(a1)) % 7u8] : 3u32;
+    @t_log(i64(a0));
+  }
+  return a0;
+}
+)");
+}
+
+// `if (h) { loop; if (x) { f(); continue; } }` leaves memory at φ(h && x,
+// f() after the loop, φ(h, after the loop, before)). The σ φ's `if` splits
+// on h first, and where h holds, both arms go through the loop: it is made
+// once, before the `if` on x (it was made in both branches and a third
+// time for the value it leaves; kept for "duplicated loops", seed 34,910).
+TEST(PegDifferential, ALoopBothArmsOfAnIfGoThroughIsMadeOnceBeforeIt) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: u64, a1: i16) -> i8 {
+  var m3: u8;
+  for (m3 = 0u8; m3 < 3u8; m3 = m3 + 2u8) {
+    if (a0 > 5u64) {
+      var m4: i32;
+      for (m4 = 0i32; m4 < 2i32; m4 = m4 + 1i32) {
+        a0 = a0 + 1u64;
+        @t_log(5i64);
+      }
+      if (i16(m3) == a1) {
+        @t_tick(7i64);
+        continue;
+      }
+    }
+  }
+  return i8(a0);
+}
+)");
+}
+
+// A value φ on a1 whose arm reads a call that the branch on a1 makes only
+// in an inner `if` does not join the `if` on a1: at the end of that
+// branch the call may not have been made (with saturation, `a1 ? v5 : v3`
+// inside the inner `if` is such a φ; joined, it was "a σ that does not
+// follow the current one", random seed 1,080,660 of the saturated test).
+TEST(PegDifferential, AnArmReadingACallOfAnInnerIfDoesNotJoinTheOuterIf) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: u16, a1: bool, a2: u16) -> i8 {
+  var v3: u32 = 0u32;
+  var c4: u8 = 0u8;
+  while (true) {
+    if (c4 >= (u8(a2) & 7u8)) {
+      break;
+    }
+    c4 = c4 + 1u8;
+    break;
+  }
+  if (a1) {
+    if (bool(c4) && bool(a0)) {
+      var v5: i64 = @t_tick(5i64);
+      @t_log(a1 ? v5 : i64(v3));
+    }
+  }
+  return i8(v3);
+}
+)");
+}
+
+// At the loop's exit by `break` (a store made where the division's
+// result is not 5), the value it would have returned is a φ on `returned`,
+// whose arm runs the inner loop, which reads the memory past the division
+// that going on keeps: not reachable after the store. The known exit
+// condition decides that φ (`returned` is false there) before its arm is
+// made (kept for "a σ that does not follow the current one", seed 6,287).
+TEST(PegDifferential, AnArmReadingMemoryTheExitCannotReachIsDecidedFirst) {
+  expect_reverted(R"(
+fn f(p1: i32*) -> i64 {
+  var c2: i64 = 0i64;
+  while (true) {
+    if (c2 >= 1i64) {
+      break;
+    }
+    c2 = c2 + 1i64;
+    if (p1[2u8] % p1[3u8] != 5i32) {
+      p1[0u8] = 1i32;
+      break;
+    }
+    for (var m8: i32 = 0i32; m8 < 1i32; m8 = m8 + 1i32) {
+      if (p1[1u8] > 3i32) {
+        return 2i64;
+      }
+    }
+  }
+  return 4i64;
+}
+)");
+}
+
+// After a call both sides of the return's `if` make, `if (a0 > 9) a0 =
+// tick();` then a test on a0: in the split on `a0 > 5`, the test needs the
+// call that only the inner `if` makes, a σ φ both sides of the return
+// make first. That `if` (and a0's φ with it) comes before the test; the
+// test was computed first, its value φ unable to make the call (kept for
+// "a value φ whose branch has effects", seed 4,853).
+TEST(PegDifferential, TheIfBothSidesMakeComesBeforeATestThatReadsItsCall) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: u64) -> i16 {
+  if (a0 > 5u64) {
+    @t_log(1i64);
+    if (a0 > 9u64) {
+      a0 = u64(@t_tick(1i64));
+    }
+    if (a0 > 7u64) {
+      return 5i16 / (i16(a0) == 0i16 ? 1i16 : i16(a0));
+    }
+  }
+  return i16(a0);
+}
+)");
+}
+
+// A loop that leaves where (g && !(a < f())) || !g: the exit on !g is
+// tested first, and then, knowing g, the call (the guard's φ on g has an
+// arm that makes the call; tested first, as a value, it could not make
+// it: kept for "a value φ whose branch has effects", seed 6,231).
+TEST(PegDifferential, AnExitOnTheNegatedGuardComesBeforeTheCallTheGuardMakes) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: i64) -> u16 {
+  var c2: u32 = 0u32;
+  while (c2 < (u32(a0) & 7u32)) {
+    c2 = c2 + 1u32;
+    var t4: u8 = u8(a0);
+    if (0i16 >= i16(a0) || u8(c2) / (t4 == 0u8 ? 1u8 : t4) < u8(a0)) {
+      if (i8(a0) < i8(@t_tick(-5i64))) {
+        continue;
+      }
+      break;
+    }
+    break;
+  }
+  return u16(c2);
+}
+)");
+}
+
 // A loop peeled for a division that may trap, whose exit test is a loop
 // invariant `c != 4` or a load: the peeled iteration goes on only where
 // c == 4, so in the loop after it that guard is known false and the test
