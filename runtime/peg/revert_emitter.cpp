@@ -96,6 +96,17 @@ Emitter::Emitter(const RevertInput& input, bool split_exit_tests)
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
       for (const auto& [cond, value] : s->known)
         if (node(cond).eclass == cls) return value;
+    // A condition known without a fact: a constant, a loop's invariant
+    // value (a `returned` flag no exit sets).
+    if (node_of_class_.empty()) {
+      for (std::uint32_t n = 0; n < g_.nodes.size(); ++n) {
+        const std::uint32_t c = eqsat::index(g_.nodes[n].eclass);
+        if (c >= node_of_class_.size()) node_of_class_.resize(c + 1, kNoNode);
+        if (node_of_class_[c] == kNoNode) node_of_class_[c] = n;
+      }
+    }
+    const std::uint32_t c = eqsat::index(cls);
+    if (c < node_of_class_.size() && node_of_class_[c] != kNoNode) return known(node_of_class_[c]);
     return std::nullopt;
   };
 }
@@ -1433,11 +1444,12 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   if (test_in_branch_ && test_in_branch_->state == except) take_phis_of(bundles_.back().going_on);
   const auto on_cond = value_phis_.find(cond);
   if (on_cond == value_phis_.end()) return out;
-  // Or each arm is, where its branch is taken: one that cannot trap and
-  // reads no memory the branch makes (which it may make in an `if` of its
-  // own), or a loop's value at its exit, defined once the loop ran: an arm
-  // that a loop the branch makes leaves (`if (c) { loop }`, the loop's
-  // variable read after the `if` where the loop did not return).
+  // A φ that is not defined joins too when each arm is, where its branch
+  // is taken: one that cannot trap and reads no memory the branch makes
+  // (which it may make in an `if` of its own), or a loop's value at its
+  // exit, defined once the loop ran: an arm that a loop the branch makes
+  // leaves (`if (c) { loop }`, the loop's variable read after the `if`
+  // where the loop did not return).
   const auto arms_defined = [&](std::uint32_t m) {
     for (int side = 0; side < 2; ++side) {
       const std::uint32_t arm = node(m).children[1 + side];

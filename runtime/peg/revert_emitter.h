@@ -375,7 +375,8 @@ class Emitter {
   // The value φs on `cond` that can join an `if` on it now: each arm reads
   // no σ but cur_ and `inside` (states within that branch), and the innermost
   // bundle evaluates them anyway, or they are defined (on every call, or
-  // where the known conditions hold) and a bundle may still need them. Such
+  // where the known conditions hold, or each arm where its branch is taken)
+  // and a bundle may still need them. Such
   // a φ needed later (in a loop's branch, or by a later loop) was an `if` of
   // its own there, running the loops of the branch again, or could not read
   // what the branch stores; one no longer needed ran its branches' loops
@@ -630,6 +631,9 @@ class Emitter {
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> initial_values_;
   // known() by the condition's class, for RevertInput::defined.
   RevertInput::KnownCondition known_class_;
+  // Class index -> a node of that class (kNoNode if none), built on first use.
+  std::vector<std::uint32_t> node_of_class_;
+  static constexpr std::uint32_t kNoNode = ~std::uint32_t{0};
   std::unordered_map<std::uint32_t, std::uint32_t> state_of_tuple_;  // tuple -> ρ_σ
   std::unordered_map<std::uint32_t, std::uint32_t> inputs_;          // memo of input_of
 };

@@ -2122,6 +2122,43 @@ fn f(a0: u64, a1: i16) -> i8 {
 )");
 }
 
+// A loop that returns only where `v2`, false, holds: its `returned` flag
+// is a constant the loop does not change, known false. The statements
+// after it are on the path where it did not return, so the count loop the
+// source runs there is defined, and runs once before the loop of calls
+// that reads it; not knowing the flag, reversion ran it in that loop's
+// peeled first iteration and again for the return value (kept for
+// "duplicated loops", seed 30,436).
+TEST(PegDifferential, AReturnedFlagNoExitSetsIsKnownFalse) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: i8, a1: u32) -> i64 {
+  var v2: bool = false;
+  var m3: u8;
+  for (m3 = 0u8; m3 < 5u8; m3 = m3 + 1u8) {
+    if (bool(m3) && v2) {
+      return 7i64;
+    }
+  }
+  var c5: i64 = 0i64;
+  while (c5 < (i64(a1) & 7i64)) {
+    c5 = c5 + 1i64;
+  }
+  var v7: f64 = f64(m3);
+  var c8: u32 = 0u32;
+  while (true) {
+    if (c8 >= 3u32) {
+      break;
+    }
+    c8 = c8 + 1u32;
+    @t_log(i64(v7) + c5);
+  }
+  return c5;
+}
+)");
+}
+
 // A value φ on a1 whose arm reads a call that the branch on a1 makes only
 // in an inner `if` does not join the `if` on a1: at the end of that
 // branch the call may not have been made (with saturation, `a1 ? v5 : v3`
