@@ -92,19 +92,17 @@ Emitter::Emitter(const RevertInput& input, bool split_exit_tests)
       in_branches_of_(input.graph->nodes.size(), 0),
       split_exit_tests_(split_exit_tests) {
   compute_facts();
+  for (std::uint32_t n = 0; n < g_.nodes.size(); ++n) {
+    const std::uint32_t c = eqsat::index(g_.nodes[n].eclass);
+    if (c >= node_of_class_.size()) node_of_class_.resize(c + 1, kNoNode);
+    if (node_of_class_[c] == kNoNode) node_of_class_[c] = n;
+  }
   known_class_ = [this](eqsat::Id cls) -> std::optional<bool> {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
       for (const auto& [cond, value] : s->known)
         if (node(cond).eclass == cls) return value;
     // A condition known without a fact: a constant, a loop's invariant
     // value (a `returned` flag no exit sets).
-    if (node_of_class_.empty()) {
-      for (std::uint32_t n = 0; n < g_.nodes.size(); ++n) {
-        const std::uint32_t c = eqsat::index(g_.nodes[n].eclass);
-        if (c >= node_of_class_.size()) node_of_class_.resize(c + 1, kNoNode);
-        if (node_of_class_[c] == kNoNode) node_of_class_[c] = n;
-      }
-    }
     const std::uint32_t c = eqsat::index(cls);
     if (c < node_of_class_.size() && node_of_class_[c] != kNoNode) return known(node_of_class_[c]);
     return std::nullopt;
@@ -943,8 +941,9 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
       return taken.kind() == Kind::Phi && taken.children[0] == c.children[0];
     });
   };
-  const bool split_on_arm = !known(cond) && !splits(cond) && arm_on_own_condition();
-  const bool split = split_on_arm || splits(cond);
+  const bool splits_cond = splits(cond);
+  const bool split_on_arm = !splits_cond && arm_on_own_condition();
+  const bool split = split_on_arm || splits_cond;
   const std::uint32_t test = split ? node(cond).children[0] : cond;
   // A φ condition whose own condition is known here (a branch of an
   // enclosing split decides it): only the side it selects.
@@ -971,6 +970,8 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
       const NodeSet a = certain_states_towards(node(*state).children[1], &phis[0]);
       const NodeSet b = certain_states_towards(node(*state).children[2], &phis[1]);
       const NodeSet both_phis = intersect(phis[0], phis[1]);
+      // What each of those φs goes through, found when first asked.
+      std::vector<std::optional<NodeSet>> through(both_phis.size());
       for (std::uint32_t s : needs) {
         if (reached(s)) continue;
         if (std::binary_search(a.begin(), a.end(), s) &&
@@ -978,9 +979,11 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
           if (can_reach(s)) reach(s);
           continue;
         }
-        for (std::uint32_t c : both_phis) {
-          const NodeSet in_c = states_towards(c);
-          if (!reached(c) && std::binary_search(in_c.begin(), in_c.end(), s) && can_reach(c)) {
+        for (std::size_t i = 0; i < both_phis.size(); ++i) {
+          const std::uint32_t c = both_phis[i];
+          if (reached(c)) continue;
+          if (!through[i]) through[i] = states_towards(c);
+          if (std::binary_search(through[i]->begin(), through[i]->end(), s) && can_reach(c)) {
             reach(c);
             break;
           }

@@ -423,6 +423,11 @@ class Emitter {
   // taken by their known arm, others skipped to the σ both arms start from
   // (and added to `phis`, when given).
   NodeSet certain_states_towards(std::uint32_t state, NodeSet* phis = nullptr);
+  // The walk both make, latest σ first: a σ φ whose condition is not known
+  // here is visited, then skipped to the σ both arms start from. Answers
+  // the first σ `visit` accepts.
+  template <class Visit>
+  std::optional<std::uint32_t> find_certain_state(std::uint32_t state, Visit visit);
   // The latest σ (not a φ) that every way down from both `a` and `b` makes,
   // if any is not reached yet.
   std::optional<std::uint32_t> latest_common_state(std::uint32_t a, std::uint32_t b);
@@ -631,7 +636,7 @@ class Emitter {
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> initial_values_;
   // known() by the condition's class, for RevertInput::defined.
   RevertInput::KnownCondition known_class_;
-  // Class index -> a node of that class (kNoNode if none), built on first use.
+  // Class index -> a node of that class (kNoNode if none).
   std::vector<std::uint32_t> node_of_class_;
   static constexpr std::uint32_t kNoNode = ~std::uint32_t{0};
   std::unordered_map<std::uint32_t, std::uint32_t> state_of_tuple_;  // tuple -> ρ_σ

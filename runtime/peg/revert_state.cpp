@@ -262,22 +262,31 @@ NodeSet Emitter::states_towards(std::uint32_t state) {
   return out;
 }
 
-NodeSet Emitter::certain_states_towards(std::uint32_t state, NodeSet* phis) {
-  NodeSet out;
+template <class Visit>
+std::optional<std::uint32_t> Emitter::find_certain_state(std::uint32_t state, Visit visit) {
   std::optional<std::uint32_t> x = resolve(state);
   for (std::size_t steps = 0;
        x && !memory_at(*x) && !reached(*x) && is_producer(*x) && steps <= g_.nodes.size();
        ++steps) {
     spend(1);
-    // A σ φ whose condition is not known here: only what both arms start
-    // from is certain.
-    if (node(*x).kind() != Kind::Phi)
-      out.push_back(*x);
-    else if (phis)
-      phis->push_back(*x);
+    if (visit(*x)) return x;
     x = input_of(*x);
     if (x) x = resolve(*x);
   }
+  return std::nullopt;
+}
+
+NodeSet Emitter::certain_states_towards(std::uint32_t state, NodeSet* phis) {
+  NodeSet out;
+  find_certain_state(state, [&](std::uint32_t x) {
+    // A σ φ whose condition is not known here: only what both arms start
+    // from is certain.
+    if (node(x).kind() != Kind::Phi)
+      out.push_back(x);
+    else if (phis)
+      phis->push_back(x);
+    return false;
+  });
   std::sort(out.begin(), out.end());
   if (phis) std::sort(phis->begin(), phis->end());
   return out;
@@ -285,16 +294,9 @@ NodeSet Emitter::certain_states_towards(std::uint32_t state, NodeSet* phis) {
 
 std::optional<std::uint32_t> Emitter::latest_common_state(std::uint32_t a, std::uint32_t b) {
   const NodeSet on_b = certain_states_towards(b);
-  std::optional<std::uint32_t> x = resolve(a);
-  for (std::size_t steps = 0;
-       x && !memory_at(*x) && !reached(*x) && is_producer(*x) && steps <= g_.nodes.size();
-       ++steps) {
-    spend(1);
-    if (node(*x).kind() != Kind::Phi && std::binary_search(on_b.begin(), on_b.end(), *x)) return x;
-    x = input_of(*x);
-    if (x) x = resolve(*x);
-  }
-  return std::nullopt;
+  return find_certain_state(a, [&](std::uint32_t x) {
+    return node(x).kind() != Kind::Phi && std::binary_search(on_b.begin(), on_b.end(), x);
+  });
 }
 
 bool Emitter::can_reach(std::uint32_t target) {
