@@ -1253,9 +1253,35 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
   // bundles, moving this one.)
   if (bundles_.empty()) return;
   const std::size_t innermost = bundles_.size() - 1;
+  // So is such a value deeper in a side, in a φ's branch (a loop's next
+  // value that a condition in one branch also reads; kMayRunWalk nodes at
+  // most): computed in that branch, it would be computed again after it.
+  NodeSet deeper;
+  {
+    const NodeSet& anyway = bundles_[innermost].must;
+    std::vector<std::uint32_t> todo;
+    for (std::uint32_t m : members)
+      for (int side = 1; side <= 2; ++side) todo.push_back(node(m).children[side]);
+    Marks seen = marks();
+    for (std::size_t walked = 0; !todo.empty() && walked < kMayRunWalk;) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      const PegNode& q = node(n);
+      if (lookup(n) || !q.type().is_ir() || !seen.insert(n)) continue;
+      ++walked;
+      spend(1);
+      if (std::binary_search(anyway.begin(), anyway.end(), n)) {
+        deeper.push_back(n);
+        continue;
+      }
+      if (q.kind() == Kind::Phi || is_pure_value_op(q.kind()))
+        for (std::uint32_t c : q.children) todo.push_back(c);
+    }
+    std::sort(deeper.begin(), deeper.end());
+  }
   std::unordered_map<std::uint32_t, bool> speculatable_here;
-  for (const NodeSet& side : sides)
-    for (std::uint32_t n : side) {
+  for (const NodeSet* side : std::array<const NodeSet*, 3>{&sides[0], &sides[1], &deeper})
+    for (std::uint32_t n : *side) {
       const PegNode& q = node(n);
       const NodeSet& anyway = bundles_[innermost].must;
       if (uses_[n] < 2 || !q.type().is_ir() ||

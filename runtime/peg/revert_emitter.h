@@ -288,10 +288,10 @@ class Emitter {
   // a copy of, or that one branch may run and the bundle needs elsewhere
   // too (a later φ's branch, another of the loop's values); for a loop
   // defined only where conditions hold, the φ on them that is defined here;
-  // and what one side evaluates that the bundle evaluates anyway, when it
-  // is shared and cannot trap. With a σ φ on the same condition, what the
-  // effects of its sides need counts too (a loop whose value one branch
-  // tests before a call and the other returns).
+  // and what one side evaluates (in a φ's branch too) that the bundle
+  // evaluates anyway, when it is shared and cannot trap. With a σ φ on the
+  // same condition, what the effects of its sides need counts too (a loop
+  // whose value one branch tests before a call and the other returns).
   void compute_common(const std::vector<std::uint32_t>& members,
                       std::optional<std::uint32_t> state = std::nullopt);
   // Of `nodes`, those the bundles need outside the branches of the φ group

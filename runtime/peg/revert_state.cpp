@@ -101,7 +101,9 @@ std::uint32_t Emitter::memory_of(std::uint32_t state) const {
   const auto is_state_phi = [&](std::uint32_t x) {
     return node(x).kind() == Kind::Phi && node(x).type().is_state();
   };
-  std::uint32_t x = cur_;
+  // From what cur_ is under this scope's conditions (a σ φ made on a
+  // condition known here is the σ of that branch).
+  std::uint32_t x = resolve(cur_);
   for (; x != target && !is_state_phi(x); x = resolve(node(x).children[0]))
     if (!changes_none(x)) return state;
   if (x == target) return cur_;
@@ -343,7 +345,9 @@ void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
   const PegNode& n = node(p);
   const std::optional<std::uint32_t> joining =
       n.kind() == Kind::Phi ? std::optional(n.children[0]) : std::nullopt;
-  flush_readers(joining);
+  // A Demand leaves memory as it is: what reads it may wait for the effect
+  // that moves it (a σ φ after the check, whose `if` a reader's value φ joins).
+  if (n.kind() != Kind::Demand) flush_readers(joining);
   if (cur_ != input) fail(p, "memory moved while computing an effect's operands");
   const auto check_unmoved = [&] {
     if (cur_ != input) fail(p, "memory moved while computing an effect's operands");

@@ -2159,6 +2159,93 @@ fn f(a0: i8, a1: u32) -> i64 {
 )");
 }
 
+// Under the negation of the test of an inner `if` that made a call and
+// then a check (`if (p1[0]) demand 4 / x`), memory after that `if` is the
+// call's: a read of the call's σ there needs nothing made (it was "a σ
+// that does not follow the current one", random seed 27,060).
+TEST(PegDifferential, AReadOfACallMadeInABranchLeftSinceUnderItsCondition) {
+  expect_reverted(R"(
+extern fn t_poke(u8*, u64, u64) -> void effect;
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+
+fn f(p0: i8*, p1: bool*, a2: u8) -> u16 {
+  var m8: i32;
+  for (m8 = 0i32; m8 < i32(a2); m8 = m8 + 1i32) {
+    var c9: i64 = 0i64;
+    while (true) {
+      c9 = c9 + 1i64;
+      if (c9 == i64(m8)) {
+        @t_poke(u8*(p0), 1u64, 5u64);
+        var t13: u16 = u16(m8);
+        return u16(@t_hash_bytes(u8*(p0), 14u64)) + (p1[0i32] ? 4u16 / (t13 | 1u16) : 8u16);
+      }
+      break 2;
+    }
+  }
+  return u16(m8);
+}
+)");
+}
+
+// A division's check before a store's `if` does not make the value φ on
+// the same condition (v5 after the loop in the `if`) be computed ahead of
+// it: the φ joins the store's `if`, and the loop runs once (it ran in an
+// `if` of its own and again for the store: "duplicated loops", random seed
+// 26,990).
+TEST(PegDifferential, AValuePhiWaitsForTheStoresIfPastACheck) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_mix_i32(i32, i32) -> i32 pure;
+
+fn f(p0: u64*, a1: u64, a2: u8) -> u8 {
+  var t3: i8 = -8i8 >> i8(a2);
+  var v5: f32 = f32(a1) * f32(a1 >= p0[u32(t3) % 14u32]);
+  var t6: i64 = i64(a1);
+  var t7: i64 = i64(f64(v5));
+  if (t6 % (t7 == 0i64 || t7 == -1i64 && t6 == -9223372036854775808i64 ? 1i64 : t7) == 1i64) {
+    var c11: u32 = 0u32;
+    while (c11 < 3u32) {
+      c11 = c11 + 1u32;
+      v5 = v5 * 2.0f32;
+    }
+    var t13: u64 = p0[u64(c11)];
+    p0[0i32] = p0[u32(@t_tick(-5i64)) % 14u32] - t13;
+  }
+  var t14: u8 = u8(v5);
+  return u8(@t_mix_i32(i32(v5), 0i32));
+}
+)");
+}
+
+// A loop's next value v1 that a condition in one branch of an `if` also
+// reads is computed once, before the `if` (it was computed in two branches
+// of the condition and again after them: "the loops' work grow", random
+// seed 10,125).
+TEST(PegDifferential, AValueTheLoopNeedsAnywayIsComputedBeforeTheIfThatReadsIt) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_mix_i32(i32, i32) -> i32 pure;
+
+fn f(a0: i32) -> i16 {
+  var v1: f32 = f32(@t_tick(-1i64));
+  var c2: i64 = 0i64;
+  while (true) {
+    if (c2 >= (i64(a0) & 7i64)) {
+      break;
+    }
+    c2 = c2 + 1i64;
+    v1 = f32(@t_mix_i32(~a0, a0 >> a0)) - nan_f32 % f32(u16(v1));
+    if (bool(c2)) {
+      if (!bool(a0) && bool(v1) || (bool(v1) ? u64(v1) >= u64(v1) : u32(c2) < 2147483648u32)) {
+        a0 = i32(bool(c2) ^ true ? -1.0f64 * f64(c2) : 212.5f64);
+      }
+    }
+  }
+  return i16(a0) ^ i16(c2) - (i16(v1) << i16(v1));
+}
+)");
+}
+
 // A value φ on a1 whose arm reads a call that the branch on a1 makes only
 // in an inner `if` does not join the `if` on a1: at the end of that
 // branch the call may not have been made (with saturation, `a1 ? v5 : v3`
