@@ -193,10 +193,19 @@ class Translator {
     // φ(d ∧ e, a, φ(d, a, y)) is φ(d, a, y): where d ∧ e holds, so does d.
     // (A `continue` ending `if (d) { …; if (e) continue; }` joins its
     // memory so; kept on d ∧ e, the effects before it were emitted twice.)
-    if (const std::optional<std::array<Id, 3>> inner = phi_of(b); inner && same((*inner)[1], a))
-      if (const std::optional<std::array<Id, 3>> both = phi_of(c);
-          both && same((*both)[0], (*inner)[0]) && is_false((*both)[2]))
-        return b;
+    // And φ(c, a, φ(d, y, a)) is φ(d, y, a) where c implies ¬d (a
+    // `continue` in the `else if (e)` of `if (d)`, c = ¬d ∧ e, with the
+    // tests of earlier `break`s in front: kept on c, d's branch was read
+    // on c's side). Where c implies d only deeper in a chain of
+    // conjunctions, φ(d, a, y) stays in c's arm: reversion keeps less so.
+    if (const std::optional<std::array<Id, 3>> inner = phi_of(b)) {
+      const auto [d, y, z] = *inner;
+      if (same(y, a))
+        if (const std::optional<std::array<Id, 3>> both = phi_of(c);
+            both && same((*both)[0], d) && is_false((*both)[2]))
+          return b;
+      if (same(z, a) && implies_not(c, d)) return b;
+    }
     return add(Kind::Phi, t, {c, a, b});
   }
   // The condition and arms of the φ in class `id`, if it has one.
@@ -207,6 +216,26 @@ class Translator {
         return std::array{v.children[0], v.children[1], v.children[2]};
     }
     return std::nullopt;
+  }
+  // Whether c implies ¬d: c is ¬d, or a chain of conjunctions φ(x, y,
+  // false) and ¬x ∧ y, φ(x, false, y), at most kMaxConjuncts long, with ¬d
+  // in it.
+  bool implies_not(Id c, Id d) const {
+    constexpr int kMaxConjuncts = 8;
+    for (int k = 0; k < kMaxConjuncts; ++k) {
+      if (const std::optional<Id> not_c = negated(c); not_c && same(*not_c, d)) return true;
+      const std::optional<std::array<Id, 3>> p = phi_of(c);
+      if (!p) return false;
+      const auto [x, y, z] = *p;
+      if (same(x, d) && is_false(y)) return true;
+      if (is_false(z))
+        c = y;
+      else if (is_false(y))
+        c = z;
+      else
+        return false;
+    }
+    return false;
   }
   // x where `id` is !x or φ(x, false, true).
   std::optional<Id> negated(Id id) const {

@@ -2246,6 +2246,58 @@ fn f(a0: i32) -> i16 {
 )");
 }
 
+// A `continue` in the `else if (a3)` of `if (a2)`, whose branch makes a
+// call: on a3's side a2 does not hold, so memory there is the memory a2's φ
+// leaves on its other side (kept before, for "a σ that does not follow the
+// current one": the σ of a2's branch read on a3's side; random seed
+// 122,064's shape).
+TEST(PegDifferential, AContinueInTheElseIfOfABranchThatCalls) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p1: u8*, a2: bool, a3: bool) -> f32 {
+  var c4: i64 = 0i64;
+  while (c4 < 7i64) {
+    c4 = c4 + 1i64;
+    if (a2) {
+      if (0i64 < @t_tick(c4)) {
+        return 1.0f32;
+      }
+    } else if (a3) {
+      continue;
+    }
+  }
+  return f32(p1[0i32]);
+}
+)");
+}
+
+// The same past a `break` that tests first: the `continue`'s condition is
+// ¬(c4 >= 7) ∧ ¬a2 ∧ a3, which still implies ¬a2.
+TEST(PegDifferential, AContinueInTheElseIfPastABreak) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p1: u8*, a2: bool, a3: bool) -> f32 {
+  var c4: i64 = 0i64;
+  while (true) {
+    if (c4 >= 7i64) {
+      break;
+    }
+    c4 = c4 + 1i64;
+    if (a2) {
+      if (0i64 < @t_tick(c4)) {
+        return 1.0f32;
+      }
+    } else if (a3) {
+      continue;
+    }
+  }
+  return f32(p1[0i32]);
+}
+)");
+}
+
 // A value φ on a1 whose arm reads a call that the branch on a1 makes only
 // in an inner `if` does not join the `if` on a1: at the end of that
 // branch the call may not have been made (with saturation, `a1 ? v5 : v3`
