@@ -803,10 +803,8 @@ class Translator {
   [[gnu::noinline]] Id select(const ir::Expr& e, Env& env) {
     const Id c = expr(e.args[0], env);
     Env te = env, fe = env;
-    ++lazy_;
-    const Id a = expr(e.args[1], te);
-    const Id b = expr(e.args[2], fe);
-    --lazy_;
+    const Id a = operand_where(e.args[1], te, c, true);
+    const Id b = operand_where(e.args[2], fe, c, false);
     env.state = phi_typed(PegType::state(), c, te.state, fe.state);
     return phi_typed(PegType(e.type), c, a, b);
   }
@@ -869,14 +867,25 @@ class Translator {
     return found;
   }
 
+  // An operand evaluated only where `c` is `taken` (a select's arm, the
+  // right operand of && and ||): lazily, unless c is that constant, where it
+  // is evaluated whenever the expression is (and so defined there:
+  // `false ? x : y` computes y on every pass).
+  Id operand_where(const ir::ExprPtr& x, Env& env, Id c, bool taken) {
+    const std::optional<std::uint64_t> k = constant_bits(c);
+    const bool lazy = !k || (*k != 0) != taken;
+    lazy_ += lazy;
+    const Id id = expr(x, env);
+    lazy_ -= lazy;
+    return id;
+  }
+
   // && and || evaluate their right operand lazily (out of line: its Env copy
   // stays out of translate's frame).
   [[gnu::noinline]] Id short_circuit(const ir::Expr& e, Env& env) {
     const Id a = expr(e.args[0], env);
     Env rest = env;
-    ++lazy_;
-    const Id b = expr(e.args[1], rest);
-    --lazy_;
+    const Id b = operand_where(e.args[1], rest, a, e.binary_op() == ir::BinaryOp::And);
     const PegType boolean(ir::Type::bool_());
     if (e.binary_op() == ir::BinaryOp::And) {
       env.state = phi_typed(PegType::state(), a, rest.state, env.state);

@@ -2298,6 +2298,28 @@ fn f(p1: u8*, a2: bool, a3: bool) -> f32 {
 )");
 }
 
+// The arm of `false ? … : f64(a1) % f64(a3)` is computed whenever the
+// select is: a3, the loop's value after the `if`, is defined there, and is
+// computed once before the select on a1 that also reads it (it was
+// computed in that select's arm and the loop ran again after it, "duplicated
+// loops", random seed 118,503).
+TEST(PegDifferential, TheArmAConstantSelectTakesIsComputedWheneverTheSelectIs) {
+  expect_reverted(R"(
+fn f(p0: u8*, a1: i64, a2: u16, a3: u32) -> f64 {
+  if (p0[0i32] < 3u8) {
+    if (bool(a2)) {
+      return 1.0f64;
+    } else {
+      for (var k5: i32 = 0i32; k5 < 4i32; k5 = k5 + 1i32) {
+        a3 = a3 + 1u32;
+      }
+    }
+  }
+  return (bool(a1) ? f64(a3) : 2.0f64) % f64(a1) - (false ? f64(p0[1i32]) : f64(a1) % f64(a3));
+}
+)");
+}
+
 // A value φ on a1 whose arm reads a call that the branch on a1 makes only
 // in an inner `if` does not join the `if` on a1: at the end of that
 // branch the call may not have been made (with saturation, `a1 ? v5 : v3`
