@@ -1391,8 +1391,17 @@ const NodeSet& Emitter::lazy_reads(std::uint32_t n, NodeSetMemo& memo) const {
   }
   if (p.kind() == Kind::Eval && !invariant_eval(n)) {
     const std::vector<std::uint32_t>& evals = evals_of_.at(p.children[1]);
+    // Source loops merged for their equal bounds are emitted apart (loop()):
+    // only the evals of n's own come with it.
+    const std::optional<unsigned> source =
+        in_.source_loop ? in_.source_loop(p.eclass) : std::nullopt;
+    const auto of_another_loop = [&](std::uint32_t e) {
+      if (!source) return false;
+      const std::optional<unsigned> k = in_.source_loop(node(e).eclass);
+      return k && *k != *source;
+    };
     for (std::uint32_t e : evals)
-      if (node(e).type().is_state() && !invariant_eval(e) && !reached(e)) {
+      if (node(e).type().is_state() && !invariant_eval(e) && !reached(e) && !of_another_loop(e)) {
         // Unless it is a value the effects need first: a loop of its own.
         const std::vector<std::uint32_t> first = evals_before_effects(p.children[1], e);
         if (std::binary_search(first.begin(), first.end(), n)) break;
@@ -1402,7 +1411,7 @@ const NodeSet& Emitter::lazy_reads(std::uint32_t n, NodeSetMemo& memo) const {
     // Emitting the loop computes its other values too (loop()): what they
     // read is read here.
     for (std::uint32_t e : evals) {
-      if (e == n || node(e).type().is_state() || lookup(e)) continue;
+      if (e == n || node(e).type().is_state() || lookup(e) || of_another_loop(e)) continue;
       add(lazy_reads(node(e).children[0], memo));
     }
   }

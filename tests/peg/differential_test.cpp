@@ -2320,6 +2320,37 @@ fn f(p0: u8*, a1: i64, a2: u16, a3: u32) -> f64 {
 )");
 }
 
+// Two loops with equal bounds, one of values before a loop with stores and
+// one with a call after it, share a pass in the PEG: the first's value, read
+// in the middle loop and returned, is computed by a loop of its own before
+// the middle one, once. Counted as reading the memory the call's loop
+// leaves, it was computed in a peeled first iteration of the middle loop
+// and again at the end ("duplicated loops", random seed 126,504).
+TEST(PegDifferential, AValueOfALoopMergedWithALaterEffectfulOneIsComputedOnce) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: u32, p3: u16*) -> i8 {
+  var v5: i8 = 0i8;
+  var c7: u32 = 0u32;
+  while (c7 < 1u32) {
+    c7 = c7 + 1u32;
+    v5 = i8(c7);
+  }
+  var m8: i64;
+  for (m8 = 0i64; m8 < (i64(a0) & 7i64); m8 = m8 + 2i64) {
+    p3[0i32] = p3[c7];
+  }
+  var c9: u32 = 0u32;
+  while (c9 < 1u32) {
+    c9 = c9 + 1u32;
+    p3[5i32] = u16(@t_tick(m8));
+  }
+  return v5;
+}
+)");
+}
+
 // A value φ on a1 whose arm reads a call that the branch on a1 makes only
 // in an inner `if` does not join the `if` on a1: at the end of that
 // branch the call may not have been made (with saturation, `a1 ? v5 : v3`
