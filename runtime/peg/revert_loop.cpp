@@ -1019,7 +1019,25 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
         if (!q.type().is_ir() || (g_.variant[n] & bit) != 0 || speculatable_[n] || lookup(n))
           continue;
         const bool first_iteration = in_.total && in_.total(q.eclass, pass_node.eclass);
-        if ((defined(n) || first_iteration) && reads_only_current(n)) {
+        // Operations that cannot trap on operands that are defined (a
+        // remainder by a constant of a loop's value) are defined too
+        // (kMaxDefinedWalk nodes at most).
+        const auto defined_operands = [&] {
+          constexpr std::size_t kMaxDefinedWalk = 32;
+          std::vector<std::uint32_t> todo{n};
+          for (std::size_t walked = 0; !todo.empty(); ++walked) {
+            const std::uint32_t x = todo.back();
+            todo.pop_back();
+            if (walked == kMaxDefinedWalk) return false;
+            spend(1);
+            if (x != n && (lookup(x) || defined(x))) continue;
+            const PegNode& p = node(x);
+            if (!op_speculatable(p) || p.kind() == Kind::Theta) return false;
+            todo.insert(todo.end(), p.children.begin(), p.children.end());
+          }
+          return true;
+        };
+        if ((defined(n) || first_iteration || defined_operands()) && reads_only_current(n)) {
           ahead.push_back(n);
         } else {
           peel = true;

@@ -2351,6 +2351,41 @@ fn f(a0: u32, p3: u16*) -> i8 {
 )");
 }
 
+// `c3 % 5`, invariant in the loop on c4 and computed from c3, defined on
+// every call, is defined too (a remainder by a nonzero constant cannot
+// trap): it is computed before the loop, whose first iteration is not
+// peeled for it; peeled, the inner loop was emitted twice ("duplicated
+// loops", random seed 155,346).
+TEST(PegDifferential, InvariantWorkOnDefinedOperandsIsComputedBeforeTheLoop) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: i8, p1: f64*) -> u32 {
+  var c3: u32 = 0u32;
+  while (c3 < 5u32) {
+    c3 = c3 + 1u32;
+  }
+  var c4: u8 = 0u8;
+  while (c4 < 1u8) {
+    c4 = c4 + 1u8;
+    var v5: f32 = f32(p1[c3 % 5u32]);
+    if (bool(v5)) {
+      var c6: u32 = 0u32;
+      while (true) {
+        if (c6 >= (u32(p1[0i32]) & 3u32)) {
+          break;
+        }
+        c6 = c6 + 1u32;
+        p1[1i32] = 2.0f64;
+      }
+      @t_log(i64(c3));
+    }
+  }
+  return c3;
+}
+)");
+}
+
 // A value φ on a1 whose arm reads a call that the branch on a1 makes only
 // in an inner `if` does not join the `if` on a1: at the end of that
 // branch the call may not have been made (with saturation, `a1 ? v5 : v3`
