@@ -72,13 +72,14 @@ void Emitter::compute_facts() {
                       !consumed[p.children[0]];
   }
 
-  // Leads to a loop: up from the value evals, through the φs and pure
-  // operators that use them.
+  // Leads to a loop: up from the value evals, through the φs, pure
+  // operators and reads that use them (a loop's value as a load's index).
   leads_to_loop_.assign(n, 0);
   {
     std::vector<std::uint32_t> users_begin(n + 1, 0), users;
     const auto walks_through = [&](const PegNode& p) {
-      return (p.kind() == Kind::Phi && p.type().is_ir()) || is_pure_value_op(p.kind());
+      return (p.kind() == Kind::Phi && p.type().is_ir()) || is_pure_value_op(p.kind()) ||
+             p.kind() == Kind::Load || p.kind() == Kind::CallRead;
     };
     for (std::uint32_t i = 0; i < n; ++i)
       if (walks_through(node(i)))

@@ -2386,6 +2386,37 @@ fn f(a0: i8, p1: f64*) -> u32 {
 )");
 }
 
+// An inner loop whose value one arm of an `||` reads as a load's index,
+// and the `if` after it assigns, runs once, before the condition: a loop
+// reached through a load counts as one the branch may run (it ran in the
+// condition's branch and again in the `if`'s: "duplicated loops", random
+// seed 155,262).
+TEST(PegDifferential, ALoopAConditionReadsThroughALoadRunsOnceBeforeIt) {
+  expect_reverted(R"(
+extern fn t_poke(u8*, u64, u64) -> void effect;
+
+fn f(a0: i32, p2: u16*, a3: u8) -> i32 {
+  var v4: i64 = 0i64;
+  var c6: u32 = 0u32;
+  while (c6 < 5u32) {
+    c6 = c6 + 1u32;
+    @t_poke(u8*(p2), 22u64, u64(v4));
+    var c7: u32 = 0u32;
+    while (true) {
+      if (c7 >= 3u32) {
+        break;
+      }
+      c7 = c7 + 1u32;
+    }
+    if (c6 > u32(a0) || bool(p2[a3 % 11u8]) && bool(p2[c7])) {
+      v4 = i64(c7);
+    }
+  }
+  return a0;
+}
+)");
+}
+
 // A value φ on a1 whose arm reads a call that the branch on a1 makes only
 // in an inner `if` does not join the `if` on a1: at the end of that
 // branch the call may not have been made (with saturation, `a1 ? v5 : v3`
