@@ -6,6 +6,21 @@ if(AUGUR_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   set(CMAKE_CXX_COMPILER_LAUNCHER ${AUGUR_CCACHE})
 endif()
 
+# The project's own executables (about 150 tests, benchmarks and examples,
+# each linking libaugur.a and LLVM) link with lld, else gold, where the
+# compiler driver accepts one: GNU ld took 2 s per test executable, 2.9 s under
+# ASan (lld 0.4 and 0.9 s). Users' builds choose their own linker.
+if(PROJECT_IS_TOP_LEVEL)
+  include(CheckLinkerFlag)
+  foreach(linker lld gold)
+    check_linker_flag(CXX "-fuse-ld=${linker}" AUGUR_LINKER_${linker})
+    if(AUGUR_LINKER_${linker})
+      add_link_options(-fuse-ld=${linker})
+      break()
+    endif()
+  endforeach()
+endif()
+
 if(AUGUR_SANITIZE)
   add_compile_options(-fsanitize=${AUGUR_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${AUGUR_SANITIZE})

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache git
   llvm-19-dev libtbb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  clang-14 libclang-rt-14-dev clang-format
+  clang-14 libclang-rt-14-dev clang-format lld
   libhiredis-dev libssl-dev redis-server
   libre2-dev libpcre2-dev
 )
