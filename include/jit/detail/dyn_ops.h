@@ -213,15 +213,19 @@ auto offset(const A& p, const B& i) {
 
 // A plain operand of && and || is decided now: `i == 1 && x > 0` is `x > 0`
 // or `false`.
+// `Bool` is bool through a dependent name: Clang checks a call that
+// depends on no template parameter where it is written, before dyn_expr is
+// complete.
 template <binary_op Op, class A, class B>
 auto logical(const A& a, const B& b) {
   constexpr bool is_and = Op == binary_op::logical_and;
+  using Bool = typename std::enable_if<sizeof(A) != 0, bool>::type;
   if constexpr (!dyn_like<A>) {
-    if (static_cast<bool>(a) != is_and) return wrap<bool>(constant(ir_type_of<bool>(), !is_and));
-    return wrap<bool>(truth_of(b));
+    if (static_cast<bool>(a) != is_and) return wrap<Bool>(constant(ir_type_of<Bool>(), !is_and));
+    return wrap<Bool>(truth_of(b));
   } else if constexpr (!dyn_like<B>) {
-    if (static_cast<bool>(b) != is_and) return wrap<bool>(constant(ir_type_of<bool>(), !is_and));
-    return wrap<bool>(truth_of(a));
+    if (static_cast<bool>(b) != is_and) return wrap<Bool>(constant(ir_type_of<Bool>(), !is_and));
+    return wrap<Bool>(truth_of(a));
   } else {
     return wrap<bool>(binary(Op, truth_of(a), truth_of(b)));
   }
