@@ -594,6 +594,19 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
     if (const std::optional<bool> k = implied(p.children[0])) return value(p.children[*k ? 1 : 2]);
     break;
   }
+  // So may a condition that reads a call the bundle does not certainly
+  // make, which a value φ may not make on its way to an arm: at a loop's
+  // exit by one of two `break`s, the value it would have returned is a φ
+  // on `returned`, false there, which reads the call only the return's
+  // test makes.
+  const auto uncertain_call = [&](std::uint32_t s) {
+    if (node(s).kind() != Kind::ProjState) return false;
+    if (bundles_.empty()) return true;
+    const NodeSet& must_now = bundles_.back().must;
+    return !std::binary_search(must_now.begin(), must_now.end(), s) || overwritten(s);
+  };
+  if (std::any_of(cond_reads.begin(), cond_reads.end(), uncertain_call))
+    if (const std::optional<bool> k = implied(p.children[0])) return value(p.children[*k ? 1 : 2]);
   std::vector<std::uint32_t> members{n};
   for (std::uint32_t m : fusable_phis(p.children[0], n, {})) members.push_back(m);
   phi_group(p.children[0], std::move(members), std::nullopt);

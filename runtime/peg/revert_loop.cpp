@@ -150,8 +150,13 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     // A guard known here (an earlier exit decided it): a φ arm it takes is
     // the test, tested as itself (it may need a σ φ's branch, below). Any
     // other arm, or a test computed already, is this φ's value, read below.
-    if (const std::optional<bool> k = known(guard);
-        k && !lookup(c) && node(*k ? then_ : else_).kind() == Kind::Phi)
+    // So is a guard the known conditions imply, where the test reads memory
+    // not made yet (`if (a) { if (b) break; } if (c) return; if (f()) ...`
+    // after the `break`'s exit: the loop went on, so the arm tests c, then
+    // makes the call only where c fails).
+    std::optional<bool> k = known(guard);
+    if (!k && !lookup(c) && !unmade_reads(c).empty()) k = implied(guard);
+    if (k && !lookup(c) && node(*k ? then_ : else_).kind() == Kind::Phi)
       return exit_test(*k ? then_ : else_, exit, iteration);
     // On h first, each side testing with h known. Memory may move in a side
     // that goes on only to a σ φ going on makes, whose arms are where each

@@ -3486,6 +3486,67 @@ fn f(a: u64) -> f64 {
 )");
 }
 
+// At the exit by either of two `break`s, the value the loop would have
+// returned is a φ on `returned`, which reads the call that only the
+// return's test makes: false there by cases on which `break` it was, not
+// made (random programs were kept for "a value φ whose branch has
+// effects", seed 160,563).
+TEST(PegDifferential, AReturnFlagThatReadsACallIsImpliedAtABreak) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: u64) -> i32 {
+  var c: i32 = 0i32;
+  while (true) {
+    if (c >= 6i32) {
+      break;
+    }
+    c = c + 1i32;
+    if (bool(c & 3i32)) {
+      break;
+    }
+    if (u64(@t_tick(0i64)) < a) {
+      return 7i32;
+    }
+  }
+  return c;
+}
+)");
+}
+
+// After a nested `break`'s exit the loop went on, which the known
+// conditions imply only by cases: the exit test is then its arm for going
+// on, tested in order, the call made only where the first return is not
+// taken (kept before for "a value φ whose branch has effects", from seed
+// 164,953).
+TEST(PegDifferential, AnExitTestWhoseGuardTheEarlierExitsImply) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: i32) -> u32 {
+  var c: i32 = 0i32;
+  while (true) {
+    c = c + 1i32;
+    if (c > 1i32) {
+      if (c > (a & 3i32) + 2i32) {
+        break;
+      }
+    }
+    if (!false) {
+      if (bool(c & a)) {
+        return 5u32;
+      }
+      if (@t_tick(6i64) < 0i64) {
+        continue;
+      }
+    }
+    return u32(c);
+  }
+  return 9u32;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
