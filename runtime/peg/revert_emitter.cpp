@@ -605,7 +605,15 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
     const NodeSet& must_now = bundles_.back().must;
     return !std::binary_search(must_now.begin(), must_now.end(), s) || overwritten(s);
   };
-  if (std::any_of(cond_reads.begin(), cond_reads.end(), uncertain_call))
+  // And an arm that would run a loop not made yet (its exits compute all
+  // its values, its effects too): at a `break`'s exit, `returned` is
+  // φ(went on, a value of an inner loop whose return makes a call, false).
+  const auto runs_inner_loop = [&](int side) {
+    const std::uint32_t arm = p.children[side];
+    return may_run_inner_loop(std::span(&arm, 1), depth_);
+  };
+  if (std::any_of(cond_reads.begin(), cond_reads.end(), uncertain_call) || runs_inner_loop(1) ||
+      runs_inner_loop(2))
     if (const std::optional<bool> k = implied(p.children[0])) return value(p.children[*k ? 1 : 2]);
   std::vector<std::uint32_t> members{n};
   for (std::uint32_t m : fusable_phis(p.children[0], n, {})) members.push_back(m);

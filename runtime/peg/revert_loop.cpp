@@ -212,6 +212,12 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     for (const bool leaves_when : {false, true}) {
       if (known(leaves_when ? then_ : else_) != true || known(guard)) continue;
       const std::uint32_t other = leaves_when ? else_ : then_;
+      // φ(g, true, B) with B known false here (an exit tested before it):
+      // the test is g itself, tested as an exit test, not as a value (`if
+      // (a) { if (f()) continue; return 2; } if (b) return 3;` after the
+      // exit on !a && b: g makes the call only where a holds).
+      if (leaves_when && known(other) == false && !lookup(c))
+        return exit_test(guard, exit, iteration);
       if (node(guard).kind() == Kind::Phi && !known(other) &&
           (guard_on(node(guard).children[0], other, leaves_when) ||
            guard_on(decided(node(guard).children[0]), decided(other), leaves_when))) {

@@ -9,6 +9,7 @@
 // program again, with its source (`input`), its PEG and result (Optimized
 // adds 1,000,000 to seeds):
 //   AUGUR_PEG_FUZZ_FIRST=618 AUGUR_PEG_FUZZ_COUNT=1 AUGUR_DUMP=input,peg ...
+// AUGUR_PEG_FUZZ_LIST=1 prints every kept seed, with its reason.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -121,6 +122,8 @@ void check_program(const testing::RandomProgramOptions& o, const PegOptions& opt
   } else {
     tally.note(report.fallback, seed);
     if (!report.retries.empty()) tally.note("first: " + report.retries.front(), seed);
+    if (std::getenv("AUGUR_PEG_FUZZ_LIST"))
+      std::cout << "kept seed " << seed << ": " << report.fallback << "\n";
   }
   ASSERT_FALSE(report.fallback.starts_with("the reverted function does not verify"))
       << "seed " << seed << ": " << report.fallback << "\n"
@@ -3543,6 +3546,63 @@ fn f(a: i32) -> u32 {
     return u32(c);
   }
   return 9u32;
+}
+)");
+}
+
+// The same where the return is in an inner loop: `returned` is φ(went
+// on, a value of the inner loop, false), and that loop's return makes a
+// call; at the `break`s' exit it is false, and the inner loop is not run
+// there (kept before, from seed 187,025).
+TEST(PegDifferential, AReturnFlagOfAnInnerLoopIsImpliedAtABreak) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: u32) -> u32 {
+  var c: u8 = 0u8;
+  while (true) {
+    if (c >= 7u8) {
+      break;
+    }
+    c = c + 1u8;
+    if ((c & 3u8) != 0u8) {
+      break;
+    }
+    var k: u32 = 0u32;
+    while (k < 2u32) {
+      k = k + 1u32;
+      if (k == a) {
+        return u32(@t_tick(0i64));
+      }
+    }
+  }
+  return u32(c);
+}
+)");
+}
+
+// An exit test g || B with B tested first (it reads no call) and false
+// after: the rest is g, tested as an exit test, the call made only in
+// the branch where `a` holds (it was computed as a value, whose branch
+// may not make a call: kept before, from seed 174,413).
+TEST(PegDifferential, AnExitTestLeftWithItsGuardTestsTheGuard) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: u64) -> f64 {
+  var c: u8 = 0u8;
+  while (true) {
+    c = c + 1u8;
+    if (bool(a)) {
+      if (@t_tick(0i64) == 1i64) {
+        continue;
+      }
+      return 2.0f64;
+    }
+    if (bool(c)) {
+      return 3.0f64;
+    }
+  }
 }
 )");
 }
