@@ -31,6 +31,31 @@ using Clock = std::chrono::steady_clock;
 // show before it is rejected.
 constexpr double kLoopWorkMargin = 1.0625;
 
+// Whether `b` holds a `continue` of a loop around it (not only of a loop
+// inside it).
+bool may_continue(const ir::Block& b) {
+  struct Level {
+    std::span<const ir::Stmt> stmts;
+    std::uint32_t loops;  // loops entered inside `b`
+  };
+  std::vector<Level> stack{{b, 0}};
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.stmts.empty()) {
+      stack.pop_back();
+      continue;
+    }
+    const ir::Stmt& s = top.stmts.front();
+    top.stmts = top.stmts.subspan(1);
+    const std::uint32_t loops = top.loops;
+    if (s.kind == ir::StmtKind::Continue && s.levels > loops) return true;
+    const bool loop = s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For;
+    for (const ir::Block* inner : {&s.body, &s.orelse, &s.step})
+      if (!inner->empty()) stack.push_back({*inner, loops + (loop ? 1 : 0)});
+  }
+  return false;
+}
+
 // The operations a function performs in its loops, each weighted by 20 per
 // loop around it (the cost model's factor): a loop's condition and step
 // count as its body, a `for`'s init as the code before it; a subexpression
@@ -96,9 +121,11 @@ double loop_work(const ir::Block& body) {
     ops(s.index, weight);
     // A branch that ends by leaving loops runs once as they end: it weighs
     // as the code around them (reversion puts a loop's exit value there;
-    // what the next iteration also needs then appears on both paths).
+    // what the next iteration also needs then appears on both paths). Not
+    // one that may go on first (`else { if (a) continue; ...; break; }`):
+    // that runs on every iteration it goes on from.
     const auto leaving = [](const ir::Block& b, double w) {
-      if (b.back().kind != ir::StmtKind::Break) return w;
+      if (b.back().kind != ir::StmtKind::Break || may_continue(b)) return w;
       for (std::uint32_t level = 0; level < b.back().levels; ++level) w = std::max(w / 20, 1.0);
       return w;
     };

@@ -491,11 +491,11 @@ class Emitter {
   // point. Returns false when every path exits.
   template <class Exit, class Iteration>
   bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
-  // A σ φ going on makes that is, where h is each way, the σ that side of a
-  // split on h ended at (`end`: where it went on; where it left, the σ
-  // before the split).
-  std::optional<std::uint32_t> going_on_join(std::uint32_t h,
-                                             std::span<const std::uint32_t, 2> end);
+  // The σ φs going on makes that are `end` here, in the going-on order:
+  // asked at the end of each side of a split on an exit test's guard
+  // (`end`: the σ the side went on from; where it left, the σ before the
+  // split), where what its exit tests decided is known too.
+  std::vector<std::uint32_t> going_on_joins_here(std::uint32_t end);
   // The φ n is where the known conditions hold: the arms they choose.
   std::uint32_t decided(std::uint32_t n) const;
   // The condition h to branch on before an exit test whose guard needs a

@@ -170,18 +170,26 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
       ir::Block blocks[2];
       bool goes_on[2];
       std::uint32_t end[2];
+      std::vector<std::uint32_t> joins[2];
       for (int side = 0; side < 2; ++side) {
         cur_ = start;
         in_branch(blocks[side], h, side == 0, [&] {
           bundles_.emplace_back();
           goes_on[side] = exit_test(c, exit, iteration);
           bundles_.pop_back();
+          end[side] = goes_on[side] ? cur_ : start;
+          // Here, where the exits this side tested are known not taken (a
+          // call made before a `continue` only where the test reaches it).
+          joins[side] = going_on_joins_here(end[side]);
         });
-        end[side] = goes_on[side] ? cur_ : start;
       }
       std::optional<std::uint32_t> joined;
       if (end[0] != start || end[1] != start) {
-        joined = going_on_join(h, end);
+        for (std::uint32_t s : joins[0])
+          if (std::ranges::find(joins[1], s) != joins[1].end()) {
+            joined = s;
+            break;
+          }
         if (!joined) fail(guard, "an exit test that moves memory on a path that goes on");
       }
       cur_ = start;
@@ -312,25 +320,17 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
   return true;
 }
 
-std::optional<std::uint32_t> Emitter::going_on_join(std::uint32_t h,
-                                                    std::span<const std::uint32_t, 2> end) {
-  if (bundles_.empty()) return std::nullopt;
+std::vector<std::uint32_t> Emitter::going_on_joins_here(std::uint32_t end) {
+  std::vector<std::uint32_t> out;
+  if (bundles_.empty()) return out;
   for (std::uint32_t s : bundles_.back().going_on) {
     const PegNode& p = node(s);
-    if (p.kind() != Kind::Phi || !p.type().is_state() || reached(s)) continue;
+    // (A side that made s itself, a split inside it joining there, ends at it.)
+    if (p.kind() != Kind::Phi || !p.type().is_state() || (reached(s) && s != end)) continue;
     spend(1);
-    bool joins = true;
-    for (int side = 0; side < 2 && joins; ++side) {
-      if (end[side] == s) continue;
-      ir::Block none;
-      in_scope(none, [&] {
-        know(h, side == 0);
-        joins = resolve(s) == resolve(end[side]);
-      });
-    }
-    if (joins) return s;
+    if (end == s || resolve(s) == resolve(end)) out.push_back(s);
   }
-  return std::nullopt;
+  return out;
 }
 
 std::uint32_t Emitter::decided(std::uint32_t n) const {

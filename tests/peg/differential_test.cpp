@@ -3607,6 +3607,37 @@ fn f(a: u64) -> f64 {
 )");
 }
 
+// A split on an exit test's guard joins its sides where going on makes
+// them meet, asked inside each side, where the exits it tested are known
+// not taken: the call before the second `continue` is made only where the
+// first is not taken (the σ φ going on was asked with the guard alone
+// known, found no join, and the test was computed as a value: kept before;
+// reduced from seed 140,171, which an inner loop's `continue 2` before the
+// tests still keeps). Reverted, the `else` that ends in `break` but may
+// `continue` first weighs as part of the loop: the source's did not, and
+// the loops' work seemed to grow.
+TEST(PegDifferential, AnExitTestSplitJoinsWhereItsExitsAreKnownNotTaken) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: i32) -> i32 {
+  for (var k: i32 = 5i32; k > 0i32; k = k - 1i32) {
+    if (a < k) {
+    } else {
+      if ((k & 3i32) > 0i32) {
+        continue;
+      }
+      if (k != i32(@t_tick(0i64))) {
+        continue;
+      }
+      break;
+    }
+  }
+  return a;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
