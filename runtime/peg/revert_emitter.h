@@ -496,6 +496,9 @@ class Emitter {
   // (`end`: the σ the side went on from; where it left, the σ before the
   // split), where what its exit tests decided is known too.
   std::vector<std::uint32_t> going_on_joins_here(std::uint32_t end);
+  // resolve(), through σ φs whose condition the known conditions imply by
+  // cases (implied()) too.
+  std::uint32_t resolve_by_cases(std::uint32_t state) const;
   // The φ n is where the known conditions hold: the arms they choose.
   std::uint32_t decided(std::uint32_t n) const;
   // The condition h to branch on before an exit test whose guard needs a

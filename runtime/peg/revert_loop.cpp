@@ -180,13 +180,16 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
           end[side] = goes_on[side] ? cur_ : start;
           // Here, where the exits this side tested are known not taken (a
           // call made before a `continue` only where the test reaches it).
-          joins[side] = going_on_joins_here(end[side]);
+          if (goes_on[side]) joins[side] = going_on_joins_here(end[side]);
         });
       }
+      // A side that always leaves does not choose: no path goes on from it.
       std::optional<std::uint32_t> joined;
       if (end[0] != start || end[1] != start) {
-        for (std::uint32_t s : joins[0])
-          if (std::ranges::find(joins[1], s) != joins[1].end()) {
+        const int first = goes_on[0] ? 0 : 1;
+        for (std::uint32_t s : joins[first])
+          if (!goes_on[1 - first] ||
+              std::ranges::find(joins[1 - first], s) != joins[1 - first].end()) {
             joined = s;
             break;
           }
@@ -328,9 +331,21 @@ std::vector<std::uint32_t> Emitter::going_on_joins_here(std::uint32_t end) {
     // (A side that made s itself, a split inside it joining there, ends at it.)
     if (p.kind() != Kind::Phi || !p.type().is_state() || (reached(s) && s != end)) continue;
     spend(1);
-    if (end == s || resolve(s) == resolve(end)) out.push_back(s);
+    if (end == s || resolve_by_cases(s) == resolve(end)) out.push_back(s);
   }
   return out;
+}
+
+std::uint32_t Emitter::resolve_by_cases(std::uint32_t state) const {
+  for (unsigned i = 0; i < g_.nodes.size(); ++i) {
+    state = resolve(state);
+    const PegNode& p = node(state);
+    if (p.kind() != Kind::Phi) break;
+    const std::optional<bool> c = implied(p.children[0]);
+    if (!c) break;
+    state = p.children[*c ? 1 : 2];
+  }
+  return state;
 }
 
 std::uint32_t Emitter::decided(std::uint32_t n) const {

@@ -3638,6 +3638,55 @@ fn f(a: i32) -> i32 {
 )");
 }
 
+// The same where only cases decide the join: the test splits on "not
+// continued" (a φ), and where it holds, the σ φ going on chooses by
+// "continued", false there whichever way it held (kept before, from seed
+// 107,108).
+TEST(PegDifferential, AnExitTestSplitJoinsWhereCasesDecideTheSigmaPhi) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: i32, b: i32) -> i32 {
+  for (var k: i32 = 0i32; k < 7i32; k = k + 1i32) {
+    if (k > b) {
+      if (k == a) {
+        continue;
+      }
+    }
+    if (@t_tick(0i64) == 0i64) {
+      break;
+    }
+  }
+  return 0i32;
+}
+)");
+}
+
+// A split whose one side always leaves (`break` either way) does not
+// choose the σ φ going on: only the side that goes on, after the call,
+// must meet it (the leaving side's memory was asked to match too, and the
+// test computed as a value: kept before, from seed 1,188,988).
+TEST(PegDifferential, AnExitTestSplitJoinsWhereOnlyOneSideGoesOn) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: u8) -> u16 {
+  for (var k: u8 = a & 7u8; k > 0u8; k = k - 1u8) {
+    if (0i64 < i64(k)) {
+      if (bool(k) && @t_tick(i64(k)) >= 0i64) {
+        continue;
+      }
+      if (k < 3u8) {
+        break;
+      }
+    }
+    break;
+  }
+  return 0u16;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
