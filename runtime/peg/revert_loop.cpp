@@ -183,7 +183,9 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
           if (goes_on[side]) joins[side] = going_on_joins_here(end[side]);
         });
       }
-      // A side that always leaves does not choose: no path goes on from it.
+      // A side that always leaves does not choose: no path goes on from it,
+      // and where it is the only other side, memory goes on as the side
+      // that goes on left it (an inner loop's σ, with no σ φ to join at).
       std::optional<std::uint32_t> joined;
       if (end[0] != start || end[1] != start) {
         const int first = goes_on[0] ? 0 : 1;
@@ -193,6 +195,7 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
             joined = s;
             break;
           }
+        if (!joined && !goes_on[1 - first]) joined = end[first];
         if (!joined) fail(guard, "an exit test that moves memory on a path that goes on");
       }
       cur_ = start;
@@ -267,10 +270,16 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
           return make_test_inside(*site, c, false);
         // The other arm a φ on the guard's condition h too (`if (h) {} else
         // { a = f(); if (p[0]) break; return; }` leaves where h fails,
-        // either way): on h first, which decides both.
-        if (const PegNode& o = node(other);
-            d.kind() == Kind::Phi && o.kind() == Kind::Phi && o.children[0] == d.children[0] &&
-            !known(d.children[0]) && unmade_reads(d.children[0]).empty())
+        // either way), or on !h (`if (k > a) return 2; loop { if (b)
+        // return f(); if (c) break 2; }`: returned on k > a, broke where
+        // it fails): on h first, which decides both.
+        const auto same_or_negated = [&](std::uint32_t x, std::uint32_t y) {
+          return x == y || negation_of(x) == y || negation_of(y) == x;
+        };
+        if (const PegNode& o = node(other); d.kind() == Kind::Phi && o.kind() == Kind::Phi &&
+                                            same_or_negated(o.children[0], d.children[0]) &&
+                                            !known(d.children[0]) &&
+                                            unmade_reads(d.children[0]).empty())
           return split_on(d.children[0]);
       }
       ir::ExprPtr g = value(guard);

@@ -3687,6 +3687,36 @@ fn f(a: u8) -> u16 {
 )");
 }
 
+// Returned where k > a, broke out of both loops (from the inner loop,
+// which makes a call) where it fails: the exit test splits on k > a, whose
+// negation the other test's guard is; the side that goes on leaves memory
+// as the inner loop left it, with no σ φ to join at, the other always
+// leaves (kept before, from seed 23,019).
+TEST(PegDifferential, AnExitTestSplitsOnAGuardTheOtherTestNegates) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: i32, b: i32) -> f64 {
+  for (var k: i32 = 0i32; k < 7i32; k = k + 1i32) {
+    if (k > a) {
+      return 2.0f64;
+    }
+    var d: u8 = 0u8;
+    while (d < 1u8) {
+      d = d + 1u8;
+      if (bool(b)) {
+        return f64(@t_tick(0i64));
+      }
+      if (k <= b) {
+        break 2;
+      }
+    }
+  }
+  return 1.0f64;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
