@@ -570,49 +570,43 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
   if (const std::uint32_t cond = p.children[0];
       node(cond).kind() == Kind::Phi && !lookup(cond) && effect_phi(cond))
     value(cond);
-  // An arm whose branch would make a call (one neither the condition nor
-  // the bundle's certain work makes first), which a value φ's branch may
-  // not: the condition may still follow from what is known. At a loop's
-  // `break` exit, the value it would have returned is a φ on `returned`,
-  // false there, whose arm reads the call only the return makes. (A loop's
-  // σ is left to the group, which runs such loops where it can.)
-  const NodeSet cond_reads = unmade_reads(p.children[0]);
-  const auto branch_makes_call = [&](std::uint32_t s) {
-    if (node(s).kind() != Kind::ProjState ||
-        std::binary_search(cond_reads.begin(), cond_reads.end(), s))
-      return false;
-    if (bundles_.empty()) return true;
-    const NodeSet& must_now = bundles_.back().must;
-    return !std::binary_search(must_now.begin(), must_now.end(), s) || overwritten(s);
-  };
-  // So may an arm that reads memory this code cannot reach (a σ made only
-  // where the condition is known to choose the other arm).
-  const auto off_the_way = [&](std::uint32_t s) { return branch_makes_call(s) || !can_reach(s); };
-  for (int side = 1; side <= 2; ++side) {
-    const NodeSet unmade = unmade_reads(p.children[side]);
-    if (std::none_of(unmade.begin(), unmade.end(), off_the_way)) continue;
-    if (const std::optional<bool> k = implied(p.children[0])) return value(p.children[*k ? 1 : 2]);
-    break;
-  }
-  // So may a condition that reads a call the bundle does not certainly
-  // make, which a value φ may not make on its way to an arm: at a loop's
-  // exit by one of two `break`s, the value it would have returned is a φ
-  // on `returned`, false there, which reads the call only the return's
-  // test makes.
-  const auto uncertain_call = [&](std::uint32_t s) {
+  // Where taking a branch would make effects a value φ's branch may not,
+  // the condition may still follow from what is known (`implied`), asked
+  // once:
+  // - an arm that reads a call neither the condition nor the bundle's
+  //   certain work makes first (at a loop's `break` exit, the value it
+  //   would have returned is a φ on `returned`, false there, whose arm
+  //   reads the call only the return makes; a loop's σ is left to the
+  //   group, which runs such loops where it can);
+  // - an arm that reads memory this code cannot reach (a σ made only where
+  //   the condition is known to choose the other arm);
+  // - a condition that reads such a call (at the exit by either of two
+  //   `break`s, `returned` itself reads the call only the return's test
+  //   makes);
+  // - an arm that would run a loop not made yet, whose exits compute all
+  //   its values and effects (`returned` as φ(went on, a value of an inner
+  //   loop whose return makes a call, false)).
+  const auto call_not_certain = [&](std::uint32_t s) {
     if (node(s).kind() != Kind::ProjState) return false;
     if (bundles_.empty()) return true;
     const NodeSet& must_now = bundles_.back().must;
     return !std::binary_search(must_now.begin(), must_now.end(), s) || overwritten(s);
   };
-  // And an arm that would run a loop not made yet (its exits compute all
-  // its values, its effects too): at a `break`'s exit, `returned` is
-  // φ(went on, a value of an inner loop whose return makes a call, false).
+  const NodeSet cond_reads = unmade_reads(p.children[0]);
+  const auto off_the_way = [&](std::uint32_t s) {
+    const bool read_by_cond = std::binary_search(cond_reads.begin(), cond_reads.end(), s);
+    return (!read_by_cond && call_not_certain(s)) || !can_reach(s);
+  };
+  const auto arm_off_the_way = [&](int side) {
+    const NodeSet unmade = unmade_reads(p.children[side]);
+    return std::any_of(unmade.begin(), unmade.end(), off_the_way);
+  };
   const auto runs_inner_loop = [&](int side) {
     const std::uint32_t arm = p.children[side];
     return may_run_inner_loop(std::span(&arm, 1), depth_);
   };
-  if (std::any_of(cond_reads.begin(), cond_reads.end(), uncertain_call) || runs_inner_loop(1) ||
+  if (arm_off_the_way(1) || arm_off_the_way(2) ||
+      std::any_of(cond_reads.begin(), cond_reads.end(), call_not_certain) || runs_inner_loop(1) ||
       runs_inner_loop(2))
     if (const std::optional<bool> k = implied(p.children[0])) return value(p.children[*k ? 1 : 2]);
   std::vector<std::uint32_t> members{n};
