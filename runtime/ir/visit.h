@@ -41,6 +41,46 @@ void for_each_stmt(std::span<const Stmt> block, F&& f) {
   }
 }
 
+// Where for_each_stmt_at finds a statement, counted within the walk's root
+// block: the loops around it (a loop's init, body and step are inside it)
+// and the statements around it (0 for the root block's own).
+struct StmtDepth {
+  std::uint32_t loops = 0;
+  std::uint32_t nesting = 0;
+};
+
+// As for_each_stmt, calling f(stmt, depth): for what needs to know which
+// loop a `break` or `continue` leaves, or how deep a statement nests.
+template <class F>
+void for_each_stmt_at(std::span<const Stmt> block, F&& f) {
+  struct Level {
+    std::span<const Stmt> stmts;
+    StmtDepth depth;
+  };
+  std::vector<Level> stack{{block, {}}};
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.stmts.empty()) {
+      stack.pop_back();
+      continue;
+    }
+    const Stmt& s = top.stmts.front();
+    top.stmts = top.stmts.subspan(1);
+    const StmtDepth depth = top.depth;
+    if constexpr (std::is_same_v<std::invoke_result_t<F&, const Stmt&, StmtDepth>, bool>) {
+      if (!f(s, depth)) return;
+    } else {
+      f(s, depth);
+    }
+    const bool loop = s.kind == StmtKind::While || s.kind == StmtKind::For;
+    // Pushed in reverse, so that init, body, step and orelse come in that order.
+    for (const Block* b : {&s.orelse, &s.step, &s.body, &s.init})
+      if (!b->empty())
+        stack.push_back(
+            {*b, {depth.loops + (loop && b != &s.orelse ? 1u : 0u), depth.nesting + 1}});
+  }
+}
+
 // Calls f(expr) for every expression node of `root` (each use of a shared
 // subexpression again), parents before children. `stack` is scratch space
 // the caller may keep from one walk to the next, so that walking every

@@ -34,26 +34,12 @@ constexpr double kLoopWorkMargin = 1.0625;
 // Whether `b` holds a `continue` of a loop around it (not only of a loop
 // inside it).
 bool may_continue(const ir::Block& b) {
-  struct Level {
-    std::span<const ir::Stmt> stmts;
-    std::uint32_t loops;  // loops entered inside `b`
-  };
-  std::vector<Level> stack{{b, 0}};
-  while (!stack.empty()) {
-    Level& top = stack.back();
-    if (top.stmts.empty()) {
-      stack.pop_back();
-      continue;
-    }
-    const ir::Stmt& s = top.stmts.front();
-    top.stmts = top.stmts.subspan(1);
-    const std::uint32_t loops = top.loops;
-    if (s.kind == ir::StmtKind::Continue && s.levels > loops) return true;
-    const bool loop = s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For;
-    for (const ir::Block* inner : {&s.body, &s.orelse, &s.step})
-      if (!inner->empty()) stack.push_back({*inner, loops + (loop ? 1 : 0)});
-  }
-  return false;
+  bool found = false;
+  ir::for_each_stmt_at(b, [&](const ir::Stmt& s, ir::StmtDepth depth) {
+    found = s.kind == ir::StmtKind::Continue && s.levels > depth.loops;
+    return !found;
+  });
+  return found;
 }
 
 // The operations a function performs in its loops, each weighted by 20 per

@@ -34,23 +34,9 @@ struct StmtFacts {
 StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap) {
   const std::size_t nodes = ir::node_count(std::span<const ir::Stmt>(&stmt, 1), cap);
   if (nodes > cap) return StmtFacts{nodes, false};
-  struct Level {
-    std::span<const ir::Stmt> stmts;
-    unsigned loops;    // loops around these statements, within `stmt`
-    unsigned nesting;  // statements around them, within `stmt`
-  };
   StmtFacts facts{nodes, true};
-  std::vector<Level> stack{{std::span<const ir::Stmt>(&stmt, 1), 0, 1}};
   std::vector<const ir::Expr*> exprs;
-  while (!stack.empty()) {
-    Level& top = stack.back();
-    if (top.stmts.empty()) {
-      stack.pop_back();
-      continue;
-    }
-    const ir::Stmt& s = top.stmts.front();
-    top.stmts = top.stmts.subspan(1);
-    const unsigned loops = top.loops, nesting = top.nesting;
+  const auto note = [&](const ir::Stmt& s, ir::StmtDepth depth) {
     ir::for_each_expr(s, exprs, [&](const ir::Expr& e) {
       if (e.kind == ir::ExprKind::Var && f.var(e.var).kind == ir::VarKind::Shared)
         facts.regionable = false;
@@ -63,7 +49,7 @@ StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap)
       case ir::StmtKind::Break:
       case ir::StmtKind::Continue:
         // Only to a loop inside the region.
-        if (s.levels > loops) facts.regionable = false;
+        if (s.levels > depth.loops) facts.regionable = false;
         break;
       case ir::StmtKind::Decl:
         if (f.var(s.var).kind == ir::VarKind::Shared) facts.regionable = false;
@@ -71,13 +57,10 @@ StmtFacts facts_of(const ir::Function& f, const ir::Stmt& stmt, std::size_t cap)
       default:
         break;
     }
-    if (nesting > kMaxRegionNesting) facts.regionable = false;
-    const bool loop = s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For;
-    facts.loops = facts.loops || loop;
-    for (const ir::Block* b : {&s.orelse, &s.step, &s.body, &s.init})
-      if (!b->empty())
-        stack.push_back({*b, loops + (loop && b != &s.orelse ? 1u : 0u), nesting + 1});
-  }
+    if (depth.nesting >= kMaxRegionNesting) facts.regionable = false;
+    facts.loops = facts.loops || s.kind == ir::StmtKind::While || s.kind == ir::StmtKind::For;
+  };
+  ir::for_each_stmt_at(std::span<const ir::Stmt>(&stmt, 1), note);
   return facts;
 }
 
