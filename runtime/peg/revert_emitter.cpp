@@ -1521,11 +1521,17 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
     }
     return true;
   };
+  // A φ that would run a loop which is not nested here (one of the open
+  // loops' siblings, or a loop after them) is left to where that loop runs.
+  const auto runs_loop_not_nested_here = [&](std::uint32_t m) {
+    const std::span<const std::uint32_t> arms = std::span(node(m).children).subspan(1);
+    return depth_ > 0 && may_run_loop(arms, 0, 1, depth_);
+  };
   NodeSet defined_only;
   for (std::uint32_t m : on_cond->second) {
     if (m == except || lookup(m) || g_.depth(m) > depth_ ||
         std::binary_search(must.begin(), must.end(), m) || !of_open_loops(m) ||
-        !(defined(m) || arms_defined(m)))
+        !(defined(m) || arms_defined(m)) || runs_loop_not_nested_here(m))
       continue;
     if (fits(m)) defined_only.push_back(m);
   }

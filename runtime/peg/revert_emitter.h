@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -578,10 +579,16 @@ class Emitter {
                        std::span<const std::uint32_t> members);
   // Whether `n` reads no σ but cur_ (lazy_reads).
   bool reads_only_current(std::uint32_t n);
-  // Whether evaluating roots may run (through φ branches too) a loop nested
-  // in `loop` (0: any loop) not computed yet; kMayRunWalk nodes at most,
-  // then false.
-  bool may_run_inner_loop(std::span<const std::uint32_t> roots, unsigned loop);
+  // Whether evaluating roots may run (through φ branches too, and the
+  // effects of an iteration of loop `effects_of`, 0: none) a loop not
+  // computed yet whose level is within [first, last]; kMayRunWalk nodes at
+  // most, then false.
+  bool may_run_loop(std::span<const std::uint32_t> roots, unsigned effects_of, unsigned first,
+                    unsigned last);
+  // Whether evaluating roots may run a loop nested in `loop` (0: any loop).
+  bool may_run_inner_loop(std::span<const std::uint32_t> roots, unsigned loop) {
+    return may_run_loop(roots, loop, loop + 1, std::numeric_limits<unsigned>::max());
+  }
   // Whether the loop of the eval `eval` runs in every iteration, up to its
   // exit, of the loop whose pass is the class `pass` (LoopFacts::total: the
   // value itself, or its loop).

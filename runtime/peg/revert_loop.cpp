@@ -449,7 +449,8 @@ bool Emitter::reads_only_current(std::uint32_t n) {
   return std::all_of(r.begin(), r.end(), [&](std::uint32_t s) { return s == cur_; });
 }
 
-bool Emitter::may_run_inner_loop(std::span<const std::uint32_t> roots, unsigned loop) {
+bool Emitter::may_run_loop(std::span<const std::uint32_t> roots, unsigned effects_of,
+                           unsigned first, unsigned last) {
   std::vector<std::uint32_t> todo(roots.begin(), roots.end());
   Marks seen = marks();
   for (std::size_t walked = 0; !todo.empty() && walked < kMayRunWalk;) {
@@ -457,13 +458,13 @@ bool Emitter::may_run_inner_loop(std::span<const std::uint32_t> roots, unsigned 
     todo.pop_back();
     const PegNode& q = node(n);
     // Into the values that lead to a loop and the effects of an iteration.
-    const bool effect = loop > 0 && q.type().is_state() && q.kind() != Kind::Theta &&
-                        (g_.variant[n] & (std::uint64_t{1} << (loop - 1))) != 0;
+    const bool effect = effects_of > 0 && q.type().is_state() && q.kind() != Kind::Theta &&
+                        (g_.variant[n] & (std::uint64_t{1} << (effects_of - 1))) != 0;
     if (!(leads_to_loop_[n] || effect) || lookup(n) || !seen.insert(n)) continue;
     ++walked;
     spend(1);
     if (q.kind() == Kind::Eval) {
-      if (q.loop() > loop) return true;
+      if (q.loop() >= first && q.loop() <= last) return true;
     } else {
       for (std::uint32_t c : q.children) todo.push_back(c);
     }

@@ -3717,6 +3717,27 @@ fn f(a: i32, b: i32) -> f64 {
 )");
 }
 
+// The store's select on `a` in the first loop and the returned φ on `a`
+// share a condition, but the φ runs the second loop: joined to the first
+// loop's `if`, it ran that loop on every iteration of the first, and again
+// after it (kept before, from seed 178,720).
+TEST(PegDifferential, AValuePhiDoesNotJoinAnIfInsideALoopItDoesNotRunIn) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: i32*, a: bool, n: u8) -> i64 {
+  for (var k: u8 = n & 7u8; k > 0u8; k = k - 1u8) {
+    p[0u64] = a ? 0i32 : i32(k);
+  }
+  var c: i64 = 0i64;
+  while (c < (i64(n) & 7i64)) {
+    c = c + 1i64;
+  }
+  return @t_tick(0i64) * (a ? c : 1i64);
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
