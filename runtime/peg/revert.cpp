@@ -3,6 +3,7 @@
 #include "jit/error.h"
 #include "runtime/ir/value.h"
 #include "runtime/peg/revert_emitter.h"
+#include "runtime/peg/safe_division.h"
 
 namespace augur::peg {
 
@@ -137,6 +138,24 @@ void Emitter::compute_facts() {
   }
 }
 
+namespace {
+
+// The extracted graph, as division_cannot_trap reads it.
+struct GraphView {
+  const PegGraph& g;
+  std::optional<std::uint64_t> constant(std::uint32_t n) const {
+    if (g.nodes[n].kind() != Kind::Const) return std::nullopt;
+    return g.nodes[n].label.payload;
+  }
+  bool same(std::uint32_t a, std::uint32_t b) const { return a == b; }
+  template <class F>
+  bool any_node(std::uint32_t n, F&& f) const {
+    return f(g.nodes[n].kind(), std::span<const std::uint32_t>(g.nodes[n].children));
+  }
+};
+
+}  // namespace
+
 bool Emitter::op_speculatable(const PegNode& p) const {
   switch (p.kind()) {
     case Kind::Const:
@@ -152,13 +171,8 @@ bool Emitter::op_speculatable(const PegNode& p) const {
       return p.type().is_ir();
     case Kind::Div:
     case Kind::Rem:
-      if (p.type().ir().is_integer()) {
-        const PegNode& d = node(p.children[1]);
-        const ir::Type t = p.type().ir();
-        return d.kind() == Kind::Const && d.label.payload != 0 &&
-               (!t.is_signed() || d.label.payload != ir::canonical_bits(t, ~std::uint64_t{0}));
-      }
-      return true;
+      return !p.type().ir().is_integer() ||
+             division_cannot_trap(GraphView{g_}, p.children[0], p.children[1], p.type().ir());
     default:
       return is_pure_value_op(p.kind());
   }

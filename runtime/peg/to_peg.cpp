@@ -8,6 +8,7 @@
 #include "runtime/peg/extern_names.h"
 #include "runtime/peg/peg_egraph.h"
 #include "runtime/peg/peg_ops.h"
+#include "runtime/peg/safe_division.h"
 
 namespace augur::peg {
 
@@ -708,11 +709,20 @@ class Translator {
 
   // ------------------------------------------------------------ expressions
 
-  bool safe_divisor(Id divisor, ir::Type t) const {
-    const std::optional<std::uint64_t> bits = constant_bits(divisor);
-    if (!bits || *bits == 0) return false;
-    return !t.is_signed() || ir::canonical_bits(t, ~std::uint64_t{0}) != *bits;
-  }
+  // The e-graph being built, as division_cannot_trap reads it.
+  struct DivisionView {
+    const Translator& t;
+    std::optional<std::uint64_t> constant(Id id) const { return t.constant_bits(id); }
+    bool same(Id a, Id b) const { return t.same(a, b); }
+    template <class F>
+    bool any_node(Id id, F&& f) const {
+      for (Id n : t.g_.nodes_of(id)) {
+        const eqsat::ENodeView v = t.g_.node(n);
+        if (f(kind_of(v.label.op), v.children)) return true;
+      }
+      return false;
+    }
+  };
 
   std::vector<Id> args(const ir::Expr& e, Env& env, std::size_t first = 0) {
     std::vector<Id> out;
@@ -904,7 +914,8 @@ class Translator {
     const ir::Type operand = e.args[0]->type;
     const PegType slot = is_comparison(k) ? PegType(operand) : PegType(e.type);
     const Id v = add(k, slot, {a, b});
-    if ((k == Kind::Div || k == Kind::Rem) && e.type.is_integer() && !safe_divisor(b, e.type))
+    if ((k == Kind::Div || k == Kind::Rem) && e.type.is_integer() &&
+        !division_cannot_trap(DivisionView{*this}, a, b, e.type))
       env.state = add(Kind::Demand, PegType::state(), {env.state, v});
     return v;
   }

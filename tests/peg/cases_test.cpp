@@ -602,5 +602,73 @@ TEST(PegCases, C22_ExtractionValidity) {
             "");
 }
 
+// A division that cannot trap needs no Demand to keep it where it is: a
+// constant divisor, or one the program guards (the guard's φ takes a safe
+// constant wherever the other arm could trap). A guard that misses a case
+// keeps the Demand.
+TEST(PegCases, GuardedDivisionsNeedNoDemand) {
+  const ir::Module m = parse_case(R"(
+fn safe(a: i16, b: i16, u: u8, w: u8) -> i16 {
+  var q: i16 = a % (b == 0i16 || b == -1i16 && a == -32768i16 ? 1i16 : b);
+  var r: i16 = -32768i16 % (b == 0i16 || b == -1i16 ? 1i16 : b);
+  var s: u8 = u / (w == 0u8 ? 1u8 : w);
+  var t: i16 = 7i16 / (b == 0i16 ? 1i16 : b);
+  var v: i16 = a / (0i16 == b || -1i16 == b ? 2i16 : b);
+  return q + r + i16(s) + t + v + a / 3i16;
+}
+fn unsafe(a: i16, b: i16, u: u8, w: u8) -> i16 {
+  var q: i16 = a % (b == 0i16 ? 1i16 : b);
+  var r: i16 = -32768i16 % (b == 0i16 ? 1i16 : b);
+  var s: u8 = u / (w == 1u8 ? 1u8 : w);
+  var t: i16 = a / (b == 0i16 || b == -1i16 ? -1i16 : b);
+  var v: i16 = a / (b == 0i16 || b == -1i16 && u == 0u8 ? 1i16 : b);
+  return q + r + i16(s) + t + v + a / -1i16;
+}
+)");
+  const auto demands = [&](const char* name) {
+    auto g = make_peg_egraph();
+    to_peg(*m.find_function(name), *g);
+    g->rebuild();
+    int count = 0;
+    for (eqsat::Id c : g->classes())
+      for (eqsat::Id n : g->nodes_of(c)) count += kind_of(g->node(n).label.op) == Kind::Demand;
+    return count;
+  };
+  EXPECT_EQ(demands("safe"), 0);
+  EXPECT_EQ(demands("unsafe"), 6);
+}
+
+// A guarded remainder the loop does not change is computed once, before the
+// loop: it cannot trap, so computing it where the source does not is safe
+// (it was computed on every iteration, and a loop around another loop was
+// peeled to compute such a value once, copying the inner loop).
+TEST(PegCases, AGuardedDivisionMovesOutOfItsLoop) {
+  const ir::Module m = parse_case(R"(
+fn f(p: f32*, a: u8) -> bool {
+  for (var k: u32 = u32(a) & 7u32; k > 0u32; k = k - 1u32) {
+    var d: i16 = i16(a);
+    if (-2248i16 == -32768i16 % (d == 0i16 || d == -1i16 ? 1i16 : d)) {
+      var c: u32 = 0u32;
+      while (c < k) {
+        c = c + 1u32;
+      }
+      p[u64(c)] = 1.0f32;
+    }
+  }
+  return bool(a);
+}
+)");
+  for (const bool saturate : {false, true}) {
+    PegOptions options;
+    options.saturate = saturate;
+    const PegResult r = optimize(m, options);
+    ASSERT_TRUE(r.report.functions.front().optimized) << r.report.functions.front().fallback;
+    const ir::Function& out = r.module.functions.front();
+    EXPECT_EQ(count_exprs(out, binary(BinaryOp::Rem), true), 0) << ir::print(out);
+    EXPECT_EQ(count_exprs(out, binary(BinaryOp::Rem)), 1) << ir::print(out);
+    EXPECT_LE(count_loops(out), 2) << ir::print(out);  // saturation may drop the inner one
+  }
+}
+
 }  // namespace
 }  // namespace augur::peg::test
