@@ -1238,6 +1238,10 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
     });
     unite_into(hoisted, one_side);
   }
+  // The loops first: a hoisted φ may run one of them in its branch, which
+  // the loop's own value, hoisted too, would then run again after the `if`.
+  std::stable_partition(hoisted.begin(), hoisted.end(),
+                        [&](std::uint32_t e) { return node(e).kind() == Kind::Eval; });
   for (std::uint32_t e : hoisted) {
     if (lookup(e) || in_progress_.contains(e) || !reads_only_current(e)) continue;
     materialize(e);

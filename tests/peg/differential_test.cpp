@@ -3738,6 +3738,31 @@ fn f(p: i32*, a: bool, n: u8) -> i64 {
 )");
 }
 
+// Before the `if` on `a` that makes the call, both sides may run the loop:
+// through `a`, a φ whose branch runs it, and through the loop's counter,
+// defined on every call. Hoisted in that order, the φ ran the loop in its
+// branch and the counter ran it again after the `if`; loops now come
+// first (kept before, from seed 183,268, once its guarded divisions no
+// longer trapped).
+TEST(PegDifferential, ALoopIsHoistedBeforeAPhiThatRunsItInABranch) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: bool, b: i32) -> u64 {
+  if (b == 3i32) {
+  } else {
+    var c: i32 = 0i32;
+    while (c < (i32(a) + 3i32)) {
+      c = c + 1i32;
+      a = a != (c % 2i32 == 0i32);
+    }
+    a = !a && i64(c) <= 6i64;
+  }
+  return a ? 7u64 : u64(@t_tick(i64(a)));
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
