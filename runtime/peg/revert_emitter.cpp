@@ -1461,6 +1461,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   // its branch does not make joins no `if`: the call would move memory
   // off the σ the branch ends at).
   const auto fits = [&](std::uint32_t m) {
+    if (may_read_call_never_made(m)) return false;
     bool all = true;
     // A question, not code: a branch's value found here is not hoisted.
     const std::size_t hoisted = hoisted_.size();
@@ -1545,6 +1546,26 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   const NodeSet& joining = needed.complete ? needed.found : defined_only;
   out.insert(out.end(), joining.begin(), joining.end());
   return out;
+}
+
+bool Emitter::may_read_call_never_made(std::uint32_t n) const {
+  std::vector<std::uint32_t> todo{n};
+  Marks seen = marks();
+  for (std::size_t walked = 0; !todo.empty(); ++walked) {
+    if (walked == kMayRunWalk) return true;
+    spend(1);
+    const std::uint32_t x = todo.back();
+    todo.pop_back();
+    const PegNode& q = node(x);
+    if (q.kind() == Kind::ProjValue) {
+      if (!lookup(q.children[0]) && !state_of_tuple_.contains(q.children[0])) return true;
+      continue;
+    }
+    if (q.kind() != Kind::Phi && !is_pure_value_op(q.kind())) continue;
+    for (std::uint32_t c : q.children)
+      if (node(c).type().is_ir() && !lookup(c) && seen.insert(c)) todo.push_back(c);
+  }
+  return false;
 }
 
 bool Emitter::of_open_loops(std::uint32_t n) const {

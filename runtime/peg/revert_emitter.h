@@ -390,6 +390,11 @@ class Emitter {
   // most, that finds no θ (the open loops' θs are computed; a sibling loop
   // has the same loop bit, its θs are not).
   bool of_open_loops(std::uint32_t n) const;
+  // Whether computing `n` may read the value of a call that never happens
+  // (no ρ_σ: translation dropped it where its `?:` arm is never taken, as
+  // in `if (c) x = c ? a : f();`): a walk of its operands not computed yet,
+  // into φ arms, kMayRunWalk nodes at most, then true.
+  bool may_read_call_never_made(std::uint32_t n) const;
   ir::ExprPtr constant(const PegNode& n) const;
   ir::ExternRef callee(const PegNode& n) const;
   const ir::TableRef& table(const PegNode& n) const;

@@ -3763,6 +3763,27 @@ fn f(a: bool, b: i32) -> u64 {
 )");
 }
 
+// In the `if`, the select's call is never made (its condition holds there),
+// and translation dropped the call from memory; the select, a φ on the
+// `if`'s condition, joined the φ of `a` after the `if` and was made in its
+// `else` too, where only that call could give its value (kept before, from
+// seed 17,216, once the guarded division no longer held it in place).
+TEST(PegDifferential, APhiThatReadsACallNeverMadeJoinsNoIf) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_log(i64) -> void effect;
+
+fn f(a: i16, b: i16) -> i16 {
+  if (bool(a)) {
+    var t: i16 = bool(a) ? a : i16(@t_tick(-1i64));
+    a = t / (b == 0i16 || b == -1i16 ? 1i16 : b);
+  }
+  @t_log(i64(a));
+  return a;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
