@@ -1,11 +1,14 @@
 // The IR's walks (runtime/ir/visit.h): a fold costs the DAG, not its tree,
 // as its folder's Remember says; counting stops at its cap on a DAG that
-// stands for an exponential tree; a statement walk stops when asked; a
+// stands for an exponential tree; a statement walk stops when asked and
+// says which loops and statements are around each statement; a
 // renamer renames what changes and shares the rest.
 #include <gtest/gtest.h>
 
 #include <cstddef>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "runtime/ir/builder.h"
 #include "runtime/ir/visit.h"
@@ -86,6 +89,40 @@ TEST(Visit, AStatementWalkStopsWhenTheCallbackSaysSo) {
   seen = 0;
   for_each_stmt(body, [&](const Stmt&) { ++seen; });
   EXPECT_EQ(seen, 10u);
+}
+
+// while (c) { if (c) { continue 2; } for (; c; ) { break; } } break;
+// each statement with the loops and statements around it, in source order.
+TEST(Visit, AStatementWalkAtDepthCountsTheLoopsAndStatementsAround) {
+  const ExprPtr c = constant(true);
+  Block inner_if;
+  inner_if.push_back(Stmt::continue_(2));
+  Block for_body;
+  for_body.push_back(Stmt::break_());
+  Block loop_body;
+  loop_body.push_back(Stmt::if_(c, std::move(inner_if)));
+  loop_body.push_back(Stmt::for_({}, c, {}, std::move(for_body)));
+  Block body;
+  body.push_back(Stmt::while_(c, std::move(loop_body)));
+  body.push_back(Stmt::break_());
+  std::vector<std::pair<StmtKind, StmtDepth>> seen;
+  for_each_stmt_at(body, [&](const Stmt& s, StmtDepth d) { seen.emplace_back(s.kind, d); });
+  const std::vector<std::pair<StmtKind, StmtDepth>> want = {
+      {StmtKind::While, {0, 0}}, {StmtKind::If, {1, 1}},    {StmtKind::Continue, {1, 2}},
+      {StmtKind::For, {1, 1}},   {StmtKind::Break, {2, 2}}, {StmtKind::Break, {0, 0}}};
+  ASSERT_EQ(seen.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(seen[i].first, want[i].first) << i;
+    EXPECT_EQ(seen[i].second.loops, want[i].second.loops) << i;
+    EXPECT_EQ(seen[i].second.nesting, want[i].second.nesting) << i;
+  }
+  // Stopped by the callback: the walk ends at the `continue`.
+  std::size_t visited = 0;
+  for_each_stmt_at(body, [&](const Stmt& s, StmtDepth) {
+    ++visited;
+    return s.kind != StmtKind::Continue;
+  });
+  EXPECT_EQ(visited, 3u);
 }
 
 TEST(Visit, ARenamerRenamesNestedStatementsAndKeepsWhatDoesNotChange) {
