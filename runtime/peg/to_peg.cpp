@@ -709,6 +709,11 @@ class Translator {
 
   // ------------------------------------------------------------ expressions
 
+  // Out of line: the check's lambdas stay out of translate's frame, which
+  // expressions recurse through.
+  [[gnu::noinline]] bool division_may_trap(Id dividend, Id divisor, ir::Type t) const {
+    return !division_cannot_trap(DivisionView{*this}, dividend, divisor, t);
+  }
   // The e-graph being built, as division_cannot_trap reads it.
   struct DivisionView {
     const Translator& t;
@@ -915,7 +920,7 @@ class Translator {
     const PegType slot = is_comparison(k) ? PegType(operand) : PegType(e.type);
     const Id v = add(k, slot, {a, b});
     if ((k == Kind::Div || k == Kind::Rem) && e.type.is_integer() &&
-        !division_cannot_trap(DivisionView{*this}, a, b, e.type))
+        division_may_trap(a, b, e.type))
       env.state = add(Kind::Demand, PegType::state(), {env.state, v});
     return v;
   }
