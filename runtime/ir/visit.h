@@ -16,31 +16,6 @@
 
 namespace augur::ir {
 
-// Calls f(stmt) for every statement of `block`, nested blocks included, in
-// source order (a statement before the statements it holds). An `f` that
-// returns bool stops the walk by returning false.
-template <class F>
-void for_each_stmt(std::span<const Stmt> block, F&& f) {
-  std::vector<std::span<const Stmt>> stack{block};
-  while (!stack.empty()) {
-    std::span<const Stmt>& top = stack.back();
-    if (top.empty()) {
-      stack.pop_back();
-      continue;
-    }
-    const Stmt& s = top.front();
-    top = top.subspan(1);
-    if constexpr (std::is_same_v<std::invoke_result_t<F&, const Stmt&>, bool>) {
-      if (!f(s)) return;
-    } else {
-      f(s);
-    }
-    // Pushed in reverse, so that init, body, step and orelse come in that order.
-    for (const Block* b : {&s.orelse, &s.step, &s.body, &s.init})
-      if (!b->empty()) stack.emplace_back(*b);
-  }
-}
-
 // Where for_each_stmt_at finds a statement, counted within the walk's root
 // block: the loops around it (a loop's init, body and step are inside it)
 // and the statements around it (0 for the root block's own).
@@ -49,8 +24,11 @@ struct StmtDepth {
   std::uint32_t nesting = 0;
 };
 
-// As for_each_stmt, calling f(stmt, depth): for what needs to know which
-// loop a `break` or `continue` leaves, or how deep a statement nests.
+// Calls f(stmt, depth) for every statement of `block`, nested blocks
+// included, in source order (a statement before the statements it holds):
+// for what needs to know which loop a `break` or `continue` leaves, or how
+// deep a statement nests. An `f` that returns bool stops the walk by
+// returning false.
 template <class F>
 void for_each_stmt_at(std::span<const Stmt> block, F&& f) {
   struct Level {
@@ -79,6 +57,21 @@ void for_each_stmt_at(std::span<const Stmt> block, F&& f) {
         stack.push_back(
             {*b, {depth.loops + (loop && b != &s.orelse ? 1u : 0u), depth.nesting + 1}});
   }
+}
+
+// Calls f(stmt) for every statement of `block`, nested blocks included, in
+// source order (a statement before the statements it holds). An `f` that
+// returns bool stops the walk by returning false.
+template <class F>
+void for_each_stmt(std::span<const Stmt> block, F&& f) {
+  for_each_stmt_at(block, [&](const Stmt& s, StmtDepth) {
+    if constexpr (std::is_same_v<std::invoke_result_t<F&, const Stmt&>, bool>) {
+      return f(s);
+    } else {
+      f(s);
+      return true;
+    }
+  });
 }
 
 // Calls f(expr) for every expression node of `root` (each use of a shared
