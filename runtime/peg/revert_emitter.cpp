@@ -1266,6 +1266,60 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
     if (!lazy_reads(n, *memo).empty()) continue;
     materialize(n);
   }
+  // What one side evaluates and the other may (in a φ's branch; kMayRunWalk
+  // nodes at most), when the source computes it here anyway: computed once
+  // here, as the source does, not in each branch that needs it (which a
+  // loop's work counts twice). It may be shared through a value the source
+  // computes only in some branches (a conversion of it), which is not.
+  const auto may_evaluate = [&](int side) {
+    NodeSet out;
+    std::vector<std::uint32_t> todo;
+    for (std::uint32_t m : members) todo.push_back(node(m).children[1 + side]);
+    Marks seen = marks();
+    for (std::size_t walked = 0; !todo.empty() && walked < kMayRunWalk;) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      const PegNode& q = node(n);
+      if (lookup(n) || !q.type().is_ir() || !seen.insert(n)) continue;
+      ++walked;
+      spend(1);
+      out.push_back(n);
+      if (q.kind() == Kind::Phi || is_pure_value_op(q.kind()))
+        for (std::uint32_t c : q.children) todo.push_back(c);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  // Only the outermost such values: their operands come with them.
+  for (int side = 0; side < 2; ++side) {
+    const NodeSet other = may_evaluate(1 - side);
+    NodeSet source_computed;
+    for (std::uint32_t n : sides[side])
+      if (is_pure_value_op(node(n).kind()) && node(n).type().is_ir() &&
+          std::binary_search(other.begin(), other.end(), n) && computed_by_source(n))
+        source_computed.push_back(n);
+    // What their expressions hold (through selects too), of what this side
+    // evaluates.
+    Marks operand = marks();
+    std::vector<std::uint32_t> todo;
+    for (std::uint32_t n : source_computed)
+      for (std::uint32_t c : node(n).children) todo.push_back(c);
+    while (!todo.empty()) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      if (!std::binary_search(sides[side].begin(), sides[side].end(), n) || !operand.insert(n))
+        continue;
+      spend(1);
+      for (std::uint32_t c : node(n).children) todo.push_back(c);
+    }
+    for (std::uint32_t n : source_computed) {
+      if (operand.contains(n) || lookup(n) || in_progress_.contains(n) ||
+          !lazy_reads(n, *memo).empty())
+        continue;
+      materialize(n);
+      memo->clear();
+    }
+  }
   // What one side evaluates that the bundle evaluates anyway, is shared and
   // cannot trap (a pure operator or a select): computed here once, not in
   // the branch and again after it. (By index: computing a value may add

@@ -290,7 +290,9 @@ class Emitter {
   // too (a later φ's branch, another of the loop's values); for a loop
   // defined only where conditions hold, the φ on them that is defined here;
   // and what one side evaluates (in a φ's branch too) that the bundle
-  // evaluates anyway, when it is shared and cannot trap. With a σ φ on the
+  // evaluates anyway, when it is shared and cannot trap; and what one side
+  // evaluates and the other may, when the source computes it here anyway
+  // (computed_by_source). With a σ φ on the
   // same condition, what the effects of its sides need counts too (a loop
   // whose value one branch tests before a call and the other returns).
   void compute_common(const std::vector<std::uint32_t>& members,
@@ -329,8 +331,12 @@ class Emitter {
   // Whether computing n here cannot trap where the source does not: it
   // cannot trap at all, the source computes it on every call, or on every
   // iteration of the open loop it varies in.
-  bool defined(std::uint32_t n) const {
-    if (speculatable_[n] || (in_.defined && in_.defined(node(n).eclass, known_class_))) return true;
+  bool defined(std::uint32_t n) const { return speculatable_[n] || computed_by_source(n); }
+  // Whether the source computes n on every call, or on every iteration of
+  // the open loop it varies in (so also given what is known here): computed
+  // here, it costs no more than the source's.
+  bool computed_by_source(std::uint32_t n) const {
+    if (in_.defined && in_.defined(node(n).eclass, known_class_)) return true;
     const unsigned d = g_.depth(n);
     return d > 0 && d <= open_passes_.size() && in_.total &&
            in_.total(node(n).eclass, open_passes_[d - 1]);

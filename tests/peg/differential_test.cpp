@@ -3784,6 +3784,24 @@ fn f(a: i16, b: i16) -> i16 {
 )");
 }
 
+// `v`, computed on every iteration, is read through a conversion in the
+// `else` and in one arm of a select in the `then`. Made lazily in each
+// branch that needs it, it counted twice in the loop's work; it is made
+// once before the `if`, as the source does, and with it the division's
+// test, which the select of its divisor reads (kept before, from seed
+// 68,012, once its guarded division no longer trapped).
+TEST(PegDifferential, AValueBothArmsMayReadIsMadeOnceAsTheSourceDoes) {
+  expect_reverted(R"(
+fn f(a: u64, b: u64) -> u64 {
+  for (var k: i64 = 0i64; k < 5i64; k = k + 1i64) {
+    var v: i32 = i32(b * (a / (a == 0u64 ? 1u64 : a)));
+    a = a % 9u64 <= 6u64 ? (bool(k) ? a : u64(v)) & a : ~(a ^ u64(v));
+  }
+  return a;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
