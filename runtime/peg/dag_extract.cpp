@@ -54,18 +54,21 @@ class Search {
         for (Id m : g_.nodes_of(c)) {
           if (visits_ > budget_) return false;
           Id& chosen = choice_[eqsat::index(c)];
-          if (m == chosen || !usable(m) || (pruning_ && rules_out(c, chosen, m))) continue;
-          const Id before = chosen;
-          chosen = m;
-          const std::optional<double> total = evaluate();
-          ++evaluations_since_best_;
-          if (total && *total < *best - 1e-9) {
-            best = total;
-            improved = true;
-            mark_best();
-          } else {
+          if (m == chosen || !usable(m)) continue;
+          if (!(pruning_ && rules_out(c, chosen, m))) {
+            const Id before = chosen;
+            chosen = m;
+            const std::optional<double> total = evaluate();
+            ++evaluations_since_best_;
+            if (total && *total < *best - 1e-9) {
+              best = total;
+              improved = true;
+              mark_best();
+              continue;
+            }
             choice_[eqsat::index(c)] = before;
           }
+          if (improves_as_recurrence(c, m, best)) improved = true;
         }
       }
       if (!improved) break;
@@ -76,6 +79,44 @@ class Search {
   std::size_t visits() const { return visits_; }
 
  private:
+  // Switches class `c` to the θ `m` together with its next value's class to
+  // an e-node that reads `c` (x = θ(a, x - 1)), when that makes the program
+  // cheaper. One switch at a time cannot get there once `c` is another
+  // loop's form (1 - i) and the next value's class, out of the program,
+  // keeps its greedy choice: a θ of its own (θ(0, y + -1)), which costs
+  // the greedy extractor nothing past its start.
+  bool improves_as_recurrence(Id c, Id m, std::optional<double>& best) {
+    const eqsat::ENodeView theta = g_.node(m);
+    if (kind_of(theta.label.op) != Kind::Theta) return false;
+    const Id next = g_.find(theta.children[1]);
+    if (next == c) return false;
+    Id& next_choice = choice_[eqsat::index(next)];
+    const Id next_before = next_choice;
+    const Id before = choice_[eqsat::index(c)];
+    for (Id r : g_.nodes_of(next)) {
+      ++visits_;
+      if (visits_ > budget_) break;
+      const eqsat::ENodeView v = g_.node(r);
+      if (r == next_before ||
+          std::none_of(v.children.begin(), v.children.end(),
+                       [&](Id child) { return g_.find(child) == c; }) ||
+          !usable(r))
+        continue;
+      choice_[eqsat::index(c)] = m;
+      next_choice = r;
+      const std::optional<double> total = evaluate();
+      ++evaluations_since_best_;
+      if (total && *total < *best - 1e-9) {
+        best = total;
+        mark_best();
+        return true;
+      }
+    }
+    choice_[eqsat::index(c)] = before;
+    next_choice = next_before;
+    return false;
+  }
+
   double cost_of(Id n) {
     double& c = node_costs_[eqsat::index(n)];
     if (std::isnan(c)) c = node_cost(g_, g_.node(n), banned_);

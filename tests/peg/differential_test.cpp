@@ -3802,6 +3802,24 @@ fn f(a: u64, b: u64) -> u64 {
 )");
 }
 
+// Saturation finds k = 1 - i (i counting up from 0) and k - 1 = θ(0, y + -1)
+// (a θ of its own, which the greedy extractor prices at its start alone).
+// The greedy program was two θs; one switch at a time, the DAG search
+// could only reach 1 - i, a subtraction more per iteration than the source
+// (kept for loop work). It now switches a θ together with its next value
+// (k = θ(1, k - 1)), the source's loop (kept before, from seed 1,162,834
+// and 14 others of the saturated test's 180,000).
+TEST(PegDifferential, ALoopCountingDownToZeroKeepsItsCounter) {
+  expect_reverted(R"(
+fn f(a: i8, n: u32) -> i8 {
+  for (var k: u32 = 1u32; k > 0u32; k = k - 1u32) {
+    a = a + i8(k);
+  }
+  return a;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
