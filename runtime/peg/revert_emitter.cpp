@@ -1367,8 +1367,8 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
 }
 
 Emitter::Needed Emitter::needed_outside(const std::vector<std::uint32_t>& members,
-                                        std::optional<std::uint32_t> state,
-                                        const NodeSet& nodes) const {
+                                        std::optional<std::uint32_t> state, const NodeSet& nodes,
+                                        std::size_t first_bundle) const {
   Needed out{{}, true};
   if (bundles_.empty()) return out;
   Marks seen = marks();
@@ -1383,7 +1383,7 @@ Emitter::Needed Emitter::needed_outside(const std::vector<std::uint32_t>& member
   std::vector<std::uint32_t> todo;
   std::size_t unwalked_bundles = bundles_.size();
   for (std::size_t walked = 0;;) {
-    while (todo.empty() && unwalked_bundles > 0) {
+    while (todo.empty() && unwalked_bundles > first_bundle) {
       const std::vector<std::uint32_t>& roots = bundles_[--unwalked_bundles].roots;
       todo.assign(roots.begin(), roots.end());
     }
@@ -1596,7 +1596,9 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   }
   if (defined_only.empty()) return out;
   std::sort(defined_only.begin(), defined_only.end());
-  const Needed needed = needed_outside({}, std::nullopt, defined_only);
+  // Inside a loop, what only the code after it needs is made there: made
+  // in the iteration, it was made on every pass and again after the loop.
+  const Needed needed = needed_outside({}, std::nullopt, defined_only, iteration_bundle_);
   const NodeSet& joining = needed.complete ? needed.found : defined_only;
   out.insert(out.end(), joining.begin(), joining.end());
   return out;

@@ -297,17 +297,18 @@ class Emitter {
   // whose value one branch tests before a call and the other returns).
   void compute_common(const std::vector<std::uint32_t>& members,
                       std::optional<std::uint32_t> state = std::nullopt);
-  // Of `nodes`, those the bundles need outside the branches of the φ group
-  // (members, state): a walk from their roots, the innermost's first, of
-  // kNeededWalk nodes at most, past what is computed or reached here.
-  // `complete` says whether the walk saw all the bundles may need (then
-  // what it did not find is not needed).
+  // Of `nodes`, those the bundles from `first_bundle` on need outside the
+  // branches of the φ group (members, state): a walk from their roots, the
+  // innermost's first, of kNeededWalk nodes at most, past what is computed
+  // or reached here. `complete` says whether the walk saw all the bundles
+  // may need (then what it did not find is not needed).
   struct Needed {
     NodeSet found;
     bool complete;
   };
   Needed needed_outside(const std::vector<std::uint32_t>& members,
-                        std::optional<std::uint32_t> state, const NodeSet& nodes) const;
+                        std::optional<std::uint32_t> state, const NodeSet& nodes,
+                        std::size_t first_bundle = 0) const;
   static constexpr std::size_t kNeededWalk = 1024;
   // How many nodes compute_common looks at per branch for loops it may run:
   // a chain of φs each holding the next would otherwise walk its rest at
@@ -611,6 +612,10 @@ class Emitter {
   mutable std::vector<std::unique_ptr<eqsat::StampedSet>> marks_pool_;
   mutable std::vector<std::uint32_t> theta_walk_;  // loop_thetas' stack, reused
   std::vector<Bundle> bundles_;
+  // The first of bundles_ that the innermost open loop's iteration holds (0
+  // outside loops): what is made in the iteration is gone after the loop
+  // but for its exit values, so only these bundles' needs are met there.
+  std::size_t iteration_bundle_ = 0;
   std::unordered_set<std::uint32_t> in_progress_;  // values being computed (not to flush)
   std::vector<std::uint32_t> loops_in_progress_;   // passes of the loops being made
   std::size_t loops_entered_ = 0;                  // loop() calls under way, nested

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <functional>
 #include <unordered_set>
+#include <utility>
 
 #include "runtime/peg/revert_emitter.h"
 
@@ -1007,10 +1008,15 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
       return b;
     };
     bundles_.emplace_back();
+    const std::size_t bundle_outside = std::exchange(iteration_bundle_, bundles_.size() - 1);
     const bool continues = exit_test(cond, exit, iteration);
     bundles_.pop_back();
-    if (!continues) return false;
+    if (!continues) {
+      iteration_bundle_ = bundle_outside;
+      return false;
+    }
     std::vector<ir::ExprPtr> next = bundle(next_roots);
+    iteration_bundle_ = bundle_outside;
     // All loop variables change at once: through temporaries where needed.
     std::vector<std::pair<ir::VarId, ir::ExprPtr>> assigns;
     for (std::size_t i = 0; i < value_thetas.size(); ++i) {

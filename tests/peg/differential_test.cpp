@@ -3820,6 +3820,25 @@ fn f(a: i8, n: u32) -> i8 {
 )");
 }
 
+// The returned select on `a` joined the `if (a)` of the call's operand
+// inside the loop, because the code after the loop needs it: made on every
+// pass, and again after the loop, where the iteration's values are gone.
+// Inside a loop, a φ joins an `if` only for what the iteration needs (kept
+// before, from seed 1,156,695).
+TEST(PegDifferential, AValueOnlyTheCodeAfterALoopNeedsJoinsNoIfInside) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+extern fn t_mix_i32(i32, i32) -> i32 pure;
+
+fn f(a: bool, n: i64) -> i8 {
+  for (var k: i64 = 0i64; k < (n & 7i64); k = k + 1i64) {
+    @t_log((a ? i64(a) : k) & k);
+  }
+  return a ? i8(a) >> i8(a) : i8(@t_mix_i32(5i32, 7i32)) / 12i8;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
