@@ -1163,6 +1163,7 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
     return out;
   };
   const NodeSet sides[2] = {evaluated(0), evaluated(1)};
+  const auto is_read = [](Kind k) { return k == Kind::Load || k == Kind::CallRead; };
   const NodeSet common = intersect(sides[0], sides[1]);
   NodeSetMemoHandle memo = node_set_memo();
   // The loops a side may run, into the branches of φs too (kMayRunWalk
@@ -1284,20 +1285,24 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
       ++walked;
       spend(1);
       out.push_back(n);
-      if (q.kind() == Kind::Phi || is_pure_value_op(q.kind()))
-        for (std::uint32_t c : q.children) todo.push_back(c);
+      if (q.kind() == Kind::Phi || is_pure_value_op(q.kind()) || is_read(q.kind()))
+        for (std::uint32_t c : q.children)
+          if (node(c).type().is_ir()) todo.push_back(c);
     }
     std::sort(out.begin(), out.end());
     return out;
   };
-  // Only the outermost such values: their operands come with them.
+  // Only the outermost such values: their operands come with them. A read
+  // of the current memory is one too: the branches would read the same.
   for (int side = 0; side < 2; ++side) {
     const NodeSet other = may_evaluate(1 - side);
     NodeSet source_computed;
-    for (std::uint32_t n : sides[side])
-      if (is_pure_value_op(node(n).kind()) && node(n).type().is_ir() &&
+    for (std::uint32_t n : sides[side]) {
+      const Kind k = node(n).kind();
+      if ((is_pure_value_op(k) || is_read(k)) && node(n).type().is_ir() &&
           std::binary_search(other.begin(), other.end(), n) && computed_by_source(n))
         source_computed.push_back(n);
+    }
     // What their expressions hold (through selects too), of what this side
     // evaluates.
     Marks operand = marks();
@@ -1313,8 +1318,11 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
       for (std::uint32_t c : node(n).children) todo.push_back(c);
     }
     for (std::uint32_t n : source_computed) {
-      if (operand.contains(n) || lookup(n) || in_progress_.contains(n) ||
-          !lazy_reads(n, *memo).empty())
+      if (operand.contains(n) || lookup(n) || in_progress_.contains(n)) continue;
+      // Where the branches make no effects, they read the memory here.
+      const NodeSet& reads = lazy_reads(n, *memo);
+      if (std::any_of(reads.begin(), reads.end(),
+                      [&](std::uint32_t s) { return s == kNoBlame || (state && s != cur_); }))
         continue;
       materialize(n);
       memo->clear();

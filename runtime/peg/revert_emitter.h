@@ -292,7 +292,7 @@ class Emitter {
   // and what one side evaluates (in a φ's branch too) that the bundle
   // evaluates anyway, when it is shared and cannot trap; and what one side
   // evaluates and the other may, when the source computes it here anyway
-  // (computed_by_source). With a σ φ on the
+  // (computed_by_source), a read of memory too. With a σ φ on the
   // same condition, what the effects of its sides need counts too (a loop
   // whose value one branch tests before a call and the other returns).
   void compute_common(const std::vector<std::uint32_t>& members,

@@ -3839,6 +3839,26 @@ fn f(a: bool, n: i64) -> i8 {
 )");
 }
 
+// Saturation leaves the load of `v` in both arms of the select on `c` (the
+// remainder's operand and the other arm); it reads q[0] past the store to
+// q[1]. Made lazily in each arm, it counted twice in the loop's work; the
+// source loads it once per iteration, and so does the reverted loop,
+// before the `if` (kept before, from seed 1,187,458).
+TEST(PegDifferential, ALoadBothArmsReadIsMadeOnceBeforeTheIf) {
+  expect_reverted(R"(
+fn f(a: u16, p: i32*, q: u8*) -> i16 {
+  q[1u32] = min(u8(a), q[1u32]);
+  var c: u32 = 0u32;
+  while (c < 3u32) {
+    c = c + 1u32;
+    var v: i32 = p[u32((q[0u32] ^ q[1u32]) + ~u8(a)) % 3u32];
+    a = -(bool(c) ? u16(v) : u16(v) % (a == 0u16 ? 1u16 : a));
+  }
+  return i16(a);
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
