@@ -559,6 +559,9 @@ ir::ExprPtr Emitter::compute(std::uint32_t n) {
 ir::ExprPtr Emitter::phi(std::uint32_t n) {
   const PegNode& p = node(n);
   if (std::optional<bool> k = known(p.children[0])) return value(p.children[*k ? 1 : 2]);
+  // Both arms one value (extraction may choose so): no `if` to make, so
+  // none that a loop's value in the condition's branches would need again.
+  if (p.children[1] == p.children[2]) return value(p.children[1]);
   if (const std::optional<std::uint32_t> sigma = effect_phi(n)) {
     produce(*sigma, n);
     if (ir::ExprPtr v = lookup(n)) return v;

@@ -534,7 +534,14 @@ class Emitter {
   // ---------------------------------------------------------- MustEval (revert_must.cpp)
   // Nodes certainly evaluated when `roots` are, at the current loop depth;
   // θs of loop `init_loop` count as their initial values (iteration 0).
-  NodeSet must(std::span<const std::uint32_t> roots, unsigned init_loop = 0);
+  // With `first_iteration`, in that iteration: a φ takes the arm its
+  // condition folds to there (in_first_iteration).
+  NodeSet must(std::span<const std::uint32_t> roots, unsigned init_loop = 0,
+               bool first_iteration = false);
+  // The value of `cond`, an operation on constants and θs of `loop` that
+  // start from constants, in that loop's first iteration (`k < 5` with k
+  // from 0: the first exit test goes on to the rest of the test).
+  std::optional<bool> in_first_iteration(std::uint32_t cond, unsigned loop) const;
 
   // ---------------------------------------------------------- facts (revert.cpp)
   void compute_facts();

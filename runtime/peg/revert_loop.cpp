@@ -724,19 +724,27 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
   }
 
   // What the first exit test evaluates, outside the loop: the invariant part
-  // is hoisted, and the θs it reads have safe initial values.
+  // is hoisted, and the θs it reads have safe initial values. So is what
+  // it evaluates once its φs on the loop's constant start fold (`k < 5 &&
+  // t`, k from 0, evaluates t), but for work that runs a loop, which code
+  // after this one may run again, reads memory other than the current, or
+  // chooses (a φ's `if` flushes the readers of memory, which may run one).
   const std::uint32_t cond_root[] = {cond};
   const NodeSet first_test = must(cond_root, l);
+  const NodeSet first_test_folded = must(cond_root, l, true);
   const auto hoistable = [&](std::uint32_t n) {
     const PegNode& q = node(n);
-    return std::binary_search(first_test.begin(), first_test.end(), n) && g_.depth(n) < l &&
-           q.type().is_ir() && !lookup(n) && q.kind() != Kind::Eval && q.kind() != Kind::Const &&
-           q.kind() != Kind::Param && q.kind() != Kind::Table;
+    return (std::binary_search(first_test.begin(), first_test.end(), n) ||
+            (!leads_to_loop_[n] && q.kind() != Kind::Phi &&
+             std::binary_search(first_test_folded.begin(), first_test_folded.end(), n) &&
+             reads_only_current(n))) &&
+           g_.depth(n) < l && q.type().is_ir() && !lookup(n) && q.kind() != Kind::Eval &&
+           q.kind() != Kind::Const && q.kind() != Kind::Param && q.kind() != Kind::Table;
   };
   // Operands before their users, so that a user reads its operand's temporary
   // rather than computing it again inside its own expression.
   Marks expanded = marks();
-  for (std::uint32_t start : first_test) {
+  for (std::uint32_t start : first_test_folded) {
     std::vector<std::pair<std::uint32_t, bool>> todo{{start, false}};
     while (!todo.empty()) {
       const auto [n, operands_done] = todo.back();

@@ -1,12 +1,15 @@
 // MustEval (Tate, §8.4): the nodes certainly evaluated when some roots are,
 // at the current loop depth. A φ contributes its condition and what both
-// branches evaluate; a loop (eval) is opaque but for the σ an effectful one
+// branches evaluate (one branch where the condition is known, or, asked
+// for, folds in a loop's first iteration); a loop (eval) is opaque but for the σ an effectful one
 // starts from; nodes already computed, and σ already reached, contribute
 // nothing.
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <utility>
 
+#include "runtime/peg/peg_fold.h"
 #include "runtime/peg/revert_emitter.h"
 
 namespace augur::peg::revert_detail {
@@ -37,7 +40,25 @@ NodeSet intersect(const NodeSet& a, const NodeSet& b) {
   return out;
 }
 
-NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) {
+std::optional<bool> Emitter::in_first_iteration(std::uint32_t cond, unsigned loop) const {
+  const PegNode& c = node(cond);
+  if (loop == 0 || !is_pure_value_op(c.kind()) || c.children.empty() || c.children.size() > 2)
+    return std::nullopt;
+  std::array<eqsat::Label, 2> operands;
+  for (std::size_t i = 0; i < c.children.size(); ++i) {
+    const PegNode* a = &node(c.children[i]);
+    if (a->kind() == Kind::Theta && a->loop() == loop) a = &node(a->children[0]);
+    if (a->kind() != Kind::Const) return std::nullopt;
+    operands[i] = a->label;
+  }
+  const std::optional<eqsat::Label> folded =
+      fold(c.label, std::span(operands.data(), c.children.size()));
+  if (!folded || kind_of(folded->op) != Kind::Const) return std::nullopt;
+  return folded->payload != 0;
+}
+
+NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop,
+                      bool first_iteration) {
   // How a node's set is made, decided when the node is first met: whether
   // it holds the node itself, and which operands' sets join it.
   enum class Rule : std::uint8_t {
@@ -77,6 +98,9 @@ NodeSet Emitter::must(std::span<const std::uint32_t> roots, unsigned init_loop) 
       case Kind::Phi:
         if (const std::optional<bool> k = known(p.children[0]))
           return *k ? Rule::first_arm : Rule::second_arm;
+        if (first_iteration)
+          if (const std::optional<bool> k = in_first_iteration(p.children[0], init_loop))
+            return *k ? Rule::first_arm : Rule::second_arm;
         return Rule::phi;
       case Kind::Eval:
         if (invariant_eval(n)) return Rule::value;

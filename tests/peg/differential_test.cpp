@@ -3859,6 +3859,60 @@ fn f(a: u16, p: i32*, q: u8*) -> i16 {
 )");
 }
 
+// The loop's first exit test is `k < 5` and then the loads, with k from 0:
+// the loads and the invariant work on `v` they index with run in the first
+// iteration whatever happens, so they are made once, before the loop, not
+// on every iteration (kept before for loop work, from seed 1,182,499).
+TEST(PegDifferential, WhatTheFirstTestCertainlyReachesIsMadeBeforeTheLoop) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: i8*, a: i32) -> f64 {
+  var v: u16 = u16(@t_tick(i64(a))) * 3u16;
+  for (var k: i64 = 0i64; k < 5i64; k = k + 1i64) {
+    if (p[u8(a + i32(v)) % 15u8] + p[u64(v) % 15u64] != p[5u64]) {
+      return f64(k);
+    }
+  }
+  return f64(v);
+}
+)");
+}
+
+// Translation leaves φ(h, false, false) in the value of v1 the loop exits
+// with (the `return` inside the `if (h)`). With h computed before the loop,
+// that φ's `if` flushed the readers of memory, which made the loop that
+// needs the φ: reversion failed on "a value that depends on itself". A φ
+// whose arms are one value is that value.
+TEST(PegDifferential, APhiWhoseArmsAreOneValueIsThatValue) {
+  expect_reverted(R"(
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+
+fn f(p0: i8*) -> i64 {
+  var v1: u8;
+  var c2: i64 = 0i64;
+  var h: bool = i16(@t_hash_bytes(u8*(p0), 4u64)) >= 1i16;
+  while (c2 < 7i64) {
+    c2 = c2 + 1i64;
+    if (h) {
+      var v3: f64 = inf_f64;
+      v3 = f64((i8(c2) | (p0 + 3i32)[u64(-1i64 << c2 ^ i64(v3) - -1i64) % 1u64]) & i8(v3));
+      if (bool(v1)) {
+        break;
+      }
+      var t7: i16 = i16(v3);
+      var t9: i16 = t7 % 6i16;
+      if (0i32 < (i32(0i16 / (t9 == 0i16 || t9 == -1i16 ? 1i16 : t9)) & 3i32)) {
+        v1 = ~128u8;
+        return 1i64;
+      }
+    }
+  }
+  return c2 << i64(v1) >> c2;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
