@@ -877,11 +877,20 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
   const ir::ExprPtr c = value(cond);
   compute_common(members);
   if (!bundles_.empty()) {
-    NodeSetMemoHandle memo = node_set_memo();
+    // What each side reads where the condition chooses it (a φ on the same
+    // condition in an arm reads only its own arm there).
     NodeSet needs;
-    for (std::uint32_t m : members)
-      for (int side = 1; side <= 2; ++side)
-        unite_into(needs, lazy_reads(node(m).children[side], *memo));
+    const std::size_t hoisted = hoisted_.size();
+    for (int side = 0; side < 2; ++side) {
+      NodeSetMemoHandle memo = node_set_memo();
+      ir::Block none;
+      in_scope(none, [&] {
+        know(cond, side == 0);
+        for (std::uint32_t m : members)
+          unite_into(needs, lazy_reads(node(m).children[1 + side], *memo));
+      });
+    }
+    hoisted_.resize(hoisted);
     const NodeSet& must_now = bundles_.back().must;
     for (std::uint32_t s : needs)
       if (s != kNoBlame && s != cur_ && !reached(s) && !overwritten(s) &&
@@ -1322,10 +1331,13 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
     }
     for (std::uint32_t n : source_computed) {
       if (operand.contains(n) || lookup(n) || in_progress_.contains(n)) continue;
-      // Where the branches make no effects, they read the memory here.
+      // Where the branches make no effects, they read the memory here, or
+      // memory it moved past (a load past a store to another index); not
+      // memory yet to come, which the effects before it would have to make.
       const NodeSet& reads = lazy_reads(n, *memo);
-      if (std::any_of(reads.begin(), reads.end(),
-                      [&](std::uint32_t s) { return s == kNoBlame || (state && s != cur_); }))
+      if (std::any_of(reads.begin(), reads.end(), [&](std::uint32_t s) {
+            return s != cur_ && (state || s == kNoBlame || !reached(s));
+          }))
         continue;
       materialize(n);
       memo->clear();

@@ -3913,6 +3913,24 @@ fn f(p0: i8*) -> i64 {
 )");
 }
 
+// The call's operand is a φ on `bool(a)`, and so are the stored value and
+// the result, which join its `if`. The stored value reads memory after the
+// call only where `bool(a)` is false in an arm that `bool(a)` chooses: what
+// the members read is asked of each side where the condition chooses it,
+// so the call is not made ahead of its own operand (kept before, "a value
+// that depends on itself outside a θ", from seed 1,177,778).
+TEST(PegDifferential, WhatAPhiGroupReadsIsAskedOfEachSideWhereItIsChosen) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a: i16, p: bool*) -> i16 {
+  @t_log(i64(bool(a) ? 1.5f64 : 2.5f64) ^ i64(a));
+  p[1u32] = bool(a) && !(bool(a) || p[u8(a) % 2u8]);
+  return bool(a) ? 7i16 : a / 3i16;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
