@@ -1061,6 +1061,11 @@ void Emitter::run_must_loops(const std::vector<std::uint32_t>& members) {
         in_progress_.contains(n) || g_.depth(p.children[1]) > depth_ || !reads_only_current(n))
       continue;
     const std::uint32_t pass = p.children[1];
+    // Nor one that starts from memory yet to come (its values read memory
+    // through its σ θ, which lazy_reads does not see).
+    if (const std::optional<std::uint32_t> start = start_state_of(pass);
+        start && !memory_at(*start) && !reached(*start))
+      continue;
     if (std::ranges::find(held_back, pass) != held_back.end()) continue;
     if (!members_with_loops) {
       members_with_loops.emplace();
@@ -1526,6 +1531,18 @@ const NodeSet& Emitter::lazy_reads(std::uint32_t n, NodeSetMemo& memo) const {
     for (std::size_t i = first; i < p.children.size(); ++i) add(lazy_reads(p.children[i], memo));
   }
   return done();
+}
+
+std::optional<std::uint32_t> Emitter::start_state_of(std::uint32_t pass) const {
+  if (const auto it = start_states_.find(pass); it != start_states_.end()) return it->second;
+  std::vector<std::uint32_t> roots{node(pass).children[0]};
+  for (std::uint32_t e : evals_of_.at(pass)) roots.push_back(node(e).children[0]);
+  std::optional<std::uint32_t> start;
+  const unsigned loop = node(pass).loop();
+  for (std::uint32_t t : loop_thetas(loop, roots))
+    if (node(t).type().is_state()) start = node(t).children[0];
+  start_states_.emplace(pass, start);
+  return start;
 }
 
 std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32_t except,

@@ -380,6 +380,10 @@ class Emitter {
   // The σ nodes (of the current loop depth) n's lazy evaluation would read.
   // The result lives in `memo` (or is a constant) until memo is cleared.
   const NodeSet& lazy_reads(std::uint32_t n, NodeSetMemo& memo) const;
+  // The σ the loop of `pass` starts from (its σ θ's initial σ), if it has a
+  // σ θ; found once per loop.
+  std::optional<std::uint32_t> start_state_of(std::uint32_t pass) const;
+  mutable std::unordered_map<std::uint32_t, std::optional<std::uint32_t>> start_states_;
   // The value φs on `cond` that can join an `if` on it now: each arm reads
   // no σ but cur_ and `inside` (states within that branch), and the innermost
   // bundle evaluates them anyway, or they are defined (on every call, or
@@ -586,8 +590,8 @@ class Emitter {
   void run_common_work(std::uint32_t test, std::optional<std::uint32_t> test_inside);
   // Before the branches of a φ group: the loops the innermost bundle
   // evaluates anyway (its must) and that read no memory but the current
-  // one. Run first inside a branch, such a loop was emitted again after it
-  // for another of its values. Not a loop that reads one of the group's
+  // one, and start from memory reached (start_state_of). Run first inside a branch, such a loop was
+  // emitted again after it for another of its values. Not a loop that reads one of the group's
   // `members` whose branches run a loop: run first, it would make that
   // member's `if` on its own, with the loop in it, and the group make the
   // loop again.
