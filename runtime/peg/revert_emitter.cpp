@@ -1,6 +1,7 @@
 #include "runtime/peg/revert_emitter.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <unordered_set>
 #include <utility>
 
@@ -1181,6 +1182,28 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
   };
   const NodeSet sides[2] = {evaluated(0), evaluated(1)};
   const auto is_read = [](Kind k) { return k == Kind::Load || k == Kind::CallRead; };
+  // A walk of kMayRunWalk nodes at most from the members' arms on `sides`
+  // (0: the first), through φs and pure operators (with `reads`, into the
+  // operands of reads of memory too), past what is computed; `visit(n)`
+  // says whether to go on below n.
+  const auto walk_arms = [&](std::initializer_list<int> sides, bool reads, auto&& visit) {
+    std::vector<std::uint32_t> todo;
+    for (std::uint32_t m : members)
+      for (int side : sides) todo.push_back(node(m).children[1 + side]);
+    Marks seen = marks();
+    for (std::size_t walked = 0; !todo.empty() && walked < kMayRunWalk;) {
+      const std::uint32_t n = todo.back();
+      todo.pop_back();
+      const PegNode& q = node(n);
+      if (lookup(n) || !q.type().is_ir() || !seen.insert(n)) continue;
+      ++walked;
+      spend(1);
+      if (!visit(n)) continue;
+      if (q.kind() == Kind::Phi || is_pure_value_op(q.kind()) || (reads && is_read(q.kind())))
+        for (std::uint32_t c : q.children)
+          if (node(c).type().is_ir()) todo.push_back(c);
+    }
+  };
   const NodeSet common = intersect(sides[0], sides[1]);
   NodeSetMemoHandle memo = node_set_memo();
   // The loops a side may run, into the branches of φs too (kMayRunWalk
@@ -1291,21 +1314,10 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
   // computes only in some branches (a conversion of it), which is not.
   const auto may_evaluate = [&](int side) {
     NodeSet out;
-    std::vector<std::uint32_t> todo;
-    for (std::uint32_t m : members) todo.push_back(node(m).children[1 + side]);
-    Marks seen = marks();
-    for (std::size_t walked = 0; !todo.empty() && walked < kMayRunWalk;) {
-      const std::uint32_t n = todo.back();
-      todo.pop_back();
-      const PegNode& q = node(n);
-      if (lookup(n) || !q.type().is_ir() || !seen.insert(n)) continue;
-      ++walked;
-      spend(1);
+    walk_arms({side}, true, [&](std::uint32_t n) {
       out.push_back(n);
-      if (q.kind() == Kind::Phi || is_pure_value_op(q.kind()) || is_read(q.kind()))
-        for (std::uint32_t c : q.children)
-          if (node(c).type().is_ir()) todo.push_back(c);
-    }
+      return true;
+    });
     std::sort(out.begin(), out.end());
     return out;
   };
@@ -1360,24 +1372,11 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
   NodeSet deeper;
   {
     const NodeSet& anyway = bundles_[innermost].must;
-    std::vector<std::uint32_t> todo;
-    for (std::uint32_t m : members)
-      for (int side = 1; side <= 2; ++side) todo.push_back(node(m).children[side]);
-    Marks seen = marks();
-    for (std::size_t walked = 0; !todo.empty() && walked < kMayRunWalk;) {
-      const std::uint32_t n = todo.back();
-      todo.pop_back();
-      const PegNode& q = node(n);
-      if (lookup(n) || !q.type().is_ir() || !seen.insert(n)) continue;
-      ++walked;
-      spend(1);
-      if (std::binary_search(anyway.begin(), anyway.end(), n)) {
-        deeper.push_back(n);
-        continue;
-      }
-      if (q.kind() == Kind::Phi || is_pure_value_op(q.kind()))
-        for (std::uint32_t c : q.children) todo.push_back(c);
-    }
+    walk_arms({0, 1}, false, [&](std::uint32_t n) {
+      if (!std::binary_search(anyway.begin(), anyway.end(), n)) return true;
+      deeper.push_back(n);
+      return false;
+    });
     std::sort(deeper.begin(), deeper.end());
   }
   std::unordered_map<std::uint32_t, bool> speculatable_here;
