@@ -1553,7 +1553,9 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   // current memory or what that branch makes (an arm that makes a call
   // its branch does not make joins no `if`: the call would move memory
   // off the σ the branch ends at).
+  bool read_inside = false;  // by the last φ fits() accepted: memory its branch makes
   const auto fits = [&](std::uint32_t m) {
+    read_inside = false;
     if (may_read_call_never_made(m)) return false;
     bool all = true;
     // A question, not code: a branch's value found here is not hoisted.
@@ -1565,7 +1567,9 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
         const NodeSet& r = lazy_reads(node(m).children[1 + side], *memos[side]);
         const NodeSet& made = inside[side];
         all = std::all_of(r.begin(), r.end(), [&](std::uint32_t s) {
-          return s == cur_ || std::binary_search(made.begin(), made.end(), s);
+          if (s == cur_) return true;
+          read_inside = true;
+          return std::binary_search(made.begin(), made.end(), s);
         });
       });
     }
@@ -1626,12 +1630,26 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
     return depth_ > 0 && may_run_loop(arms, 0, 1, depth_);
   };
   NodeSet defined_only;
+  // One whose arms read memory their branch makes, and nothing else, can be
+  // computed nowhere else: past the `if` that memory is gone.
+  const PegNode& state_phi = node(except);
+  const bool state_group = state_phi.kind() == Kind::Phi && state_phi.type().is_state();
+  std::optional<BranchEffects> branches[2];
+  const auto made_in_branches = [&](std::uint32_t m) {
+    if (!state_group) return false;
+    for (int side = 0; side < 2; ++side) {
+      if (!branches[side]) branches[side] = branch_effects(state_phi.children[1 + side]);
+      if (!made_in_branch(node(m).children[1 + side], *branches[side])) return false;
+    }
+    return true;
+  };
   for (std::uint32_t m : on_cond->second) {
     if (m == except || lookup(m) || g_.depth(m) > depth_ ||
-        std::binary_search(must.begin(), must.end(), m) || !of_open_loops(m) ||
-        !(defined(m) || arms_defined(m)) || runs_loop_not_nested_here(m))
+        std::binary_search(must.begin(), must.end(), m) || std::ranges::find(out, m) != out.end() ||
+        !of_open_loops(m) || runs_loop_not_nested_here(m) || !fits(m))
       continue;
-    if (fits(m)) defined_only.push_back(m);
+    if (defined(m) || arms_defined(m) || (read_inside && made_in_branches(m)))
+      defined_only.push_back(m);
   }
   if (defined_only.empty()) return out;
   std::sort(defined_only.begin(), defined_only.end());
@@ -1641,6 +1659,54 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   const NodeSet& joining = needed.complete ? needed.found : defined_only;
   out.insert(out.end(), joining.begin(), joining.end());
   return out;
+}
+
+Emitter::BranchEffects Emitter::branch_effects(std::uint32_t branch_state) {
+  BranchEffects out{certain_states_towards(branch_state), {}};
+  for (std::uint32_t y : out.made) {
+    if (const std::optional<std::uint32_t> in = input_of(y)) {
+      const Kind k = node(y).kind();
+      out.next_fixes_reads.emplace_back(
+          resolve(*in), k == Kind::ProjState || k == Kind::Barrier || k == Kind::Eval);
+    }
+  }
+  std::sort(out.next_fixes_reads.begin(), out.next_fixes_reads.end());
+  return out;
+}
+
+bool Emitter::made_in_branch(std::uint32_t arm, const BranchEffects& branch) {
+  const NodeSet& made = branch.made;
+  const auto read_in_place = [&](std::uint32_t state) {
+    const std::uint32_t x = resolve(state);
+    if (x != cur_ && !std::binary_search(made.begin(), made.end(), x)) return false;
+    const auto next = std::lower_bound(branch.next_fixes_reads.begin(),
+                                       branch.next_fixes_reads.end(), std::pair(x, false));
+    return next != branch.next_fixes_reads.end() && next->first == x && next->second;
+  };
+  std::vector<std::uint32_t> todo{arm};
+  Marks seen = marks();
+  for (std::size_t walked = 0; !todo.empty(); ++walked) {
+    if (walked == kMayRunWalk) return false;
+    spend(1);
+    const std::uint32_t x = todo.back();
+    todo.pop_back();
+    if (lookup(x) || speculatable_[x] || !seen.insert(x)) continue;
+    const PegNode& q = node(x);
+    if (reads_state(q.kind())) {
+      if (!read_in_place(q.children[0])) return false;
+      todo.insert(todo.end(), q.children.begin() + 1, q.children.end());
+    } else if (q.kind() == Kind::ProjValue) {
+      const auto state = state_of_tuple_.find(q.children[0]);
+      if (!lookup(q.children[0]) && (state == state_of_tuple_.end() ||
+                                     !std::binary_search(made.begin(), made.end(), state->second)))
+        return false;
+    } else if (q.kind() == Kind::Phi || (is_pure_value_op(q.kind()) && op_speculatable(q))) {
+      todo.insert(todo.end(), q.children.begin(), q.children.end());
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 bool Emitter::may_read_call_never_made(std::uint32_t n) const {

@@ -388,6 +388,7 @@ class Emitter {
   // no σ but cur_ and `inside` (states within that branch), and the innermost
   // bundle evaluates them anyway, or they are defined (on every call, or
   // where the known conditions hold, or each arm where its branch is taken)
+  // or read memory their branch makes, as its code does (made_in_branch),
   // and a bundle may still need them. Such
   // a φ needed later (in a loop's branch, or by a later loop) was an `if` of
   // its own there, running the loops of the branch again, or could not read
@@ -406,6 +407,23 @@ class Emitter {
   // in `if (c) x = c ? a : f();`): a walk of its operands not computed yet,
   // into φ arms, kMayRunWalk nodes at most, then true.
   bool may_read_call_never_made(std::uint32_t n) const;
+  // The effects a σ φ's branch ending at `branch_state` makes on every path
+  // through it (certain_states_towards), and for each state one of them
+  // starts from, whether that effect is one no rule moves a load past (a
+  // call, a barrier, a loop).
+  struct BranchEffects {
+    NodeSet made;
+    std::vector<std::pair<std::uint32_t, bool>> next_fixes_reads;  // sorted
+  };
+  BranchEffects branch_effects(std::uint32_t branch_state);
+  // Whether `arm`, of a value φ on the condition of a σ φ whose branch on
+  // that side makes `branch`, is what that branch's code computes: past
+  // what cannot trap, loads and readonly calls of the memory at the
+  // branch's start (cur_) or of a state it makes on every path, which it
+  // leaves by an effect no load moves past (the source read it there), and
+  // the values of calls it makes on every path. A walk of kMayRunWalk nodes
+  // at most, then false.
+  bool made_in_branch(std::uint32_t arm, const BranchEffects& branch);
   ir::ExprPtr constant(const PegNode& n) const;
   ir::ExternRef callee(const PegNode& n) const;
   const ir::TableRef& table(const PegNode& n) const;

@@ -3974,6 +3974,57 @@ fn f(p0: u32*, p1: f64*, a2: u16, a3: u64) -> u32 {
 )");
 }
 
+// The inner loop leaves memory alone but for the pass that returns, so its
+// σ and its value at the exit are invariant in it: both are made after it,
+// the σ (the two calls, in the `if`s of the return's path) before the
+// outer loop's exit test, as both of that test's paths go on from it. The
+// returned value loads between the calls, from memory that is gone once
+// the `if`s join: it joins their `if` (as the source computes it there)
+// rather than wait for the exit's value, which could not read it any more
+// ("a σ that does not follow the current one"; seeds 82,824, 113,642,
+// 136,974, 169,711 and 179,578 of the round trip without saturation).
+TEST(PegDifferential, AValueReadingMemoryABranchPassesJoinsTheBranchesIf) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a0: i32, a1: i32, p: u64*) -> u64 {
+  for (var k: i64 = 0i64; k < i64(a1 & 1i32); k = k + 2i64) {
+    while (a1 < 3i32) {
+      if (a0 > 0i32) {
+        continue 2;
+      }
+      if (a1 < 2i32) {
+        return p[u64(@t_tick(1i64)) % 4u64] + u64(@t_tick(2i64));
+      }
+    }
+  }
+  return 0u64;
+}
+)");
+}
+
+// The index's φ on `b` reads the call's value, and the call is made only
+// where `b` and the inner condition hold: that φ is no branch's own work
+// at `b`'s `if` and does not join it, where the call would be made on the
+// wrong path (reading what a branch makes is asked of what it makes on
+// every path through it; from seed 1,003,235 saturated).
+TEST(PegDifferential, AValueReadingACallOnlyAnInnerIfMakesDoesNotJoinTheOuterIf) {
+  expect_reverted(R"(
+extern fn t_mix_i64(i64) -> i64 pure;
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: i8*, a: i32, b: bool) -> i8 {
+  if (b) {
+    if (@t_mix_i64(i64(a)) != 0i64) {
+      var t: i64 = @t_tick(i64(a));
+      p[1u32] = p[(b ? t : i64(a)) & 3i64] - p[u16(a) % 5u16];
+    }
+  }
+  return p[0u32];
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
