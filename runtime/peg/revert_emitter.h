@@ -655,7 +655,7 @@ class Emitter {
   std::unordered_set<std::uint32_t> reaching_for_;  // pure loops (passes) waiting for their σ
   std::vector<std::uint32_t> peeled_states_;  // σ θs in the peeled first iteration of their loop
   std::uint32_t cur_ = 0;
-  unsigned depth_ = 0;  // loops open around the insertion point
+  unsigned depth_ = 0;  // the depth of the innermost loop open around the insertion point
   // The pass classes of the loops open around the insertion point, outermost
   // first: loop ℓ's at ℓ - 1 while its body is emitted (kNoPass: none open).
   static constexpr eqsat::Id kNoPass = eqsat::make_id(~std::uint32_t{0});

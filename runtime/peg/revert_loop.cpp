@@ -1118,7 +1118,10 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     materialize(n);
   }
 
-  ++depth_;
+  // The loop's own depth, not one more than the loops emitted around it: an
+  // enclosing loop that is no loop here (one that leaves before its first
+  // pass, whose values are their initial ones) leaves its nodes no deeper.
+  const unsigned depth_outside = std::exchange(depth_, l);
   const std::vector<eqsat::Id> passes_outside = open_passes_;
   open_passes_.resize(l - 1, kNoPass);
   open_passes_.push_back(pass_node.eclass);
@@ -1145,7 +1148,7 @@ void Emitter::loop(std::uint32_t pass, std::uint32_t trigger, std::span<const st
     });
     emit_loop(pass, std::move(rest));
   });
-  --depth_;
+  depth_ = depth_outside;
   open_passes_ = passes_outside;
   if (once) {
     // The first iteration is straight-line code: its exits become branches.

@@ -4025,6 +4025,36 @@ fn f(p: i8*, a: i32, b: bool) -> i8 {
 )");
 }
 
+// The outer loop leaves before a second pass and the `for` returns in its
+// first, so the PEG's loop of `d` is nested two deep and emitted at the
+// top: the depth reversion stood at was the loops emitted around it (one),
+// and a load in the loop (its σ two deep) read no memory to the checks
+// that read it before the store moves memory ("a σ read after memory moved
+// past it"; seeds 176,965 and 187,012 of the round trip). It stands at the
+// loop's own depth.
+TEST(PegDifferential, ALoopInsideOneThatIsNoLoopReadsMemoryAtItsOwnDepth) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p: f32*, a: f32, q: i8*, b: i8) -> f32 {
+  var c: u32 = 0u32;
+  while (c < 1u32) {
+    c = c + 1u32;
+    for (var k: u32 = 3u32; k > 0u32; k = k - 1u32) {
+      var d: u32 = 0u32;
+      while (d < 3u32) {
+        d = d + 1u32;
+        a = p[u64(@t_tick(i64(k))) % 4u64];
+        q[1u32] = -b;
+      }
+      return a - f32(b);
+    }
+  }
+  return a;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
