@@ -62,8 +62,10 @@ void Emitter::compute_facts() {
   // ever overwritten.
   std::vector<char> consumed(n, 0);
   consumed[g_.state] = 1;
+  read_directly_.assign(n, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
     const PegNode& p = node(i);
+    if (reads_state(p.kind())) read_directly_[p.children[0]] = 1;
     for (std::size_t k = reads_state(p.kind()) ? 1 : 0; k < p.children.size(); ++k)
       consumed[p.children[k]] = 1;
   }

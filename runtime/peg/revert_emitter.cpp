@@ -1864,6 +1864,125 @@ void Emitter::flush_readers(std::optional<std::uint32_t> joining, Readers which)
   }
 }
 
+void Emitter::read_where_chosen(std::uint32_t effect) {
+  if (bundles_.empty() || !read_directly_[cur_]) return;
+  const NodeSet& must_now = bundles_.back().must;
+  // The paths a walk takes, as a tree of steps: a φ's condition and the arm
+  // taken, and the step outside it.
+  constexpr std::uint32_t kNoStep = ~std::uint32_t{0};
+  constexpr std::uint32_t kTwoPaths = kNoStep - 1;
+  struct Step {
+    std::uint32_t cond;
+    bool holds;
+    std::uint32_t outer;
+    std::uint32_t depth;
+  };
+  std::vector<Step> steps;
+  // From the bundle's roots, through the effects on the way to its σ. Each
+  // reader found with the path it was found on; one found on two paths is
+  // left alone (read on one, it would be missing on the other).
+  std::unordered_map<std::uint32_t, std::uint32_t> found;
+  std::vector<std::uint32_t> order;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> todo;
+  Marks seen_on_no_path = marks();
+  for (std::uint32_t r : bundles_.back().roots) todo.emplace_back(r, kNoStep);
+  for (std::size_t walked = 0; !todo.empty() && walked < kChosenReadsWalk; ++walked) {
+    spend(1);
+    const auto [n, path] = todo.back();
+    todo.pop_back();
+    if (path == kNoStep && !seen_on_no_path.insert(n)) continue;
+    const PegNode& p = node(n);
+    if (p.type().is_state()) {
+      // The effects on the way to a σ the bundle ends at: their operands
+      // (the effect made now computes its own before memory moves).
+      if (n == effect || memory_at(n) || reached(n)) continue;
+      if (p.kind() == Kind::Store || p.kind() == Kind::Demand || p.kind() == Kind::Barrier) {
+        for (std::uint32_t c : p.children) todo.emplace_back(c, path);
+        continue;
+      }
+      if (p.kind() == Kind::ProjState) {
+        for (std::uint32_t c : node(p.children[0]).children) todo.emplace_back(c, path);
+        continue;
+      }
+      if (p.kind() != Kind::Phi) continue;
+    } else if (!p.type().is_ir() || lookup(n)) {
+      continue;
+    }
+    if (reads_state(p.kind())) {
+      if (path == kNoStep || std::binary_search(must_now.begin(), must_now.end(), n)) continue;
+      if (const auto [it, fresh] = found.emplace(n, path); !fresh) {
+        if (it->second != path) it->second = kTwoPaths;
+      } else {
+        order.push_back(n);
+      }
+    } else if (p.kind() == Kind::Phi) {
+      todo.emplace_back(p.children[0], path);
+      const std::optional<bool> k = known(p.children[0]);
+      const std::uint32_t depth = path == kNoStep ? 0 : steps[path].depth;
+      for (const bool side : {true, false}) {
+        if (k && *k != side) continue;
+        std::uint32_t arm = path;
+        if (!k) {
+          if (depth == kBranchConditions) continue;
+          arm = static_cast<std::uint32_t>(steps.size());
+          steps.push_back({p.children[0], side, path, depth + 1});
+        }
+        todo.emplace_back(p.children[side ? 1 : 2], arm);
+      }
+    } else if (is_pure_value_op(p.kind())) {
+      for (std::uint32_t c : p.children) todo.emplace_back(c, path);
+    }
+  }
+  if (order.empty()) return;
+  NodeSetMemoHandle memo = node_set_memo();
+  const auto reads_only_cur = [&](std::uint32_t n) {
+    const NodeSet& r = lazy_reads(n, *memo);
+    return std::all_of(r.begin(), r.end(), [&](std::uint32_t s) { return s == cur_; });
+  };
+  for (std::uint32_t n : order) {
+    if (found.at(n) == kTwoPaths) continue;
+    std::vector<std::pair<std::uint32_t, bool>> path;  // outermost first
+    for (std::uint32_t st = found.at(n); st != kNoStep; st = steps[st].outer)
+      path.emplace_back(steps[st].cond, steps[st].holds);
+    std::reverse(path.begin(), path.end());
+    // Nor what runs a loop not made yet: made in the `if`, it would be made
+    // again where the loop is needed elsewhere.
+    const auto runs_loop = [&](std::uint32_t x) {
+      std::vector<std::uint32_t> operands{x};
+      Marks seen = marks();
+      for (std::size_t walked = 0; !operands.empty(); ++walked) {
+        if (walked == kMayRunWalk) return true;
+        const std::uint32_t y = operands.back();
+        operands.pop_back();
+        if (!leads_to_loop_[y] || lookup(y) || !seen.insert(y)) continue;
+        if (node(y).kind() == Kind::Eval) return true;
+        operands.insert(operands.end(), node(y).children.begin(), node(y).children.end());
+      }
+      return false;
+    };
+    const auto ready = [&](std::uint32_t x) { return reads_only_cur(x) && !runs_loop(x); };
+    if (lookup(n) || !ready(n) ||
+        !std::ranges::all_of(path, [&](const auto& c) { return ready(c.first); }))
+      continue;
+    // The `if`s, outermost first, each condition computed before its own.
+    const auto read_in = [&](const auto& self, std::size_t depth) -> void {
+      const auto [cond, holds] = path[depth];
+      const ir::ExprPtr c = value(cond);
+      ir::Block blocks[2];
+      in_branch(blocks[holds ? 0 : 1], cond, holds, [&] {
+        if (depth + 1 < path.size())
+          self(self, depth + 1);
+        else if (!lookup(n))
+          cache(n, temp(value(n)));
+      });
+      if (!blocks[0].empty() || !blocks[1].empty())
+        emit(ir::Stmt::if_(c, std::move(blocks[0]), std::move(blocks[1])));
+    };
+    read_in(read_in, 0);
+    memo->clear();
+  }
+}
+
 // ------------------------------------------------------------ the function
 
 ir::Function Emitter::run() {

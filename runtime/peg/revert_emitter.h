@@ -329,6 +329,19 @@ class Emitter {
   enum class Readers { of_cur, of_overwritten_only };
   void flush_readers(std::optional<std::uint32_t> joining = std::nullopt,
                      Readers which = Readers::of_cur);
+  // Before `effect` moves memory on: the loads and readonly calls of cur_
+  // alone that the innermost bundle needs only where conditions hold (in
+  // arms of value φs, kBranchConditions deep at most, found by a walk of
+  // kChosenReadsWalk nodes from its roots through φs, pure operators and
+  // the operands of the effects to come but `effect`), each read now in `if`s
+  // on those conditions and found there later where they are known the
+  // same (Scope::in_branches): `p[0] = b ? p[1] & p[f()] : f()`, whose call
+  // the PEG makes once for both arms, reads p[1] before it where b holds.
+  void read_where_chosen(std::uint32_t effect);
+  // Made before every effect, where something reads cur_ itself
+  // (read_directly_): a few of the bundle's last effects' operands (a
+  // bundle's σ chain may be long).
+  static constexpr std::size_t kChosenReadsWalk = 32;
   // Whether computing n here cannot trap where the source does not: it
   // cannot trap at all, the source computes it on every call, or on every
   // iteration of the open loop it varies in.
@@ -671,6 +684,7 @@ class Emitter {
   // Nodes from which a value eval is reached through φs and pure operators
   // alone (the eval itself included): compute_common walks only these.
   std::vector<char> leads_to_loop_;
+  std::vector<char> read_directly_;  // σs a load or a readonly call reads
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> evals_of_;    // pass -> evals
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> value_phis_;  // cond -> value φs
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> state_phis_;  // cond -> σ φs

@@ -347,7 +347,11 @@ void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
       n.kind() == Kind::Phi ? std::optional(n.children[0]) : std::nullopt;
   // A Demand leaves memory as it is: what reads it may wait for the effect
   // that moves it (a σ φ after the check, whose `if` a reader's value φ joins).
-  if (n.kind() != Kind::Demand) flush_readers(joining);
+  if (n.kind() != Kind::Demand) {
+    flush_readers(joining);
+    // Value φs on `joining` join its `if`, reading there what they read.
+    if (!joining) read_where_chosen(p);
+  }
   if (cur_ != input) fail(p, "memory moved while computing an effect's operands");
   const auto check_unmoved = [&] {
     if (cur_ != input) fail(p, "memory moved while computing an effect's operands");

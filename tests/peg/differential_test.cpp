@@ -4055,6 +4055,22 @@ fn f(p: f32*, a: f32, q: i8*, b: i8) -> f32 {
 )");
 }
 
+// Both arms of the `?:` call tick(a) on the same memory: the PEG makes
+// the call once, before the φ, and the then-arm's first load reads the
+// memory before it. Before the call moves memory on, that load is read in
+// an `if (b)` of its own and found again in the φ's `if (b)` ("a σ read
+// after memory moved past it"; seed 190,038 of the round trip).
+TEST(PegDifferential, ALoadOnlyOneArmMakesBeforeACallBothMakeIsReadInItsIf) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a: i64, p: i64*, b: bool) -> i64 {
+  p[0u32] = a << (b ? p[1u32] & p[u64(@t_tick(a)) % 3u64] : @t_tick(a));
+  return p[2u32];
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
