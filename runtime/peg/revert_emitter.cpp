@@ -1553,11 +1553,12 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   // current memory or what that branch makes (an arm that makes a call
   // its branch does not make joins no `if`: the call would move memory
   // off the σ the branch ends at).
-  bool read_inside = false;  // by the last φ fits() accepted: memory its branch makes
+  // Whether it fits, and whether it reads memory its branch makes.
+  enum class Fit { no, reads_current, reads_branch };
   const auto fits = [&](std::uint32_t m) {
-    read_inside = false;
-    if (may_read_call_never_made(m)) return false;
+    if (may_read_call_never_made(m)) return Fit::no;
     bool all = true;
+    bool read_inside = false;
     // A question, not code: a branch's value found here is not hoisted.
     const std::size_t hoisted = hoisted_.size();
     for (int side = 0; side < 2 && all; ++side) {
@@ -1574,7 +1575,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
       });
     }
     hoisted_.resize(hoisted);
-    return all;
+    return !all ? Fit::no : read_inside ? Fit::reads_branch : Fit::reads_current;
   };
   const std::vector<std::uint32_t>& must = bundles_.back().must;
   const auto take_phis_of = [&](const NodeSet& from) {
@@ -1583,7 +1584,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
       if (m == except || q.kind() != Kind::Phi || q.children[0] != cond || !q.type().is_ir() ||
           lookup(m) || std::find(out.begin(), out.end(), m) != out.end())
         continue;
-      if (fits(m)) out.push_back(m);
+      if (fits(m) != Fit::no) out.push_back(m);
     }
   };
   take_phis_of(must);
@@ -1636,7 +1637,6 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   const bool state_group = state_phi.kind() == Kind::Phi && state_phi.type().is_state();
   std::optional<BranchEffects> branches[2];
   const auto made_in_branches = [&](std::uint32_t m) {
-    if (!state_group) return false;
     for (int side = 0; side < 2; ++side) {
       if (!branches[side]) branches[side] = branch_effects(state_phi.children[1 + side]);
       if (!made_in_branch(node(m).children[1 + side], *branches[side])) return false;
@@ -1646,9 +1646,12 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   for (std::uint32_t m : on_cond->second) {
     if (m == except || lookup(m) || g_.depth(m) > depth_ ||
         std::binary_search(must.begin(), must.end(), m) || std::ranges::find(out, m) != out.end() ||
-        !of_open_loops(m) || runs_loop_not_nested_here(m) || !fits(m))
+        !of_open_loops(m) || runs_loop_not_nested_here(m))
       continue;
-    if (defined(m) || arms_defined(m) || (read_inside && made_in_branches(m)))
+    const bool defined_anyway = defined(m) || arms_defined(m);
+    if (!defined_anyway && !state_group) continue;
+    const Fit fit = fits(m);
+    if (fit != Fit::no && (defined_anyway || (fit == Fit::reads_branch && made_in_branches(m))))
       defined_only.push_back(m);
   }
   if (defined_only.empty()) return out;
@@ -1939,28 +1942,29 @@ void Emitter::read_where_chosen(std::uint32_t effect) {
     const NodeSet& r = lazy_reads(n, *memo);
     return std::all_of(r.begin(), r.end(), [&](std::uint32_t s) { return s == cur_; });
   };
+  // Nor what runs a loop not made yet: made in the `if`, it would be made
+  // again where the loop is needed elsewhere.
+  const auto runs_loop = [&](std::uint32_t x) {
+    std::vector<std::uint32_t> operands{x};
+    Marks seen = marks();
+    for (std::size_t walked = 0; !operands.empty(); ++walked) {
+      if (walked == kMayRunWalk) return true;
+      const std::uint32_t y = operands.back();
+      operands.pop_back();
+      if (!leads_to_loop_[y] || lookup(y) || !seen.insert(y)) continue;
+      if (node(y).kind() == Kind::Eval) return true;
+      operands.insert(operands.end(), node(y).children.begin(), node(y).children.end());
+    }
+    return false;
+  };
+  const auto ready = [&](std::uint32_t x) { return reads_only_cur(x) && !runs_loop(x); };
   for (std::uint32_t n : order) {
-    if (found.at(n) == kTwoPaths) continue;
+    const std::uint32_t last_step = found.at(n);
+    if (last_step == kTwoPaths) continue;
     std::vector<std::pair<std::uint32_t, bool>> path;  // outermost first
-    for (std::uint32_t st = found.at(n); st != kNoStep; st = steps[st].outer)
+    for (std::uint32_t st = last_step; st != kNoStep; st = steps[st].outer)
       path.emplace_back(steps[st].cond, steps[st].holds);
     std::reverse(path.begin(), path.end());
-    // Nor what runs a loop not made yet: made in the `if`, it would be made
-    // again where the loop is needed elsewhere.
-    const auto runs_loop = [&](std::uint32_t x) {
-      std::vector<std::uint32_t> operands{x};
-      Marks seen = marks();
-      for (std::size_t walked = 0; !operands.empty(); ++walked) {
-        if (walked == kMayRunWalk) return true;
-        const std::uint32_t y = operands.back();
-        operands.pop_back();
-        if (!leads_to_loop_[y] || lookup(y) || !seen.insert(y)) continue;
-        if (node(y).kind() == Kind::Eval) return true;
-        operands.insert(operands.end(), node(y).children.begin(), node(y).children.end());
-      }
-      return false;
-    };
-    const auto ready = [&](std::uint32_t x) { return reads_only_cur(x) && !runs_loop(x); };
     if (lookup(n) || !ready(n) ||
         !std::ranges::all_of(path, [&](const auto& c) { return ready(c.first); }))
       continue;
