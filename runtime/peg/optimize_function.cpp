@@ -384,9 +384,10 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     report.extract_work += extractor.work();
     // Stopped by its budget, the DAG search still holds a program: the best
     // it found.
-    const ImprovedChoices improved = improve_choices(*g, extractor, peg.roots(), &banned,
-                                                     search_budget, options.extract_pruning);
+    ImprovedChoices improved = improve_choices(*g, extractor, peg.roots(), &banned, search_budget,
+                                               options.extract_pruning);
     report.extract_work += improved.work;
+    prefer_positive_conditions(*g, improved.choices, banned);
     std::optional<eqsat::Id> blame;
     const std::optional<PegGraph> graph = extract_graph(*g, improved.choices, peg.roots(), &blame);
     report.extract += Clock::now() - t;
@@ -422,11 +423,23 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     input.defined = [&](eqsat::Id c, const RevertInput::KnownCondition& known) {
       const std::uint32_t cls = eqsat::index(g->find(c));
       if (defined.contains(cls)) return true;
+      // A path's condition is x where the source branched on !x (`if (!x)
+      // return;`), which reversion knows through the Not it branches on;
+      // saturation may have left another form of !x (a φ) in its place.
+      const auto known_either_way = [&](eqsat::Id x) -> std::optional<bool> {
+        if (const std::optional<bool> k = known(g->find(x))) return k;
+        const eqsat::Id operand[] = {g->find(x)};
+        const std::optional<eqsat::Id> negation =
+            g->lookup(label(Kind::Not, PegType(ir::Type::bool_())), operand);
+        if (!negation) return std::nullopt;
+        const std::optional<bool> k = known(g->find(*negation));
+        return k ? std::optional(!*k) : std::nullopt;
+      };
       const auto paths = defined_when.equal_range(cls);
       return std::any_of(paths.first, paths.second, [&](const auto& entry) {
         for (std::uint32_t s = entry.second->path; s != PegFunction::kTopLevel;) {
           const PegFunction::PathStep& step = peg.path_steps[s];
-          if (known(g->find(step.condition)) != step.taken &&
+          if (known_either_way(step.condition) != step.taken &&
               !(step.unless_exit && known(g->find(*step.unless_exit)) == false))
             return false;
           s = step.outer;

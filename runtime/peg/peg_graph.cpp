@@ -65,6 +65,36 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
   return extract_graph(egraph, choices, roots, blame);
 }
 
+void prefer_positive_conditions(const eqsat::EGraph& egraph, Choices& choices,
+                                const std::unordered_set<std::uint32_t>& banned) {
+  const auto choice = [&](eqsat::Id cls) {
+    const std::uint32_t c = eqsat::index(egraph.find(cls));
+    return c < choices.size() ? choices[c] : kNoChoice;
+  };
+  for (eqsat::Id cls : egraph.classes()) {
+    const eqsat::Id chosen = choice(cls);
+    if (chosen == kNoChoice) continue;
+    const eqsat::ENodeView phi = egraph.node(chosen);
+    if (kind_of(phi.label.op) != Kind::Phi) continue;
+    const eqsat::Id cond = choice(phi.children[0]);
+    if (cond == kNoChoice) continue;
+    const eqsat::ENodeView negation = egraph.node(cond);
+    if (kind_of(negation.label.op) != Kind::Not) continue;
+    const eqsat::Id x = egraph.find(negation.children[0]);
+    if (choice(x) == kNoChoice) continue;
+    const eqsat::Id a = egraph.find(phi.children[1]), b = egraph.find(phi.children[2]);
+    for (eqsat::Id n : egraph.nodes_of(cls)) {
+      const eqsat::ENodeView other = egraph.node(n);
+      if (other.label == phi.label && egraph.find(other.children[0]) == x &&
+          egraph.find(other.children[1]) == b && egraph.find(other.children[2]) == a &&
+          !banned.contains(eqsat::index(n))) {
+        choices[eqsat::index(egraph.find(cls))] = n;
+        break;
+      }
+    }
+  }
+}
+
 bool same_program(const PegGraph& a, const PegGraph& b) {
   if (a.nodes.size() != b.nodes.size() || a.result != b.result || a.state != b.state ||
       a.outputs != b.outputs)

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "runtime/eqsat/egraph.h"
@@ -64,6 +65,13 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph, const Choices
 std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
                                       const eqsat::Extractor& extractor, const PegRoots& roots,
                                       std::optional<eqsat::Id>* blame = nullptr);
+
+// Where a class's chosen e-node is φ(!x, a, b) and saturation made φ(x, b, a)
+// beside it (phi-not), and that e-node is not `banned` (by index), chooses
+// it: the φs of one `if` then branch on one condition, whichever form each
+// class's cheapest e-node had, and reversion fuses them into one `if`.
+void prefer_positive_conditions(const eqsat::EGraph& egraph, Choices& choices,
+                                const std::unordered_set<std::uint32_t>& banned);
 
 // Whether the two are the same program, node for node. extract_graph numbers
 // nodes in the order its walk from the roots meets them, so two extractions

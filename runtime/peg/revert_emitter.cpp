@@ -1609,7 +1609,20 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   const auto arms_defined = [&](std::uint32_t m) {
     for (int side = 0; side < 2; ++side) {
       const std::uint32_t arm = node(m).children[1 + side];
-      if (defined(arm) && unmade_reads(arm).empty()) continue;
+      // Defined on every call, or where its side is taken (the source
+      // computes it on every pass of that branch) if it runs no loop not
+      // made yet: the loop would run in this `if` and again where the
+      // φ's other users need it.
+      bool defined_on_side = defined(arm);
+      if (!defined_on_side &&
+          !may_run_loop(std::span(&arm, 1), 0, 1, std::numeric_limits<unsigned>::max())) {
+        ir::Block none;
+        in_scope(none, [&] {
+          know(cond, side == 0);
+          defined_on_side = defined(arm);
+        });
+      }
+      if (defined_on_side && unmade_reads(arm).empty()) continue;
       const PegNode& e = node(arm);
       if (e.kind() != Kind::Eval || invariant_eval(arm) ||
           !in_.total(node(e.children[0]).eclass, node(e.children[1]).eclass))

@@ -61,6 +61,16 @@ struct Flow {
   bool leaves() const {
     return std::any_of(exits.begin(), exits.end(), [](const auto& e) { return e.has_value(); });
   }
+  // Code no path of which falls through, with one way out: that exit is
+  // taken whenever the code runs (`always`, true). Its condition, a
+  // disjunction over the paths that is always true, would ask reversion for
+  // what decides them (memory before the loops that decide them, say).
+  void take_only_exit(Id always) {
+    if (std::count_if(exits.begin(), exits.end(), [](const auto& e) { return e.has_value(); }) != 1)
+      return;
+    for (std::optional<Exit>& e : exits)
+      if (e) e->cond = always;
+  }
 };
 
 // Variables a loop assigns, minus those it declares (they start afresh in
@@ -334,6 +344,7 @@ class Translator {
       }
       acc.fall_cond = conj(acc.fall_cond, f.fall_cond);
       acc.fall = std::move(f.fall);
+      if (is_false(acc.fall_cond)) acc.take_only_exit(truth(true));
     }
     every_pass_ = every_pass;
     return acc;
@@ -405,6 +416,14 @@ class Translator {
     return f;
   }
 
+  // Where paths join on every run, the variables' values there (those that
+  // changed since `before`) are computed on every run too.
+  void note_joined(std::span<const Id> before, const Env& joined) {
+    for (std::size_t v = 0; v < before.size(); ++v)
+      if (joined.vars[v] != before[v] && joined.vars[v] != kNone)
+        always_->push_back(joined.vars[v]);
+  }
+
   Flow branch(const ir::Stmt& s, Env env, unsigned depth) {
     const Id c = expr(s.expr, env);
     const bool every_pass = every_pass_;
@@ -416,11 +435,8 @@ class Translator {
     Flow out;
     out.fall_cond = phi_typed(PegType(ir::Type::bool_()), c, t.fall_cond, e.fall_cond);
     out.fall = paths(c, t.fall_cond, t.fall, e.fall_cond, e.fall);
-    if (every_pass && is_true(out.fall_cond) && !t.leaves() && !e.leaves()) {
-      for (std::size_t v = 0; v < before.size(); ++v)
-        if (out.fall.vars[v] != before[v] && out.fall.vars[v] != kNone)
-          always_->push_back(out.fall.vars[v]);
-    }
+    if (every_pass && is_true(out.fall_cond) && !t.leaves() && !e.leaves())
+      note_joined(before, out.fall);
     for (std::size_t k = 0; k < std::max(t.exits.size(), e.exits.size()); ++k) {
       std::optional<Exit>& a = t.exit(k);
       std::optional<Exit>& b = e.exit(k);
@@ -480,14 +496,11 @@ class Translator {
   // its exits of outer loops are one loop fewer.
   Flow single_pass(const ir::ExprPtr& cond, const ir::Block& body, Env env, unsigned depth) {
     const Id c = expr(cond, env);
+    const bool every_pass = every_pass_;
+    const std::vector<Id> before = every_pass ? env.vars : std::vector<Id>{};
     Flow b = arm(body, env, depth, c, true);
-    // Every path through the body leaves: with one way out, it is taken
-    // whenever the body runs (its condition, a disjunction over the paths
-    // that is always true, would ask reversion for what decides them).
-    if (std::count_if(b.exits.begin(), b.exits.end(),
-                      [](const auto& e) { return e.has_value(); }) == 1)
-      for (std::optional<Exit>& e : b.exits)
-        if (e) e->cond = truth(true);
+    // Every path through the body leaves.
+    b.take_only_exit(truth(true));
     Flow out;
     const Exit* brk = b.find(break_slot(1));
     out.fall_cond =
@@ -496,6 +509,9 @@ class Translator {
     if (const Exit* ret = b.find(kReturn)) out.exit(kReturn) = Exit{conj(c, ret->cond), ret->env};
     for (std::size_t k = continue_slot(1) + 1; k < b.exits.size(); ++k)
       if (b.exits[k]) out.exit(outer_slot(k)) = Exit{conj(c, b.exits[k]->cond), b.exits[k]->env};
+    // Like an `if` (branch()): on every run and always falling through, it
+    // computes the values its paths join on every run too.
+    if (every_pass && is_true(out.fall_cond) && !out.leaves()) note_joined(before, out.fall);
     return out;
   }
 
