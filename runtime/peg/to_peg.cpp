@@ -417,10 +417,12 @@ class Translator {
   }
 
   // Where paths join on every run, the variables' values there (those that
-  // changed since `before`) are computed on every run too.
+  // changed since `before`) are computed on every run too; not those of
+  // variables declared on one path (kNone before): merge() keeps that path's
+  // value, which only that path computes (`if (i < n) { var t = p[i]; }`).
   void note_joined(std::span<const Id> before, const Env& joined) {
     for (std::size_t v = 0; v < before.size(); ++v)
-      if (joined.vars[v] != before[v] && joined.vars[v] != kNone)
+      if (before[v] != kNone && joined.vars[v] != before[v] && joined.vars[v] != kNone)
         always_->push_back(joined.vars[v]);
   }
 

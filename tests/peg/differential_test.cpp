@@ -4247,6 +4247,51 @@ fn f(a0: u8, a1: u32, p2: i8*, a3: i32, p4: u8*) -> u16 {
 )");
 }
 
+// A variable declared in one branch holds, after the `if`, the value that
+// branch gave it (to_peg's merge), which only that branch computes: it is
+// not noted as computed on every call, and its load is not read ahead of
+// the `if` (it was: out of bounds where i >= n).
+TEST(PegDifferential, AVariableDeclaredInABranchIsNotReadAheadOfIt) {
+  const ir::Module m = ir::parse_module(R"(
+fn f(p: i64*, i: u64, n: u64) -> i64 {
+  var r: i64 = 0i64;
+  if (i < n) {
+    var t: i64 = p[i];
+    r = t;
+  }
+  p[0u32] = 5i64;
+  return r;
+}
+)");
+  // Whether a statement reads memory where it stands (a select's arms are
+  // read only when chosen).
+  const auto loads_unguarded = [](const ir::Stmt& s) {
+    std::vector<const ir::Expr*> todo;
+    for (const ir::ExprPtr* root : {&s.expr, &s.ptr, &s.index})
+      if (*root) todo.push_back(root->get());
+    while (!todo.empty()) {
+      const ir::Expr* e = todo.back();
+      todo.pop_back();
+      if (e->kind == ir::ExprKind::Load) return true;
+      const std::size_t operands = e->kind == ir::ExprKind::Select ? 1 : e->args.size();
+      for (std::size_t k = 0; k < operands; ++k)
+        if (e->args[k]) todo.push_back(e->args[k].get());
+    }
+    return false;
+  };
+  for (const bool saturate : {false, true}) {
+    PegOptions options;
+    options.saturate = saturate;
+    options.limits.time = std::chrono::hours(1);
+    const PegResult r = optimize(m, options);
+    for (const ir::Stmt& s : r.module.functions.front().body) {
+      if (s.kind == ir::StmtKind::If) break;
+      EXPECT_FALSE(loads_unguarded(s)) << "saturate " << saturate << "\n" << ir::print(r.module);
+    }
+  }
+  expect_reverted(ir::print(m));
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
