@@ -288,6 +288,22 @@ TEST(PegDifferential, CorpusShapes) {
   }
 }
 
+// Loads whose index an `if` checks rather than reduces (RandomFeatures::
+// guarded_loads): the bounds-checked interpreter reports a load the
+// optimizer reads ahead of its guard.
+TEST(PegDifferential, GuardedLoads) {
+  const std::uint64_t count = std::max<std::uint64_t>(fuzz_count() / 5, 1);
+  Tally tally;
+  for (std::uint64_t seed = fuzz_first(); seed < fuzz_first() + count; ++seed) {
+    testing::RandomProgramOptions o;
+    o.seed = seed + 3'000'000;
+    o.features.guarded_loads = true;
+    check_program(o, PegOptions{}, tally);
+    if (HasFatalFailure()) return;
+  }
+  report(tally);
+}
+
 // A loop whose first iteration always exits, peeled because its invariant
 // division may trap: nothing may follow the peeled iteration's exit (its
 // variables were left undeclared; seed 146 and 63 others in 20,000).

@@ -42,6 +42,7 @@ enum class StmtChoice {
   Break,
   Continue,
   Return,
+  GuardedLoad,
 };
 
 // Generates the statements; expressions come from ExprGen.
@@ -136,6 +137,7 @@ class Generator {
         in_loop && control ? exits : 0u,                                           // Break
         in_loop && control ? exits : 0u,                                           // Continue
         depth_ > 0 && s_.features.early_returns ? exits : 0u,                      // Return
+        can_nest && has_arrays && s_.features.guarded_loads ? 2u : 0u,             // GuardedLoad
     };
     switch (static_cast<StmtChoice>(s_.weighted(weights))) {
       case StmtChoice::Declare:
@@ -174,6 +176,9 @@ class Generator {
       case StmtChoice::Return:
         s_.emit(Stmt::return_(e_.expr(s_.ret, s_.options.max_expr_depth)));
         return true;
+      case StmtChoice::GuardedLoad:
+        gen_guarded_load();
+        return false;
     }
     return false;
   }
@@ -290,6 +295,30 @@ class Generator {
     const VarId q = s_.builder.new_local(s_.fresh("q"), a.pointer);
     s_.emit(Stmt::decl(q, pointer));
     s_.arrays.push_back({q, a.pointer, a.length - offset});
+  }
+
+  // `var v = x; var g: u64 = <any integer>; if (g < length) { var t = p[g];
+  // v = t; … }`: the index is checked, not reduced; v carries the load's
+  // value out.
+  void gen_guarded_load() {
+    const ArrayVar a = s_.rng.pick(std::span<const ArrayVar>(s_.arrays));
+    const Type element = a.pointer.pointee();
+    const VarId carried = s_.builder.new_local(s_.fresh("v"), element);
+    s_.emit(Stmt::decl(carried, e_.expr(element, 1)));
+    const VarId index = s_.builder.new_local(s_.fresh("g"), Type::u64());
+    s_.emit(Stmt::decl(
+        index,
+        ExprGen::to_type(e_.expr(s_.pick(s_.types.ints), s_.options.max_expr_depth), Type::u64())));
+    ExprPtr in_range =
+        ir::binary(BinaryOp::Lt, s_.builder.read(index), ir::constant(Type::u64(), a.length));
+    Block then_block = gen_block([&] {
+      const VarId loaded = s_.builder.new_local(s_.fresh("t"), element);
+      s_.emit(Stmt::decl(loaded, ir::load(s_.builder.read(a.id), s_.builder.read(index))));
+      s_.scalars.push_back({loaded, element, false});
+      s_.emit(Stmt::assign(carried, s_.builder.read(loaded)));
+    });
+    s_.emit(Stmt::if_(std::move(in_range), std::move(then_block), Block{}));
+    s_.scalars.push_back({carried, element, true});
   }
 
   void gen_if() {

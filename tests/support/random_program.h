@@ -2,7 +2,8 @@
 //
 // Every program verifies, terminates on every input (loops count up to small
 // bounds) and never traps on any input: divisions are guarded against 0 and
-// MIN / -1, indices are reduced modulo the length of the array they index,
+// MIN / -1, indices are reduced modulo the length of the array they index
+// (or, with `guarded_loads`, checked by an `if` around the load),
 // shift counts need nothing (the IR takes them modulo the width). Floats may
 // become NaN or infinite. Programs using exp, log or pow say so, because the
 // backends may differ from the interpreter in the last bits there.
@@ -40,6 +41,10 @@ struct RandomFeatures {
   bool inexact_math = false;  // exp log pow
   bool atomics = false;       // atomic_* on array elements
   bool tables = false;        // elements of constant tables (`table T [...]`), read in range
+  // Loads whose index is not reduced, under an `if` that checks it
+  // (`if (i < n) { var t = p[i]; v = t; }`): a load read ahead of its
+  // guard reads out of bounds, which the bounds-checked interpreter reports.
+  bool guarded_loads = false;
 };
 
 // What the statements lean to, for the shapes of staged programs (the corpus
