@@ -110,6 +110,13 @@ GoesOn goes_on(const ir::Block& block, std::uint32_t nesting) {
         break;
       case ir::StmtKind::If: {
         const GoesOn t = goes_on(s.body, nesting), e = goes_on(s.orelse, nesting);
+        if (s.expr->kind == ir::ExprKind::Const) {
+          // `if (true)`: only the arm taken (translation folds the other away).
+          const GoesOn& taken = s.expr->bits != 0 ? t : e;
+          out.continues |= taken.continues;
+          out.falls = taken.falls;
+          break;
+        }
         out.continues |= t.continues || e.continues;
         out.falls = t.falls || e.falls;
         break;

@@ -4308,6 +4308,44 @@ fn f(p: i64*, i: u64, n: u64) -> i64 {
   expect_reverted(ir::print(m));
 }
 
+// A loop whose body returns under `if (true)` never runs a second pass: it
+// is an `if` on its first test (`6 > 0`, true), and the branch returns
+// whenever it runs. Taken for a loop, its return flag was its first test
+// unfolded, and the loop before it ran in two branches (random seed
+// 86,117, reduced; kept for duplicated loops).
+TEST(PegDifferential, ALoopWhoseBodyReturnsUnderIfTrueRunsOnce) {
+  expect_reverted(R"(
+extern fn t_mix_i64(i64) -> i64 pure;
+extern fn t_blend_f64(f64, f64) -> f64 pure;
+fn f(a0: f32, a1: u16, p2: f32*, p3: f32*) -> u32 {
+  var v4: u16;
+  if ((i32(a1) - -2147483648i32) * i32(a1) != i32(i64(a1))) {
+    var c5: u32 = 0u32;
+    while (c5 < 6u32) {
+      c5 = c5 + 1u32;
+    }
+    a1 = u16(i32(c5));
+    if (bool(u16(max(u8(a0), u8(a1))))) {
+      a0 = (p3 + 5i64 - 5i32)[u64(-(4294967290u32)) % 6u64];
+      var t6: u16 = v4;
+      var t7: u16 = v4;
+      a1 = (u16(a0) & a1 ^ a1 >> 50626u16) - (t6 / (t7 == 0u16 ? 1u16 : t7) | u16(@t_mix_i64(-9223372036854775808i64)));
+      var v9: u8;
+      (p2 + 0u32)[u64(i32(v9) << 0i32) % 4u64] = f32(@t_blend_f64(5.0f64, f64(a0) % f64(v4))) % sqrt(f32(v9));
+    }
+    for (var k11: u8 = 6u8; k11 > 0u8; k11 = k11 - 1u8) {
+      if (true) {
+        var t12: u32 = c5;
+        var t13: u32 = c5;
+        return ~(t12 % (t13 == 0u32 ? 1u32 : t13)) | (false ? c5 : c5) ^ c5;
+      }
+    }
+  }
+  return u32(a1);
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
