@@ -1614,8 +1614,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
       // made yet: the loop would run in this `if` and again where the
       // φ's other users need it.
       bool defined_on_side = defined(arm);
-      if (!defined_on_side &&
-          !may_run_loop(std::span(&arm, 1), 0, 1, std::numeric_limits<unsigned>::max())) {
+      if (!defined_on_side && !may_run_inner_loop(std::span(&arm, 1), 0)) {
         ir::Block none;
         in_scope(none, [&] {
           know(cond, side == 0);
