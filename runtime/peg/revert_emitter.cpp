@@ -692,19 +692,50 @@ std::optional<Emitter::TestSite> Emitter::phi_making_test_reads(std::uint32_t gu
     if (!sigma) return std::nullopt;
     return TestSite{*sigma, guard, holds, true};
   }
-  const auto makes_needs = [&](std::uint32_t arm) {
-    const NodeSet side = states_towards(arm);
+  // (`certainly`: on every way the known conditions leave open.)
+  const auto makes_needs = [&](std::uint32_t arm, bool certainly = false) {
+    NodeSet side;
+    if (certainly) {
+      // (The arm itself too: a σ φ the test reads.)
+      const std::uint32_t decided = resolve_by_cases(arm);
+      side = unite(certain_states_towards(decided), NodeSet{decided});
+    } else {
+      side = states_towards(arm);
+    }
     return std::includes(side.begin(), side.end(), needs.begin(), needs.end());
   };
   const NodeSet& going_on = bundles_.back().going_on;
+  // Going on certainly makes it, or a σ φ going on follows it arm by arm
+  // (`if (g) loop; if (g && b) { p[3] = 0; continue; }`: the loop's `if`
+  // is made on every way on): reached itself. Or a σ φ going on makes it
+  // where the guard holds (`if (g) t = f(); else if (b) continue; else
+  // p[0] = 1;`, the test reading the call): that σ φ is reached instead.
+  const auto way_to_make = [&](std::uint32_t sigma) -> std::optional<std::uint32_t> {
+    if (std::binary_search(going_on.begin(), going_on.end(), sigma)) return sigma;
+    std::optional<std::uint32_t> via;
+    for (std::uint32_t s : going_on) {
+      const PegNode& q = node(s);
+      if (s == sigma || q.kind() != Kind::Phi || !q.type().is_state() || reached(s)) continue;
+      spend(1);
+      if (follows_arm_by_arm(s, sigma)) return sigma;
+      if (!via) {
+        ir::Block none;
+        in_scope(none, [&] {
+          know(guard, holds);
+          if (resolve_by_cases(s) == resolve_by_cases(sigma)) via = s;
+        });
+      }
+    }
+    return via;
+  };
   if (const auto on_guard = state_phis_.find(guard); on_guard != state_phis_.end()) {
     for (std::uint32_t sigma : on_guard->second) {
-      // Going on certainly makes it, and so its input (the effects both its
-      // sides start from, made before its `if`).
-      if (reached(sigma) || !std::binary_search(going_on.begin(), going_on.end(), sigma) ||
-          !can_reach(sigma))
-        continue;
-      if (makes_needs(node(sigma).children[holds ? 1 : 2])) return TestSite{sigma, guard, holds};
+      // Going on makes it, and so its input (the effects both its sides
+      // start from, made before its `if`).
+      if (reached(sigma) || !makes_needs(node(sigma).children[holds ? 1 : 2])) continue;
+      const std::optional<std::uint32_t> made = way_to_make(sigma);
+      if (!made || !can_reach(*made)) continue;
+      return TestSite{sigma, guard, holds, false, made != sigma ? made : std::nullopt};
     }
   }
   // A σ φ on another condition, whose `if` first branches on a condition b
@@ -720,26 +751,52 @@ std::optional<Emitter::TestSite> Emitter::phi_making_test_reads(std::uint32_t gu
     if (s.kind() != Kind::Phi || !s.type().is_state() || s.children[0] == guard || reached(sigma))
       continue;
     spend(1);
-    const std::optional<std::uint32_t> branch = first_branch(s.children[0]);
-    if (!branch) continue;
-    std::optional<bool> side, taken, taken_otherwise;
-    ir::Block none;
-    in_scope(none, [&] {
-      know(guard, holds);
-      side = known(*branch);
-      know(test, false);
-      taken = known(s.children[0]);
-    });
-    if (!side || !taken || !makes_needs(s.children[*taken ? 1 : 2])) continue;
-    if (*branch != guard) {
+    const std::optional<std::uint32_t> first = first_branch(s.children[0]);
+    if (!first) continue;
+    // (By cases too: the guard may be a part of the σ φ's condition's
+    // negation, `!b && !t && !g` against `b || g`.)
+    const auto known_or_implied = [&](std::uint32_t c) {
+      const std::optional<bool> k = known(c);
+      return k ? k : implied(c);
+    };
+    // What the side the known conditions take makes; either side where they
+    // leave the σ φ's condition open (`if (g) { loop; if (b) p[3] = 0; else
+    // continue; if (t) break; }`: both make the loop).
+    const auto taken_side_makes_needs = [&] {
+      const std::optional<bool> k = known_or_implied(s.children[0]);
+      return k ? makes_needs(s.children[*k ? 1 : 2], true)
+               : makes_needs(s.children[1], true) && makes_needs(s.children[2], true);
+    };
+    const auto site_on = [&](std::uint32_t branch) -> std::optional<TestSite> {
+      std::optional<bool> side;
+      bool made = false;
+      ir::Block none;
       in_scope(none, [&] {
-        know(*branch, *side);
-        know(guard, !holds);
-        taken_otherwise = known(s.children[0]);
+        know(guard, holds);
+        side = known_or_implied(branch);
+        know(test, false);
+        made = side && taken_side_makes_needs();
       });
-      if (!taken_otherwise || !makes_needs(s.children[*taken_otherwise ? 1 : 2])) continue;
-    }
-    if (can_reach(sigma)) return TestSite{sigma, *branch, *side};
+      if (!made) return std::nullopt;
+      if (branch != guard) {
+        in_scope(none, [&] {
+          know(branch, *side);
+          // (Nothing to ask where the guard cannot fail on that side.)
+          if (known_or_implied(guard) == holds) return;
+          know(guard, !holds);
+          made = taken_side_makes_needs();
+        });
+        if (!made) return std::nullopt;
+      }
+      if (!can_reach(sigma)) return std::nullopt;
+      return TestSite{sigma, branch, *side};
+    };
+    // A σ φ phi_into() makes by branching on its condition's own condition
+    // first (splits_on_arm): there, or, the test waiting in the `if` on the
+    // whole condition, there (phi_into then does not split).
+    if (*first == s.children[0] && splits_on_arm(sigma, *first))
+      if (std::optional<TestSite> site = site_on(node(*first).children[0])) return site;
+    if (std::optional<TestSite> site = site_on(*first)) return site;
   }
   return std::nullopt;
 }
@@ -822,6 +879,21 @@ std::optional<std::uint32_t> Emitter::first_branch(std::uint32_t cond) {
     return test;
   }
   return std::nullopt;
+}
+
+bool Emitter::splits_on_arm(std::uint32_t state, std::uint32_t cond) const {
+  const PegNode& c = node(cond);
+  // (Not where an exit test waits for a branch of this `if` on another
+  // condition.)
+  if (c.kind() != Kind::Phi || (test_in_branch_ && test_in_branch_->state == state &&
+                                test_in_branch_->branch != c.children[0]))
+    return false;
+  return std::ranges::any_of(std::array{1, 2}, [&](int side) {
+    const PegNode& k = node(c.children[side]);
+    if (k.kind() != Kind::Const) return false;
+    const PegNode& taken = node(node(state).children[k.label.payload != 0 ? 1 : 2]);
+    return taken.kind() == Kind::Phi && taken.children[0] == c.children[0];
+  });
 }
 
 void Emitter::test_pending_in(std::optional<std::uint32_t> state, std::uint32_t branch_on,
@@ -957,20 +1029,8 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   // too (`if (h) { loop; if (x) { f(); continue; } }` leaves φ(h && x, f()
   // after the loop, φ(h, after the loop, before))): where h fails, that arm
   // is decided; where it holds, both arms start from the loop, made once.
-  const auto arm_on_own_condition = [&] {
-    const PegNode& c = node(cond);
-    // (Not where an exit test waits for one branch of this `if`.)
-    if (!state || c.kind() != Kind::Phi || (test_in_branch_ && test_in_branch_->state == *state))
-      return false;
-    return std::ranges::any_of(std::array{1, 2}, [&](int side) {
-      const PegNode& k = node(c.children[side]);
-      if (k.kind() != Kind::Const) return false;
-      const PegNode& taken = node(node(*state).children[k.label.payload != 0 ? 1 : 2]);
-      return taken.kind() == Kind::Phi && taken.children[0] == c.children[0];
-    });
-  };
   const bool splits_cond = splits(cond);
-  const bool split_on_arm = !splits_cond && arm_on_own_condition();
+  const bool split_on_arm = !splits_cond && state && splits_on_arm(*state, cond);
   const bool split = split_on_arm || splits_cond;
   const std::uint32_t test = split ? node(cond).children[0] : cond;
   // A φ condition whose own condition is known here (a branch of an
@@ -1648,9 +1708,29 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   const PegNode& state_phi = node(except);
   const bool state_group = state_phi.kind() == Kind::Phi && state_phi.type().is_state();
   std::optional<BranchEffects> branches[2];
+  // The `if` followed by an effect no load moves past (a call after it
+  // that the bundle makes): the memory each branch ends at is gone there.
+  std::optional<bool> followed_by_fix;
+  const auto followed = [&] {
+    const Bundle& b = bundles_.back();
+    for (const NodeSet* states : {&b.must, &b.going_on})
+      for (std::uint32_t y : *states) {
+        const Kind k = node(y).kind();
+        if (!node(y).type().is_state() || reached(y) ||
+            (k != Kind::ProjState && k != Kind::Barrier && k != Kind::Eval))
+          continue;
+        spend(1);
+        if (const std::optional<std::uint32_t> in = input_of(y); in && resolve(*in) == except)
+          return true;
+      }
+    return false;
+  };
   const auto made_in_branches = [&](std::uint32_t m) {
     for (int side = 0; side < 2; ++side) {
-      if (!branches[side]) branches[side] = branch_effects(state_phi.children[1 + side]);
+      if (!branches[side]) {
+        if (!followed_by_fix) followed_by_fix = followed();
+        branches[side] = branch_effects(state_phi.children[1 + side], *followed_by_fix);
+      }
       if (!made_in_branch(node(m).children[1 + side], *branches[side])) return false;
     }
     return true;
@@ -1676,7 +1756,7 @@ std::vector<std::uint32_t> Emitter::fusable_phis(std::uint32_t cond, std::uint32
   return out;
 }
 
-Emitter::BranchEffects Emitter::branch_effects(std::uint32_t branch_state) {
+Emitter::BranchEffects Emitter::branch_effects(std::uint32_t branch_state, bool end_fixed) {
   BranchEffects out{certain_states_towards(branch_state), {}};
   for (std::uint32_t y : out.made) {
     if (const std::optional<std::uint32_t> in = input_of(y)) {
@@ -1685,6 +1765,7 @@ Emitter::BranchEffects Emitter::branch_effects(std::uint32_t branch_state) {
           resolve(*in), k == Kind::ProjState || k == Kind::Barrier || k == Kind::Eval);
     }
   }
+  if (end_fixed) out.next_fixes_reads.emplace_back(resolve(branch_state), true);
   std::sort(out.next_fixes_reads.begin(), out.next_fixes_reads.end());
   return out;
 }
@@ -1956,19 +2037,7 @@ void Emitter::read_where_chosen(std::uint32_t effect) {
   };
   // Nor what runs a loop not made yet: made in the `if`, it would be made
   // again where the loop is needed elsewhere.
-  const auto runs_loop = [&](std::uint32_t x) {
-    std::vector<std::uint32_t> operands{x};
-    Marks seen = marks();
-    for (std::size_t walked = 0; !operands.empty(); ++walked) {
-      if (walked == kMayRunWalk) return true;
-      const std::uint32_t y = operands.back();
-      operands.pop_back();
-      if (!leads_to_loop_[y] || lookup(y) || !seen.insert(y)) continue;
-      if (node(y).kind() == Kind::Eval) return true;
-      operands.insert(operands.end(), node(y).children.begin(), node(y).children.end());
-    }
-    return false;
-  };
+  const auto runs_loop = [&](std::uint32_t x) { return may_run_inner_loop(std::span(&x, 1), 0); };
   const auto ready = [&](std::uint32_t x) { return reads_only_cur(x) && !runs_loop(x); };
   for (std::uint32_t n : order) {
     const std::uint32_t last_step = found.at(n);

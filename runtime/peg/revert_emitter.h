@@ -249,11 +249,14 @@ class Emitter {
   // Or the test reads nothing unmade, but going on reads that σ φ's
   // branches through a value φ on its condition (decided_phi_going_on_reads):
   // then that side's effects come first in the branch (`arm_first`).
+  // `via`: a σ φ going on makes that makes `state` where the test's guard
+  // holds, reached in its place (`state` is not made on every way on).
   struct TestSite {
     std::uint32_t state;
     std::uint32_t branch;
     bool side;
     bool arm_first = false;
+    std::optional<std::uint32_t> via = std::nullopt;
   };
   std::optional<TestSite> phi_making_test_reads(std::uint32_t guard, bool holds,
                                                 std::uint32_t test);
@@ -273,6 +276,10 @@ class Emitter {
   // The condition phi_into() first branches on for a σ φ on `cond`, as
   // what is known here leaves it (none if it takes one side unbranched).
   std::optional<std::uint32_t> first_branch(std::uint32_t cond);
+  // Whether phi_into() makes σ φ `state` where it branches on `cond`, a
+  // φ(h, x, k) with k a constant, by branching on h first: the arm k takes
+  // is a σ φ on h too.
+  bool splits_on_arm(std::uint32_t state, std::uint32_t cond) const;
   // In the branch of phi_into()'s `if` on `branch_on` for σ φ `state`, the
   // pending TestInBranch if it is this one's.
   void test_pending_in(std::optional<std::uint32_t> state, std::uint32_t branch_on, int side);
@@ -428,7 +435,9 @@ class Emitter {
     NodeSet made;
     std::vector<std::pair<std::uint32_t, bool>> next_fixes_reads;  // sorted
   };
-  BranchEffects branch_effects(std::uint32_t branch_state);
+  // `end_fixed`: the branch's `if` is followed by an effect no load moves
+  // past, which fixes the reads of the σ the branch ends at too.
+  BranchEffects branch_effects(std::uint32_t branch_state, bool end_fixed);
   // Whether `arm`, of a value φ on the condition of a σ φ whose branch on
   // that side makes `branch`, is what that branch's code computes: past
   // what cannot trap, loads and readonly calls of the memory at the
@@ -484,6 +493,8 @@ class Emitter {
   // first iteration, where they are their initial σ, on every arm of the
   // σ φs between); otherwise `state`.
   std::uint32_t memory_of(std::uint32_t state) const;
+  // memory_of() past resolve(): `target` is `state` resolved.
+  std::uint32_t memory_through_checks(std::uint32_t state, std::uint32_t target) const;
   // Memory as it was at `state`, for `reader`: there already, or reached.
   // When memory has moved past it, `reader` is blamed (another e-node of its
   // class may read a later σ).
@@ -497,6 +508,10 @@ class Emitter {
   // Whether what cur_ overwrote stays overwritten after `effect`: cur_ is
   // no store (nothing is), or `effect` stores to cur_'s address again.
   bool stores_over_cur(std::uint32_t effect) const;
+  // Whether `effect` is a store to the address `store` wrote, on the σ
+  // `store` wrote over (saturation's store(store(s, p, i, x), p, i, y) =
+  // store(s, p, i, y)): made after `store`, it leaves the same memory.
+  bool overwrites(std::uint32_t effect, std::uint32_t store) const;
   // Whether load `load` reads at cur_ what it reads at its own σ, behind
   // cur_: on every way down, through σ φs, only stores through its pointer
   // at constant indices other than its own constant one, and Demands
@@ -516,11 +531,13 @@ class Emitter {
   // too, whatever fusable_phis says (it is being computed: effect_phi).
   void produce(std::uint32_t producer, std::optional<std::uint32_t> with = std::nullopt);
   std::optional<std::uint32_t> input_of(std::uint32_t producer);
-  // Whether σ φ `phi` follows cur_, a σ φ on the same condition made before
-  // (`if (a) loop; else f();` then `if (a) loop2;`): each of its arms leads
-  // down to cur_ or to cur_'s arm on the same side, though the σ both its
-  // arms start from (input_of) is older.
-  bool follows_arm_by_arm(std::uint32_t phi);
+  // Whether σ φ `phi` follows `made` (cur_: a σ φ made before; `if (a)
+  // loop; else f();` then `if (a) loop2;`): each of its arms leads down to
+  // `made`, to what `made` is where phi's condition takes that arm (its
+  // arm on the same condition; by cases on another), or to a store that
+  // overwrites `made`, though the σ both its arms start from (input_of)
+  // is older.
+  bool follows_arm_by_arm(std::uint32_t phi, std::uint32_t made);
   bool is_producer(std::uint32_t n) const;
 
   // ---------------------------------------------------------- loops (revert_loop.cpp)
@@ -539,13 +556,18 @@ class Emitter {
   // point. Returns false when every path exits.
   template <class Exit, class Iteration>
   bool exit_test(std::uint32_t cond, const Exit& exit, const Iteration& iteration);
+  // Where `test` reads memory not made yet: the effects every way on and
+  // out of the iteration makes that lie ahead of cur_, the σ φs among them
+  // that choose by a part of the test included (which run_common_work
+  // leaves for the test's own `if`).
+  void reach_effects_both_ways_make(std::uint32_t test);
   // The σ φs going on makes that are `end` here, in the going-on order:
   // asked at the end of each side of a split on an exit test's guard
   // (`end`: the σ the side went on from; where it left, the σ before the
   // split), where what its exit tests decided is known too.
   std::vector<std::uint32_t> going_on_joins_here(std::uint32_t end);
   // resolve(), through σ φs whose condition the known conditions imply by
-  // cases (implied()) too.
+  // cases (implied()) too, and σ φs whose arms both decide so to one σ.
   std::uint32_t resolve_by_cases(std::uint32_t state) const;
   // The φ n is where the known conditions hold: the arms they choose.
   std::uint32_t decided(std::uint32_t n) const;
@@ -636,7 +658,7 @@ class Emitter {
   // Whether evaluating roots may run (through φ branches too, and the
   // effects of an iteration of loop `effects_of`, 0: none) a loop not
   // computed yet whose level is within [first, last]; kMayRunWalk nodes at
-  // most, then false.
+  // most, then true.
   bool may_run_loop(std::span<const std::uint32_t> roots, unsigned effects_of, unsigned first,
                     unsigned last);
   // Whether evaluating roots may run a loop nested in `loop` (0: any loop).

@@ -140,7 +140,7 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
                        bundles_.pop_back();
                        return goes_on;
                      }};
-    reach(site.state);
+    reach(site.via.value_or(site.state));
     if (test_in_branch_) fail(site.state, "an exit test inside a branch that was not made");
     know(c, false);
     return true;
@@ -197,6 +197,16 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
             break;
           }
         if (!joined && !goes_on[1 - first]) joined = end[first];
+        // Or a σ φ on h whose arms are where the sides end (`if (!a) { if
+        // (f() > 3) { log(); continue; } }`: going on joins past the log,
+        // but this `if` at the call).
+        if (const auto on_h = state_phis_.find(h); !joined && on_h != state_phis_.end())
+          for (std::uint32_t s : on_h->second)
+            if (resolve(node(s).children[1]) == resolve(end[0]) &&
+                resolve(node(s).children[2]) == resolve(end[1])) {
+              joined = s;
+              break;
+            }
         if (!joined) fail(guard, "an exit test that moves memory on a path that goes on");
       }
       cur_ = start;
@@ -297,6 +307,10 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     // whole test. Also when A reads nothing unmade but going on reads the
     // branches of a σ φ on g that leaving needs too (`if (g) { p[0] = 1;
     // if (t) break; x = p[1]; }`): its side's effects, then A, inside.
+    // A guard that reads memory both ways make (`if (b) loop; if (a < v ||
+    // c) { p[0] = 1; if (p[1] > 0) break; }`, v the loop's): those effects
+    // first, so the guard is a value the test can branch on.
+    if (splits(guard)) reach_effects_both_ways_make(guard);
     for (const bool holds : {true, false}) {
       if (known(holds ? else_ : then_) != false) continue;
       const std::uint32_t test = holds ? then_ : else_;
@@ -308,29 +322,28 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
     // made of the call): on the guard, the arm tested inside.
     if (const std::optional<std::uint32_t> h = test_split_on(c)) return split_on(*h);
   }
-  // A test that reads memory the effects both ways make leave: those effects
-  // first, the σ φs among them that choose by a part of the test included
-  // (which run_common_work leaves for the test's own `if`).
-  {
-    NodeSet ahead;
-    {
-      NodeSetMemoHandle memo = node_set_memo();
-      const NodeSet& r = lazy_reads(c, *memo);
-      if (std::any_of(r.begin(), r.end(),
-                      [&](std::uint32_t s) { return s != kNoBlame && !reached(s); })) {
-        const Marks none = marks();
-        for (std::uint32_t n : bundles_.back().must)
-          if (node(n).type().is_state() && !reached(n) && effects_ahead(n, none, {}))
-            ahead.push_back(n);
-      }
-    }
-    for (std::uint32_t n : ahead)
-      if (!reached(n)) reach(n);
-  }
+  reach_effects_both_ways_make(c);
   ir::ExprPtr t = value(c);
   emit(ir::Stmt::if_(t, exit(c, true)));
   know(c, false);
   return true;
+}
+
+void Emitter::reach_effects_both_ways_make(std::uint32_t test) {
+  NodeSet ahead;
+  {
+    NodeSetMemoHandle memo = node_set_memo();
+    const NodeSet& r = lazy_reads(test, *memo);
+    if (std::none_of(r.begin(), r.end(),
+                     [&](std::uint32_t s) { return s != kNoBlame && !reached(s); }))
+      return;
+    const Marks none = marks();
+    for (std::uint32_t n : bundles_.back().must)
+      if (node(n).type().is_state() && !reached(n) && effects_ahead(n, none, {}))
+        ahead.push_back(n);
+  }
+  for (std::uint32_t n : ahead)
+    if (!reached(n)) reach(n);
 }
 
 std::vector<std::uint32_t> Emitter::going_on_joins_here(std::uint32_t end) {
@@ -347,15 +360,27 @@ std::vector<std::uint32_t> Emitter::going_on_joins_here(std::uint32_t end) {
 }
 
 std::uint32_t Emitter::resolve_by_cases(std::uint32_t state) const {
-  for (unsigned i = 0; i < g_.nodes.size(); ++i) {
-    state = resolve(state);
-    const PegNode& p = node(state);
-    if (p.kind() != Kind::Phi) break;
-    const std::optional<bool> c = implied(p.children[0]);
-    if (!c) break;
-    state = p.children[*c ? 1 : 2];
-  }
-  return state;
+  // (One level of arms: `self` recurses once at most.)
+  const auto decide = [&](const auto& self, std::uint32_t s, bool both_arms) -> std::uint32_t {
+    for (unsigned i = 0; i < g_.nodes.size(); ++i) {
+      s = resolve(s);
+      const PegNode& p = node(s);
+      if (p.kind() != Kind::Phi) break;
+      if (const std::optional<bool> c = implied(p.children[0])) {
+        s = p.children[*c ? 1 : 2];
+        continue;
+      }
+      if (!both_arms) break;
+      // Its arms decided to one σ (`if (g) { if (h) continue; } ...` where
+      // g holds: the σ φ going on on g's `continue` flag).
+      const std::uint32_t a = self(self, p.children[1], false),
+                          b = self(self, p.children[2], false);
+      if (a != b) break;
+      s = a;
+    }
+    return s;
+  };
+  return decide(decide, state, true);
 }
 
 std::uint32_t Emitter::decided(std::uint32_t n) const {
@@ -423,8 +448,22 @@ void Emitter::run_common_work(std::uint32_t test, std::optional<std::uint32_t> t
   // inside its branches with it, which values below may need.
   NodeSet decided = bundles_.back().decided_by_leaving;
   if (test_inside) std::erase(decided, *test_inside);
+  // Not a σ φ whose condition reads effects the test reads too, not made
+  // yet (`if (a) { if (b && f() > 3) return; continue; }` goes on by a
+  // σ φ on whether the call returned): made after the test, which decides
+  // it, rather than ahead of it on the paths that leave.
+  std::optional<NodeSet> test_needs;
+  const auto chooses_by_test_effects = [&](std::uint32_t n) {
+    const PegNode& p = node(n);
+    if (p.kind() != Kind::Phi || !splits(p.children[0])) return false;
+    if (!test_needs) test_needs = unmade_reads(test);
+    const NodeSet cond_needs = unmade_reads(p.children[0]);
+    return !intersect(*test_needs, cond_needs).empty();
+  };
   for (std::uint32_t n : common)
-    if (node(n).type().is_state() && !reached(n) && effects_ahead(n, in_test, decided)) reach(n);
+    if (node(n).type().is_state() && !reached(n) && effects_ahead(n, in_test, decided) &&
+        !chooses_by_test_effects(n))
+      reach(n);
   for (std::uint32_t n : common) {
     const PegNode& p = node(n);
     if (!p.type().is_ir() || lookup(n)) continue;
@@ -454,7 +493,9 @@ bool Emitter::may_run_loop(std::span<const std::uint32_t> roots, unsigned effect
                            unsigned first, unsigned last) {
   std::vector<std::uint32_t> todo(roots.begin(), roots.end());
   Marks seen = marks();
-  for (std::size_t walked = 0; !todo.empty() && walked < kMayRunWalk;) {
+  for (std::size_t walked = 0; !todo.empty();) {
+    // Too far to tell: a loop may lie beyond.
+    if (walked == kMayRunWalk) return true;
     const std::uint32_t n = todo.back();
     todo.pop_back();
     const PegNode& q = node(n);

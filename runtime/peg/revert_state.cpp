@@ -94,6 +94,15 @@ std::uint32_t Emitter::resolve(std::uint32_t state) const {
 std::uint32_t Emitter::memory_of(std::uint32_t state) const {
   const std::uint32_t target = resolve(state);
   if (memory_at(target)) return cur_;
+  const std::uint32_t at = memory_through_checks(state, target);
+  // A σ φ the known conditions decide by cases to memory here (an exit
+  // whose way out the earlier exit tests decide).
+  if (at != cur_ && node(target).kind() == Kind::Phi && memory_at(resolve_by_cases(target)))
+    return cur_;
+  return at;
+}
+
+std::uint32_t Emitter::memory_through_checks(std::uint32_t state, std::uint32_t target) const {
   const auto changes_none = [&](std::uint32_t x) {
     return node(x).kind() == Kind::Demand || checks_only_[x] ||
            std::find(peeled_states_.begin(), peeled_states_.end(), x) != peeled_states_.end();
@@ -195,6 +204,13 @@ bool Emitter::reads_past_other_indices(std::uint32_t load) const {
   return true;
 }
 
+bool Emitter::overwrites(std::uint32_t effect, std::uint32_t store) const {
+  const PegNode& e = node(effect);
+  const PegNode& at = node(resolve(store));
+  return e.kind() == Kind::Store && at.kind() == Kind::Store && e.children[1] == at.children[1] &&
+         e.children[2] == at.children[2] && resolve(e.children[0]) == resolve(at.children[0]);
+}
+
 bool Emitter::stores_over_cur(std::uint32_t effect) const {
   const PegNode& over = node(cur_);
   if (over.kind() != Kind::Store) return true;  // nothing is overwritten
@@ -224,6 +240,8 @@ Emitter::WayToState Emitter::way_to(std::uint32_t target) {
   };
   WayToState way;
   if (memory_at(state)) return way;
+  // A σ φ the known conditions decide by cases to memory here.
+  if (node(state).kind() == Kind::Phi && memory_at(resolve_by_cases(state))) return way;
   // Past it only by checks (Demands, loops that make only Demands): memory is
   // as it was there, and the checks made are ones the way here needed (a
   // call that reads a division's Demand, made to compute a condition whose
@@ -231,10 +249,14 @@ Emitter::WayToState Emitter::way_to(std::uint32_t target) {
   if (reached(state) && memory_of(state) == cur_) return way;
   if (reached(state)) return no_way(state, "a σ read after memory moved past it");
   for (std::uint32_t x = state; !memory_at(x);) {
-    if (!is_producer(x) || way.effects.size() > g_.nodes.size())
+    if (!is_producer(x) || way.effects.size() > g_.nodes.size()) {
+      // (Down to the σ cur_, a store, wrote over, from a store over its
+      // address: made on cur_, that store leaves the same memory.)
+      if (!way.effects.empty() && overwrites(way.effects.back(), cur_)) break;
       return no_way(state, "a σ that does not follow the current one");
+    }
     way.effects.push_back(x);
-    if (follows_arm_by_arm(x)) break;
+    if (follows_arm_by_arm(x, cur_)) break;
     const std::optional<std::uint32_t> in = input_of(x);
     if (!in) return no_way(x, "an effect whose input σ is unknown");
     x = resolve(*in);
@@ -311,29 +333,45 @@ void Emitter::reach(std::uint32_t target) {
   for (auto p = way.effects.rbegin(); p != way.effects.rend(); ++p) produce(*p);
 }
 
-bool Emitter::follows_arm_by_arm(std::uint32_t phi) {
+bool Emitter::follows_arm_by_arm(std::uint32_t phi, std::uint32_t made) {
   constexpr std::size_t kMaxChain = 64;
   const PegNode& p = node(phi);
-  const PegNode& at = node(cur_);
-  if (p.kind() != Kind::Phi || !p.type().is_state() || at.kind() != Kind::Phi ||
-      at.children[0] != p.children[0])
-    return false;
+  const PegNode& at = node(made);
+  if (p.kind() != Kind::Phi || !p.type().is_state()) return false;
+  const bool at_phi = at.kind() == Kind::Phi && at.type().is_state();
+  bool by_arm = false;
   for (const int side : {1, 2}) {
+    // `made` where phi's condition takes this side: its arm on the same
+    // condition, or what that condition implies of its own by cases (`if
+    // (g) loop; if (g && b) p[3] = 0;` follows the loop's `if` where g && b
+    // holds, and keeps its memory where it fails).
+    std::uint32_t there = at_phi ? at.children[side] : made;
+    if (at_phi && at.children[0] != p.children[0]) {
+      ir::Block none;
+      in_scope(none, [&] {
+        know(p.children[0], side == 1);
+        there = resolve_by_cases(made);
+      });
+    }
     std::optional<std::uint32_t> x = p.children[side];
     std::size_t steps = 0;
-    for (; x && *x != cur_ && *x != at.children[side]; ++steps) {
+    // (Or to a store over `made`'s address on the σ `made` wrote over.)
+    for (; x && *x != made && *x != there && !overwrites(*x, made); ++steps) {
       spend(1);
       if (steps == kMaxChain || !is_producer(*x)) return false;
       x = input_of(*x);
     }
     if (!x) return false;
+    by_arm |= *x != made;
   }
-  return true;
+  // (Both arms down to `made` itself: phi follows it as any effect does,
+  // through the effects both arms start from.)
+  return by_arm;
 }
 
 void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
   const std::uint32_t from = resolve(*input_of(p));
-  if (!memory_at(from) && !follows_arm_by_arm(p))
+  if (!memory_at(from) && !follows_arm_by_arm(p, cur_) && !overwrites(p, cur_))
     fail(p, "an effect on a σ that is not the current one");
   const std::uint32_t input = cur_;  // where memory stays while operands are computed
   for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {

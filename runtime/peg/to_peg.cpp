@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 
 #include "runtime/eqsat/loop_invariance.h"
 #include "runtime/ir/hash.h"
@@ -91,12 +92,14 @@ void assigned_vars(const ir::Block& block, std::vector<bool>& assigned,
 // `nesting` loops out (1: the loop whose body the block is). A loop whose
 // body can do neither never runs a second iteration. Nested loops count as
 // falling through; the recursion is as deep as the statements nest, which
-// too_deep_for_translation bounds.
+// too_deep_for_translation bounds. `constant` gives a condition's value where
+// translation folds it.
 struct GoesOn {
   bool falls = true;
   bool continues = false;
 };
-GoesOn goes_on(const ir::Block& block, std::uint32_t nesting) {
+using ConstantCondition = std::function<std::optional<std::uint64_t>(const ir::ExprPtr&)>;
+GoesOn goes_on(const ir::Block& block, std::uint32_t nesting, const ConstantCondition& constant) {
   GoesOn out;
   for (const ir::Stmt& s : block) {
     switch (s.kind) {
@@ -109,10 +112,11 @@ GoesOn goes_on(const ir::Block& block, std::uint32_t nesting) {
         out.falls = false;
         break;
       case ir::StmtKind::If: {
-        const GoesOn t = goes_on(s.body, nesting), e = goes_on(s.orelse, nesting);
-        if (s.expr->kind == ir::ExprKind::Const) {
+        const GoesOn t = goes_on(s.body, nesting, constant),
+                     e = goes_on(s.orelse, nesting, constant);
+        if (const std::optional<std::uint64_t> k = constant(s.expr)) {
           // `if (true)`: only the arm taken (translation folds the other away).
-          const GoesOn& taken = s.expr->bits != 0 ? t : e;
+          const GoesOn& taken = *k != 0 ? t : e;
           out.continues |= taken.continues;
           out.falls = taken.falls;
           break;
@@ -123,7 +127,7 @@ GoesOn goes_on(const ir::Block& block, std::uint32_t nesting) {
       }
       case ir::StmtKind::While:
       case ir::StmtKind::For:
-        out.continues |= goes_on(s.body, nesting + 1).continues;
+        out.continues |= goes_on(s.body, nesting + 1, constant).continues;
         break;
       default:
         break;
@@ -561,7 +565,8 @@ class Translator {
       out.fall_cond = truth(true);
       return out;
     }
-    if (const GoesOn on = goes_on(body, 1); !on.falls && !on.continues)
+    const auto folds = [&](const ir::ExprPtr& e) { return constant_on_entry(e, env, false); };
+    if (const GoesOn on = goes_on(body, 1, folds); !on.falls && !on.continues)
       return single_pass(cond, body, std::move(env), depth);
     std::vector<bool> assigned(f_.vars.size(), false), declared(f_.vars.size(), false);
     assigned_vars(body, assigned, declared);
@@ -761,9 +766,10 @@ class Translator {
   }
 
   // The value of a pure expression of constants and of variables that are
-  // constants in `env`, if it folds to one (an operation that would trap
-  // does not fold).
-  std::optional<std::uint64_t> constant_on_entry(const ir::ExprPtr& e, Env& env) {
+  // constants in `env` (with `reads_variables`), if it folds to one (an
+  // operation that would trap does not fold).
+  std::optional<std::uint64_t> constant_on_entry(const ir::ExprPtr& e, Env& env,
+                                                 bool reads_variables = true) {
     std::vector<const ir::Expr*> todo{e.get()};
     while (!todo.empty()) {
       const ir::Expr* x = todo.back();
@@ -772,7 +778,7 @@ class Translator {
         case ir::ExprKind::Const:
           break;
         case ir::ExprKind::Var:
-          if (f_.var(x->var).kind == ir::VarKind::Shared) return std::nullopt;
+          if (!reads_variables || f_.var(x->var).kind == ir::VarKind::Shared) return std::nullopt;
           if (env.vars.at(x->var.index) == kNone || !constant_bits(env.vars[x->var.index]))
             return std::nullopt;
           break;
