@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -40,6 +41,29 @@ bool may_continue(const ir::Block& b) {
     return !found;
   });
   return found;
+}
+
+// How many loops `b` leaves on every path by the `break` it ends with (its
+// last statement, or one at the end of both arms of a last `if`, the least
+// of them); 0 where a path falls through.
+std::uint32_t loops_left_at_end(const ir::Block& b) {
+  std::uint32_t levels = std::numeric_limits<std::uint32_t>::max();
+  std::vector<const ir::Block*> todo{&b};
+  while (!todo.empty()) {
+    const ir::Block& x = *todo.back();
+    todo.pop_back();
+    if (x.empty()) return 0;
+    const ir::Stmt& last = x.back();
+    if (last.kind == ir::StmtKind::Break) {
+      levels = std::min(levels, last.levels);
+    } else if (last.kind == ir::StmtKind::If && !last.orelse.empty()) {
+      todo.push_back(&last.body);
+      todo.push_back(&last.orelse);
+    } else {
+      return 0;
+    }
+  }
+  return levels;
 }
 
 // The operations a function performs in its loops, each weighted by 20 per
@@ -105,14 +129,16 @@ double loop_work(const ir::Block& body) {
     ops(s.expr, inner);
     ops(s.ptr, weight);
     ops(s.index, weight);
-    // A branch that ends by leaving loops runs once as they end: it weighs
-    // as the code around them (reversion puts a loop's exit value there;
-    // what the next iteration also needs then appears on both paths). Not
-    // one that may go on first (`else { if (a) continue; ...; break; }`):
-    // that runs on every iteration it goes on from.
+    // A branch that ends by leaving loops (on every path: an exit test
+    // split into an `if` whose arms both break) runs once as they end: it
+    // weighs as the code around them (reversion puts a loop's exit value
+    // there; what the next iteration also needs then appears on both
+    // paths). Not one that may go on first (`else { if (a) continue; ...;
+    // break; }`): that runs on every iteration it goes on from.
     const auto leaving = [](const ir::Block& b, double w) {
-      if (b.back().kind != ir::StmtKind::Break || may_continue(b)) return w;
-      for (std::uint32_t level = 0; level < b.back().levels; ++level) w = std::max(w / 20, 1.0);
+      const std::uint32_t levels = loops_left_at_end(b);
+      if (levels == 0 || may_continue(b)) return w;
+      for (std::uint32_t level = 0; level < levels; ++level) w = std::max(w / 20, 1.0);
       return w;
     };
     if (s.kind == ir::StmtKind::If && weight == 1) {

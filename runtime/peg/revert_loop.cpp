@@ -397,8 +397,17 @@ std::optional<std::uint32_t> Emitter::test_split_on(std::uint32_t guard) {
   const std::uint32_t g = decided(guard);
   const PegNode& p = node(g);
   if (p.kind() != Kind::Phi || known(g)) return std::nullopt;
-  const std::uint32_t h = p.children[0];
-  if (known(h) || splits(h)) return std::nullopt;
+  std::uint32_t h = p.children[0];
+  if (known(h)) return std::nullopt;
+  // A condition that reads such memory itself (`if (a) { if (f() > 3)
+  // return; break; } if (b) break;` leaves where φ(a, f() <= 3, false) or
+  // φ(a, false, b)): on the condition its own `if` branches on first.
+  const bool condition_reads = splits(h);
+  if (condition_reads) {
+    const std::optional<std::uint32_t> first = first_branch(h);
+    if (!first || *first == h || known(*first) || splits(*first)) return std::nullopt;
+    h = *first;
+  }
   // Where going on joins memory on h, a σ φ makes g (effect_phi).
   const NodeSet& going_on = bundles_.back().going_on;
   const auto goes_on_with = [&](std::uint32_t s) {
@@ -410,7 +419,7 @@ std::optional<std::uint32_t> Emitter::test_split_on(std::uint32_t guard) {
   // An arm reads memory a call, a store or a Demand leaves that only
   // leaving makes.
   NodeSetMemoHandle memo = node_set_memo();
-  for (int side = 1; side <= 2; ++side) {
+  for (int side = condition_reads ? 0 : 1; side <= 2; ++side) {
     const NodeSet& r = lazy_reads(p.children[side], *memo);
     if (std::any_of(r.begin(), r.end(), [&](std::uint32_t s) {
           return s != kNoBlame && !reached(s) && !goes_on_with(s) &&

@@ -4868,6 +4868,34 @@ fn f(p0: bool*, p1: u64*, a2: u16, a: bool, b: bool, n: u8) -> i8 {
 )");
 }
 
+// `if (a) { if (f() > 3) return; break; } if (b) break;` leaves where
+// φ(a, f() <= 3, false) or φ(a, false, b): the guard's condition reads the
+// call, so the test splits on a, the condition that one branches on first;
+// each side of the split ends by leaving, and weighs as code run once
+// (seed 1,192,282 reduced).
+TEST(PegDifferential, AnExitTestSplitsOnTheConditionItsGuardBranchesOnFirst) {
+  expect_reverted(R"(
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+extern fn t_tick(i64) -> i64 effect;
+fn f(p0: u8*, a: bool, b: bool) -> u8 {
+  var c1: i64 = 0i64;
+  while (c1 < 5i64) {
+    c1 = c1 + 1i64;
+    if (a) {
+      if (@t_tick(c1) > 3i64) {
+        return p0[0u64];
+      }
+      break;
+    }
+    if (b) {
+      break;
+    }
+  }
+  return 9u8;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
