@@ -173,7 +173,11 @@ ir::ExprPtr Emitter::lookup_in_scopes(std::uint32_t n) const {
         for (const Scope::InBranch& kept : it->second)
           if (std::all_of(kept.conditions.begin(), kept.conditions.end(),
                           [&](const Scope::InBranch::Condition& c) {
-                            return (g_.variant[c.cond] & entered) == 0 && known(c.cond) == c.holds;
+                            if ((g_.variant[c.cond] & entered) != 0) return false;
+                            // (By cases too: `if (!a) loop` has run where
+                            // neither `a && b` nor `a && !b` held.)
+                            const std::optional<bool> k = known(c.cond);
+                            return (k ? k : implied(c.cond)) == c.holds;
                           })) {
             hoisted_.push_back(kept.var);
             return read(kept.var);
@@ -324,13 +328,26 @@ std::optional<bool> Emitter::implied(std::uint32_t cond) const {
   if (order.empty() || atoms.empty() || atoms.size() > kMaxCaseAtoms) return std::nullopt;
   // The known conditions to respect: those still known here, the innermost
   // scopes' first.
+  // A fact over the condition's atoms and others splits on those too,
+  // while there are at most kMaxCaseAtoms in all (`a && b` and `a && !b`
+  // known false imply `!a`).
   std::vector<std::pair<std::vector<std::uint32_t>, bool>> facts;
+  std::vector<std::uint32_t> fact_atoms;
   for (auto s = scopes_.rbegin(); s != scopes_.rend() && facts.size() < kMaxCaseFacts; ++s)
     for (const auto& [c, holds] : s->known) {
       if (facts.size() == kMaxCaseFacts) break;
       if (known(c) != holds) continue;
-      std::vector<std::uint32_t> fact = walk(c, nullptr);
-      if (!fact.empty()) facts.emplace_back(std::move(fact), holds);
+      fact_atoms.clear();
+      std::vector<std::uint32_t> fact = walk(c, &fact_atoms);
+      if (fact.empty()) continue;
+      facts.emplace_back(std::move(fact), holds);
+      const auto is_atom = [&](std::uint32_t x) {
+        return std::ranges::find(atoms, x) != atoms.end();
+      };
+      if (!std::ranges::any_of(fact_atoms, is_atom)) continue;
+      std::erase_if(fact_atoms, is_atom);
+      if (atoms.size() + fact_atoms.size() <= kMaxCaseAtoms)
+        atoms.insert(atoms.end(), fact_atoms.begin(), fact_atoms.end());
     }
   std::optional<bool> out;
   std::unordered_map<std::uint32_t, std::optional<bool>> value;

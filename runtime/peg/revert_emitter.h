@@ -134,7 +134,8 @@ class Emitter {
   std::optional<std::uint32_t> negation_of(std::uint32_t n) const;
   std::optional<bool> known(std::uint32_t cond, unsigned depth) const;
   // What the known conditions imply of `cond` by cases: `cond`'s φs and !s
-  // over at most kMaxCaseAtoms conditions that are neither (its atoms),
+  // over at most kMaxCaseAtoms conditions that are neither (its atoms, and
+  // those of the known conditions that share one, while they fit),
   // evaluated under every assignment of them that no known condition
   // contradicts; the value they all give. At a loop's exit by `break`, the
   // loop's `returned` flag is false: known there is that the exit test's

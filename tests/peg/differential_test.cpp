@@ -4896,6 +4896,43 @@ fn f(p0: u8*, a: bool, b: bool) -> u8 {
 )");
 }
 
+// The exit test runs the inner loop where `!a` (in the branch past the
+// `a && b` exit); the next value of a2 needs it where `a && !b` fails, which
+// with `a && b` known false implies `!a`: the loop's value is read there, not
+// made again (implied() splits on the known conditions' atoms too; seed
+// 125,032 reduced, kept for duplicated loops).
+TEST(PegDifferential, ALoopRunInABranchKnownByCasesIsNotRunAgain) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+fn f(a2: bool, a: bool, b: bool, n: i32) -> f32 {
+  var c3: i32 = 0i32;
+  while (true) {
+    if (c3 >= (n & 7i32)) {
+      break;
+    }
+    c3 = c3 + 1i32;
+    if (a) {
+      if (b) {
+        return f32(@t_tick(-1i64));
+      } else {
+        continue;
+      }
+    } else {
+      var c9: u32 = 0u32;
+      while (c9 < 1u32) {
+        c9 = c9 + 1u32;
+        a2 = c9 < u32(a2);
+      }
+    }
+    if (a2) {
+      return 3.0f32;
+    }
+  }
+  return -f32(c3);
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
