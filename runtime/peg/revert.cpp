@@ -69,11 +69,13 @@ void Emitter::compute_facts() {
     for (std::size_t k = reads_state(p.kind()) ? 1 : 0; k < p.children.size(); ++k)
       consumed[p.children[k]] = 1;
   }
-  for (std::uint32_t i = 0; i < n && !dropped_stores_; ++i) {
+  for (std::uint32_t i = 0; i < n; ++i) {
     const PegNode& p = node(i);
-    dropped_stores_ = reads_state(p.kind()) && node(p.children[0]).kind() == Kind::Store &&
-                      !consumed[p.children[0]];
+    if (reads_state(p.kind()) && node(p.children[0]).kind() == Kind::Store &&
+        !consumed[p.children[0]])
+      dropped_stores_.emplace_back(p.children[0], i);
   }
+  std::sort(dropped_stores_.begin(), dropped_stores_.end());
 
   // Leads to a loop: up from the value evals, through the φs, pure
   // operators and reads that use them (a loop's value as a load's index).

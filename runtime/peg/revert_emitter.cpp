@@ -325,7 +325,10 @@ std::optional<bool> Emitter::implied(std::uint32_t cond) const {
   };
   std::vector<std::uint32_t> atoms;
   const std::vector<std::uint32_t> order = walk(cond, &atoms);
-  if (order.empty() || atoms.empty() || atoms.size() > kMaxCaseAtoms) return std::nullopt;
+  // (An atom asked is its own value: `a` where `a && a` is known false.)
+  const bool atom_asked = order.empty() && atoms.size() == 1 && atoms.front() == cond;
+  if ((order.empty() && !atom_asked) || atoms.empty() || atoms.size() > kMaxCaseAtoms)
+    return std::nullopt;
   // The known conditions to respect: those still known here, the innermost
   // scopes' first.
   // A fact over the condition's atoms and others splits on those too,
@@ -379,7 +382,7 @@ std::optional<bool> Emitter::implied(std::uint32_t cond) const {
       return v && *v != fact.second;
     });
     if (!allowed) continue;
-    const std::optional<bool> v = evaluate(order);
+    const std::optional<bool> v = atom_asked ? of(cond) : evaluate(order);
     if (!v || (out && *out != *v)) return std::nullopt;
     out = v;
   }
@@ -606,7 +609,8 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
   //   makes);
   // - an arm that would run a loop not made yet, whose exits compute all
   //   its values and effects (`returned` as φ(went on, a value of an inner
-  //   loop whose return makes a call, false)).
+  //   loop whose return makes a call, false)), or a condition that would
+  //   (at a `break`'s exit, `returned` tests a value of an inner loop).
   const auto call_not_certain = [&](std::uint32_t s) {
     if (node(s).kind() != Kind::ProjState) return false;
     if (bundles_.empty()) return true;
@@ -622,13 +626,13 @@ ir::ExprPtr Emitter::phi(std::uint32_t n) {
     const NodeSet unmade = unmade_reads(p.children[side]);
     return std::any_of(unmade.begin(), unmade.end(), off_the_way);
   };
-  const auto runs_inner_loop = [&](int side) {
-    const std::uint32_t arm = p.children[side];
-    return may_run_inner_loop(std::span(&arm, 1), depth_);
+  const auto runs_inner_loop = [&](int child) {
+    const std::uint32_t operand = p.children[child];
+    return may_run_inner_loop(std::span(&operand, 1), depth_);
   };
   if (arm_off_the_way(1) || arm_off_the_way(2) ||
-      std::any_of(cond_reads.begin(), cond_reads.end(), call_not_certain) || runs_inner_loop(1) ||
-      runs_inner_loop(2))
+      std::any_of(cond_reads.begin(), cond_reads.end(), call_not_certain) || runs_inner_loop(0) ||
+      runs_inner_loop(1) || runs_inner_loop(2))
     if (const std::optional<bool> k = implied(p.children[0])) return value(p.children[*k ? 1 : 2]);
   std::vector<std::uint32_t> members{n};
   for (std::uint32_t m : fusable_phis(p.children[0], n, {})) members.push_back(m);
@@ -768,7 +772,13 @@ std::optional<Emitter::TestSite> Emitter::phi_making_test_reads(std::uint32_t gu
     if (s.kind() != Kind::Phi || !s.type().is_state() || s.children[0] == guard || reached(sigma))
       continue;
     spend(1);
-    const std::optional<std::uint32_t> first = first_branch(s.children[0]);
+    std::optional<std::uint32_t> first = first_branch(s.children[0]);
+    // (Past a first branch on the σ φ's condition's own condition that the
+    // known conditions imply: the side phi_into() takes there branches next.)
+    if (const PegNode& c = node(s.children[0]);
+        first && c.kind() == Kind::Phi && c.children[0] == *first)
+      if (const std::optional<bool> k = implied(*first))
+        first = first_branch(c.children[*k ? 1 : 2]);
     if (!first) continue;
     // (By cases too: the guard may be a part of the σ φ's condition's
     // negation, `!b && !t && !g` against `b || g`.)
@@ -913,6 +923,20 @@ bool Emitter::splits_on_arm(std::uint32_t state, std::uint32_t cond) const {
   });
 }
 
+bool Emitter::splits_values_on_arm(std::uint32_t cond, const std::vector<std::uint32_t>& members) {
+  const PegNode& c = node(cond);
+  if (c.kind() != Kind::Phi || known(c.children[0])) return false;
+  return std::ranges::any_of(std::array{1, 2}, [&](int side) {
+    const PegNode& k = node(c.children[side]);
+    if (k.kind() != Kind::Const) return false;
+    return std::ranges::any_of(members, [&](std::uint32_t m) {
+      const PegNode& taken = node(node(m).children[k.label.payload != 0 ? 1 : 2]);
+      return taken.kind() == Kind::Phi && taken.children[0] == c.children[0] &&
+             may_run_inner_loop(std::span(&m, 1), depth_);
+    });
+  });
+}
+
 void Emitter::test_pending_in(std::optional<std::uint32_t> state, std::uint32_t branch_on,
                               int side) {
   if (!test_in_branch_ || state != test_in_branch_->state || branch_on != test_in_branch_->branch ||
@@ -920,7 +944,7 @@ void Emitter::test_pending_in(std::optional<std::uint32_t> state, std::uint32_t 
     return;
   const TestInBranch pending = std::move(*test_in_branch_);
   test_in_branch_.reset();
-  if (!pending.test()) fail(pending.state, "an exit test inside a branch that always leaves");
+  pending.test();
 }
 
 bool Emitter::certainly_reached(std::uint32_t state) {
@@ -943,7 +967,7 @@ bool Emitter::splits(std::uint32_t cond) const {
 void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
                         std::optional<std::uint32_t> state) {
   run_must_loops(members);
-  if (state || splits(cond)) {
+  if (state || splits(cond) || splits_values_on_arm(cond, members)) {
     compute_common(members, state);
     std::vector<ir::VarId> vars;
     for (std::uint32_t m : members) {
@@ -981,10 +1005,12 @@ void Emitter::phi_group(std::uint32_t cond, std::vector<std::uint32_t> members,
       });
     }
     hoisted_.resize(hoisted);
+    // (Not one memory has moved past: a load there may read past the stores
+    // since, to other indices, or fail itself.)
     const NodeSet& must_now = bundles_.back().must;
     for (std::uint32_t s : needs)
       if (s != kNoBlame && s != cur_ && !reached(s) && !overwritten(s) &&
-          std::binary_search(must_now.begin(), must_now.end(), s))
+          std::binary_search(must_now.begin(), must_now.end(), s) && can_reach(s))
         reach(s);
   }
   flush_readers();
@@ -1047,7 +1073,8 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   // after the loop, φ(h, after the loop, before))): where h fails, that arm
   // is decided; where it holds, both arms start from the loop, made once.
   const bool splits_cond = splits(cond);
-  const bool split_on_arm = !splits_cond && state && splits_on_arm(*state, cond);
+  const bool split_on_arm =
+      !splits_cond && (state ? splits_on_arm(*state, cond) : splits_values_on_arm(cond, members));
   const bool split = split_on_arm || splits_cond;
   const std::uint32_t test = split ? node(cond).children[0] : cond;
   // A φ condition whose own condition is known here (a branch of an
@@ -1109,11 +1136,13 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
       } else if (split) {
         // Where h holds, the memory both arms go through is made once, first.
         if (const std::optional<std::uint32_t> common =
-                split_on_arm
+                split_on_arm && state
                     ? latest_common_state(node(*state).children[1], node(*state).children[2])
                     : std::nullopt;
             common && can_reach(*common))
           reach(*common);
+        // Where h holds, the values both arms read too.
+        if (split_on_arm && !state) compute_common(members);
         phi_into(node(cond).children[1 + side], members, state, vars);
       } else {
         take(side);
@@ -1225,6 +1254,9 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
       out.push_back(n);
       const PegNode& q = node(n);
       if (q.kind() == Kind::Phi) {
+        // (A φ whose condition is known here is its arm.)
+        if (const std::optional<bool> k = known(q.children[0]))
+          todo.push_back(q.children[*k ? 1 : 2]);
         todo.push_back(q.children[0]);
       } else if (is_pure_value_op(q.kind())) {
         for (std::uint32_t c : q.children) todo.push_back(c);

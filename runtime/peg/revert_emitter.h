@@ -235,13 +235,14 @@ class Emitter {
                 std::optional<std::uint32_t> state, const std::vector<ir::VarId>& vars);
   bool splits(std::uint32_t cond) const;
   // An exit test made first on one side of the σ φ `state`, inside its `if`
-  // (exit_test: the test reads what that side's effects make); `test`
-  // returns whether the side goes on after it.
+  // (exit_test: the test reads what that side's effects make). Where the
+  // side always leaves by the test, the rest of the branch is code no run
+  // reaches: the side of the σ φ, made all the same.
   struct TestInBranch {
     std::uint32_t state;
     std::uint32_t branch;  // the condition of the `if` whose branch tests
     bool side;
-    std::function<bool()> test;
+    std::function<void()> test;
   };
   // Where an exit test φ(guard, test, false) (or its mirror, `holds` false)
   // can be made: in the branch of σ φ `state`'s `if` on `branch` where it
@@ -281,6 +282,11 @@ class Emitter {
   // φ(h, x, k) with k a constant, by branching on h first: the arm k takes
   // is a σ φ on h too.
   bool splits_on_arm(std::uint32_t state, std::uint32_t cond) const;
+  // The same for value φs `members` on `cond`: the arm k takes of one that
+  // may run a loop is a φ on h too (`if (h) { loop; if (x) a = loop's; else
+  // b = g(loop's); }` leaves a = φ(h && x, loop's, a), b = φ(h && x, b,
+  // φ(h, g(loop's), b))): where h holds, both arms read the loop, run once.
+  bool splits_values_on_arm(std::uint32_t cond, const std::vector<std::uint32_t>& members);
   // In the branch of phi_into()'s `if` on `branch_on` for σ φ `state`, the
   // pending TestInBranch if it is this one's.
   void test_pending_in(std::optional<std::uint32_t> state, std::uint32_t branch_on, int side);
@@ -513,6 +519,17 @@ class Emitter {
   // `store` wrote over (saturation's store(store(s, p, i, x), p, i, y) =
   // store(s, p, i, y)): made after `store`, it leaves the same memory.
   bool overwrites(std::uint32_t effect, std::uint32_t store) const;
+  // Before store `p` is made on cur_: a store extraction dropped for it
+  // (over the same address, on cur_) that a reader the bundle certainly
+  // needs reads, made first and read (`p[0] = a; x = q[1]; p[0] = b;` keeps
+  // the first store for the load, which may read it); not for a load
+  // through p itself, which reads past the second (load_past_overwrite).
+  void make_dropped_store_for(std::uint32_t p);
+  // Before σ φ `p` is made on cur_: a σ φ on the same condition that its
+  // arms go on from, which something reads (`if (!a) tick(); x = q[i]; if
+  // (a) q[j] = x;`, saturated to φ(a, store(φ(a, σ, tick)), tick)), made
+  // first and read.
+  void make_read_phi_below(std::uint32_t p);
   // Whether load `load` reads at cur_ what it reads at its own σ, behind
   // cur_: on every way down, through σ φs, only stores through its pointer
   // at constant indices other than its own constant one, and Demands
@@ -702,7 +719,9 @@ class Emitter {
   // Facts about the graph.
   std::vector<std::uint32_t> uses_;
   std::vector<char> speculatable_;
-  bool dropped_stores_ = false;    // a store only readers read (compute_facts)
+  // The stores only readers read, paired with each of those readers,
+  // sorted (compute_facts).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> dropped_stores_;
   std::vector<char> checks_only_;  // σ θs whose loop changes no memory (compute_facts)
   // Nodes from which a value eval is reached through φs and pure operators
   // alone (the eval itself included): compute_common walks only these.

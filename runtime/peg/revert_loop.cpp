@@ -136,9 +136,8 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
                          for (std::uint32_t s : unmade_reads(test))
                            if (!reached(s)) reach(s);
                        bundles_.emplace_back();
-                       const bool goes_on = exit_test(on_guard ? test : c, exit, iteration);
+                       exit_test(on_guard ? test : c, exit, iteration);
                        bundles_.pop_back();
-                       return goes_on;
                      }};
     reach(site.via.value_or(site.state));
     if (test_in_branch_) fail(site.state, "an exit test inside a branch that was not made");
@@ -292,6 +291,13 @@ bool Emitter::exit_test(std::uint32_t c, const Exit& exit, const Iteration& iter
                                             !known(d.children[0]) &&
                                             unmade_reads(d.children[0]).empty())
           return split_on(d.children[0]);
+        // Else a guard that is a φ itself (`if (h) { loop; if (a) return; }
+        // if (f()) break;` leaves where φ(h, a, false) or the call says so):
+        // the guard tested as an exit test on its own, then the other arm.
+        if (leaves_when && node(guard).kind() == Kind::Phi) {
+          if (!exit_test(guard, exit, iteration)) return false;
+          return exit_test(other, exit, iteration);
+        }
       }
       ir::ExprPtr g = value(guard);
       if (!leaves_when) g = ir::unary(ir::UnaryOp::Not, g);
@@ -408,12 +414,16 @@ std::optional<std::uint32_t> Emitter::test_split_on(std::uint32_t guard) {
     if (!first || *first == h || known(*first) || splits(*first)) return std::nullopt;
     h = *first;
   }
-  // Where going on joins memory on h, a σ φ makes g (effect_phi).
+  // Where going on joins memory on h, a σ φ makes g (effect_phi), the test
+  // going inside its `if` (phi_making_test_reads); not where both of g's
+  // arms test (`if (h) { loop; if (a) break; } else { if (b) break; p[1] =
+  // 0; }`): the split joins at the exit's σ φ on h, which going on follows.
   const NodeSet& going_on = bundles_.back().going_on;
   const auto goes_on_with = [&](std::uint32_t s) {
     return std::binary_search(going_on.begin(), going_on.end(), s);
   };
-  if (const auto on_h = state_phis_.find(h); on_h != state_phis_.end())
+  const bool both_arms_test = !known(p.children[1]) && !known(p.children[2]);
+  if (const auto on_h = state_phis_.find(h); on_h != state_phis_.end() && !both_arms_test)
     for (std::uint32_t sigma : on_h->second)
       if (!reached(sigma) && goes_on_with(sigma)) return std::nullopt;
   // An arm reads memory a call, a store or a Demand leaves that only
@@ -422,9 +432,10 @@ std::optional<std::uint32_t> Emitter::test_split_on(std::uint32_t guard) {
   for (int side = condition_reads ? 0 : 1; side <= 2; ++side) {
     const NodeSet& r = lazy_reads(p.children[side], *memo);
     if (std::any_of(r.begin(), r.end(), [&](std::uint32_t s) {
-          return s != kNoBlame && !reached(s) && !goes_on_with(s) &&
-                 (node(s).kind() == Kind::ProjState || node(s).kind() == Kind::Store ||
-                  node(s).kind() == Kind::Demand);
+          return s != kNoBlame && !reached(s) &&
+                 (both_arms_test || (!goes_on_with(s) && (node(s).kind() == Kind::ProjState ||
+                                                          node(s).kind() == Kind::Store ||
+                                                          node(s).kind() == Kind::Demand)));
         }))
       return h;
   }

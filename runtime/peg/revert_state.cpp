@@ -369,7 +369,50 @@ bool Emitter::follows_arm_by_arm(std::uint32_t phi, std::uint32_t made) {
   return by_arm;
 }
 
+void Emitter::make_dropped_store_for(std::uint32_t p) {
+  const NodeSet& must_now = bundles_.back().must;
+  for (const auto& [store, reader] : dropped_stores_) {
+    // (A load through the store's own pointer reads past it instead:
+    // load_past_overwrite.)
+    const PegNode& r = node(reader);
+    if (r.kind() == Kind::Load && r.children[1] == node(store).children[1]) continue;
+    if (store == p || reached(store) || !overwrites(p, store) ||
+        !memory_at(resolve(node(store).children[0])) || lookup(reader) ||
+        !std::binary_search(must_now.begin(), must_now.end(), reader))
+      continue;
+    produce(store);
+    flush_readers();
+    return;
+  }
+}
+
+void Emitter::make_read_phi_below(std::uint32_t p) {
+  constexpr std::size_t kMaxChain = 64;
+  const PegNode& n = node(p);
+  for (const int side : {1, 2}) {
+    std::optional<std::uint32_t> x = n.children[side];
+    for (std::size_t steps = 0; x && steps < kMaxChain && !memory_at(*x) && !reached(*x); ++steps) {
+      spend(1);
+      const PegNode& q = node(*x);
+      if (q.kind() == Kind::Phi) {
+        if (q.children[0] == n.children[0] && read_directly_[*x] && follows_arm_by_arm(p, *x) &&
+            can_reach(*x)) {
+          reach(*x);
+          flush_readers();
+        }
+        return;
+      }
+      if (!is_producer(*x)) break;
+      x = input_of(*x);
+    }
+  }
+}
+
 void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
+  if (node(p).kind() == Kind::Phi && node(p).type().is_state() && !bundles_.empty())
+    make_read_phi_below(p);
+  if (node(p).kind() == Kind::Store && !dropped_stores_.empty() && !bundles_.empty())
+    make_dropped_store_for(p);
   const std::uint32_t from = resolve(*input_of(p));
   if (!memory_at(from) && !follows_arm_by_arm(p, cur_) && !overwrites(p, cur_))
     fail(p, "an effect on a σ that is not the current one");
@@ -397,7 +440,7 @@ void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
   // After the effect's own operands (which often compute them): what reads
   // only stores cur_ overwrote, read before memory moves off them.
   const auto flush_overwritten = [&] {
-    if (dropped_stores_ && !stores_over_cur(p))
+    if (!dropped_stores_.empty() && !stores_over_cur(p))
       flush_readers(joining, Readers::of_overwritten_only);
     check_unmoved();
   };
