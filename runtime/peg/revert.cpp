@@ -71,11 +71,15 @@ void Emitter::compute_facts() {
   }
   for (std::uint32_t i = 0; i < n; ++i) {
     const PegNode& p = node(i);
-    if (reads_state(p.kind()) && node(p.children[0]).kind() == Kind::Store &&
-        !consumed[p.children[0]])
-      dropped_stores_.emplace_back(p.children[0], i);
+    if (!reads_state(p.kind()) || node(p.children[0]).kind() != Kind::Store ||
+        consumed[p.children[0]])
+      continue;
+    dropped_stores_ = true;
+    // (A load through the store's own pointer reads past the store over it:
+    // load_past_overwrite.)
+    if (p.kind() != Kind::Load || p.children[1] != node(p.children[0]).children[1])
+      read_through_other_pointers_.emplace_back(p.children[0], i);
   }
-  std::sort(dropped_stores_.begin(), dropped_stores_.end());
 
   // Leads to a loop: up from the value evals, through the φs, pure
   // operators and reads that use them (a loop's value as a load's index).

@@ -522,8 +522,8 @@ class Emitter {
   // Before store `p` is made on cur_: a store extraction dropped for it
   // (over the same address, on cur_) that a reader the bundle certainly
   // needs reads, made first and read (`p[0] = a; x = q[1]; p[0] = b;` keeps
-  // the first store for the load, which may read it); not for a load
-  // through p itself, which reads past the second (load_past_overwrite).
+  // the first store for the load, which may read it; a load through p
+  // itself reads past the second, load_past_overwrite).
   void make_dropped_store_for(std::uint32_t p);
   // Before σ φ `p` is made on cur_: a σ φ on the same condition that its
   // arms go on from, which something reads (`if (!a) tick(); x = q[i]; if
@@ -719,9 +719,10 @@ class Emitter {
   // Facts about the graph.
   std::vector<std::uint32_t> uses_;
   std::vector<char> speculatable_;
-  // The stores only readers read, paired with each of those readers,
-  // sorted (compute_facts).
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> dropped_stores_;
+  bool dropped_stores_ = false;  // a store only readers read (compute_facts)
+  // Those stores, each with a reader that is not a load through the
+  // store's pointer (make_dropped_store_for).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> read_through_other_pointers_;
   std::vector<char> checks_only_;  // σ θs whose loop changes no memory (compute_facts)
   // Nodes from which a value eval is reached through φs and pure operators
   // alone (the eval itself included): compute_common walks only these.

@@ -371,11 +371,8 @@ bool Emitter::follows_arm_by_arm(std::uint32_t phi, std::uint32_t made) {
 
 void Emitter::make_dropped_store_for(std::uint32_t p) {
   const NodeSet& must_now = bundles_.back().must;
-  for (const auto& [store, reader] : dropped_stores_) {
-    // (A load through the store's own pointer reads past it instead:
-    // load_past_overwrite.)
-    const PegNode& r = node(reader);
-    if (r.kind() == Kind::Load && r.children[1] == node(store).children[1]) continue;
+  for (const auto& [store, reader] : read_through_other_pointers_) {
+    spend(1);
     if (store == p || reached(store) || !overwrites(p, store) ||
         !memory_at(resolve(node(store).children[0])) || lookup(reader) ||
         !std::binary_search(must_now.begin(), must_now.end(), reader))
@@ -411,7 +408,7 @@ void Emitter::make_read_phi_below(std::uint32_t p) {
 void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
   if (node(p).kind() == Kind::Phi && node(p).type().is_state() && !bundles_.empty())
     make_read_phi_below(p);
-  if (node(p).kind() == Kind::Store && !dropped_stores_.empty() && !bundles_.empty())
+  if (node(p).kind() == Kind::Store && !read_through_other_pointers_.empty() && !bundles_.empty())
     make_dropped_store_for(p);
   const std::uint32_t from = resolve(*input_of(p));
   if (!memory_at(from) && !follows_arm_by_arm(p, cur_) && !overwrites(p, cur_))
@@ -440,7 +437,7 @@ void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
   // After the effect's own operands (which often compute them): what reads
   // only stores cur_ overwrote, read before memory moves off them.
   const auto flush_overwritten = [&] {
-    if (!dropped_stores_.empty() && !stores_over_cur(p))
+    if (dropped_stores_ && !stores_over_cur(p))
       flush_readers(joining, Readers::of_overwritten_only);
     check_unmoved();
   };
