@@ -534,7 +534,8 @@ class Emitter {
   // cur_: on every way down, through σ φs, only stores through its pointer
   // at constant indices other than its own constant one, and Demands
   // (saturation reads `p[0]` past `p[3] = v`, a store reversion has made
-  // already).
+  // already); a pointer and the pointer plus or minus constants are one
+  // (`p[0]` past `(p + 1)[1] = v`).
   bool reads_past_other_indices(std::uint32_t load) const;
   // `a == i ? v : ptr[a]` at cur_ for a load of ptr[a] from an overwritten
   // σ (above); null for any other load.

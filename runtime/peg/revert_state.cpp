@@ -176,9 +176,28 @@ bool Emitter::reads_past_other_indices(std::uint32_t load) const {
     if (!v || *v <= -kMaxIndex || *v >= kMaxIndex) return std::nullopt;
     return v;
   };
+  // A pointer as a base and a constant element offset (`p + 1` is p, 1):
+  // both sides' offsets count elements of the same type, their base's.
+  constexpr unsigned kMaxPointerSteps = 4;
+  const auto base_and_offset = [&](std::uint32_t ptr) {
+    std::int64_t offset = 0;
+    for (unsigned k = 0; k < kMaxPointerSteps; ++k) {
+      const PegNode& q = node(ptr);
+      if ((q.kind() != Kind::Add && q.kind() != Kind::Sub) || !q.type().is_ir() ||
+          !q.type().ir().is_pointer())
+        break;
+      const std::optional<std::int64_t> by = index_of(q.children[1]);
+      if (!by) break;
+      offset += q.kind() == Kind::Add ? *by : -*by;
+      ptr = q.children[0];
+    }
+    return std::pair{ptr, offset};
+  };
   const PegNode& l = node(load);
-  const std::optional<std::int64_t> at = index_of(l.children[2]);
-  if (!at) return false;
+  const std::optional<std::int64_t> index = index_of(l.children[2]);
+  if (!index) return false;
+  const auto [base, offset] = base_and_offset(l.children[1]);
+  const std::int64_t at = offset + *index;
   // Every way down from cur_, through σ φs (a store made in an `if`).
   const std::uint32_t target = resolve(l.children[0]);
   std::vector<std::uint32_t> todo{resolve(cur_)};
@@ -195,7 +214,8 @@ bool Emitter::reads_past_other_indices(std::uint32_t load) const {
     }
     if (e.kind() == Kind::Store) {
       const std::optional<std::int64_t> to = index_of(e.children[2]);
-      if (e.children[1] != l.children[1] || !to || *to == *at) return false;
+      const auto [to_base, to_offset] = base_and_offset(e.children[1]);
+      if (to_base != base || !to || to_offset + *to == at) return false;
     } else if (e.kind() != Kind::Demand) {
       return false;
     }
