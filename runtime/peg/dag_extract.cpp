@@ -36,7 +36,8 @@ class Search {
         best_mark_(g.id_count(), 0),
         walked_(g.id_count(), 0),
         best_number_(g.id_count(), 0),
-        joined_(g.id_count(), 0) {}
+        joined_(g.id_count(), 0),
+        has_eval_(g.id_count(), 0) {}
 
   // Whether the search ended before the budget.
   bool run() {
@@ -58,17 +59,14 @@ class Search {
           if (!(pruning_ && rules_out(c, chosen, m))) {
             const Id before = chosen;
             chosen = m;
-            const std::optional<double> total = evaluate();
-            ++evaluations_since_best_;
-            if (total && *total < *best - 1e-9) {
-              best = total;
+            if (cheaper(best)) {
               improved = true;
-              mark_best();
               continue;
             }
             choice_[eqsat::index(c)] = before;
           }
-          if (improves_as_recurrence(c, m, best)) improved = true;
+          if (improves_as_recurrence(c, m, best) || improves_reading_loops_run(c, m, best))
+            improved = true;
         }
       }
       if (!improved) break;
@@ -79,6 +77,17 @@ class Search {
   std::size_t visits() const { return visits_; }
 
  private:
+  // Whether the choices as they stand make a program cheaper than `best`;
+  // if so, it is the program the search holds.
+  bool cheaper(std::optional<double>& best) {
+    const std::optional<double> total = evaluate();
+    ++evaluations_since_best_;
+    if (!total || *total >= *best - 1e-9) return false;
+    best = total;
+    mark_best();
+    return true;
+  }
+
   // Switches class `c` to the θ `m` together with its next value's class to
   // an e-node that reads `c` (x = θ(a, x - 1)), when that makes the program
   // cheaper. One switch at a time cannot get there once `c` is another
@@ -104,16 +113,70 @@ class Search {
         continue;
       choice_[eqsat::index(c)] = m;
       next_choice = r;
-      const std::optional<double> total = evaluate();
-      ++evaluations_since_best_;
-      if (total && *total < *best - 1e-9) {
-        best = total;
-        mark_best();
-        return true;
-      }
+      if (cheaper(best)) return true;
     }
     choice_[eqsat::index(c)] = before;
     next_choice = next_before;
+    return false;
+  }
+
+  // Switches class `c` to `m` together with each class `m` brings in to a
+  // value of a loop the program runs anyway (an eval whose children are all
+  // in it), when that makes the program cheaper. Saturation gives a loop's
+  // value a peeled form (φ(leaves at once, 0, a loop of its own)), which the
+  // greedy extractor may prefer wherever it is used: one switch at a time
+  // cannot get back to the loop's own value, since switching a use costs as
+  // much while that value keeps its peeled form, and that value is no part
+  // of the program until a use is switched.
+  bool improves_reading_loops_run(Id c, Id m, std::optional<double>& best) {
+    switched_.clear();
+    for (Id child : g_.node(m).children) {
+      const Id k = g_.find(child);
+      if (k == c || in_best(k) || !has_eval(k) ||
+          std::any_of(switched_.begin(), switched_.end(), [&](auto& s) { return s.first == k; }))
+        continue;
+      for (Id r : g_.nodes_of(k)) {
+        ++visits_;
+        const eqsat::ENodeView v = g_.node(r);
+        if (kind_of(v.label.op) != Kind::Eval || r == choice_[eqsat::index(k)] || !usable(r) ||
+            !std::all_of(v.children.begin(), v.children.end(),
+                         [&](Id x) { return in_best(g_.find(x)); }))
+          continue;
+        switched_.emplace_back(k, choice_[eqsat::index(k)]);
+        choice_[eqsat::index(k)] = r;
+        break;
+      }
+    }
+    if (switched_.empty() || visits_ > budget_) return restore_switched();
+    // At most what `c` dominates leaves the program, and at least `m` and the
+    // evals join it (dominance as in bound_rules_out()).
+    if (pruning_) {
+      if (measured_generation_ != best_generation_) measure_best();
+      double joining = cost_of(m);
+      for (const auto& [k, before] : switched_) joining += cost_of(choice_[eqsat::index(k)]);
+      if (joining >= dominated_cost_[best_number_[eqsat::index(c)]]) return restore_switched();
+    }
+    const Id before = choice_[eqsat::index(c)];
+    choice_[eqsat::index(c)] = m;
+    if (cheaper(best)) return true;
+    choice_[eqsat::index(c)] = before;
+    return restore_switched();
+  }
+  // Whether class `k` has an eval e-node (looked at once: most have none).
+  bool has_eval(Id k) {
+    std::uint8_t& known = has_eval_[eqsat::index(k)];
+    if (known == 0) {
+      const auto nodes = g_.nodes_of(k);
+      visits_ += nodes.size();
+      known = std::any_of(nodes.begin(), nodes.end(),
+                          [&](Id r) { return kind_of(g_.node(r).label.op) == Kind::Eval; })
+                  ? 2
+                  : 1;
+    }
+    return known == 2;
+  }
+  bool restore_switched() {
+    for (const auto& [k, chosen] : switched_) choice_[eqsat::index(k)] = chosen;
     return false;
   }
 
@@ -505,6 +568,10 @@ class Search {
   std::vector<std::uint32_t> joined_;
   std::vector<Id> joining_walk_;
   std::vector<Id> met_;
+  // improves_reading_loops_run()'s classes switched with their choices
+  // before, and by class whether it has an eval (0 not looked at, 1 no, 2 yes).
+  std::vector<std::pair<Id, Id>> switched_;
+  std::vector<std::uint8_t> has_eval_;
 };
 
 }  // namespace

@@ -7,7 +7,10 @@
 // per e-node as peg_cost has it) gets cheaper and keeps cycles through θ's
 // second child only; a class switched to a θ may take its next value's class
 // along, to an e-node that reads the θ (x = θ(a, x - 1)), which one switch at
-// a time cannot reach from another loop's form. Evaluating the program for an
+// a time cannot reach from another loop's form; and a class switched may
+// take the classes it brings in along, each to a value of a loop the program
+// runs anyway (an eval whose children are all in it), which one switch at a
+// time cannot reach from a peeled form of that value. Evaluating the program for an
 // alternative costs a walk of it; the search passes over the alternatives it
 // can tell cannot pay without one (pruning, which changes the work and never
 // the result): one that keeps every child of the e-node it would replace

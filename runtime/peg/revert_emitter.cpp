@@ -130,6 +130,7 @@ Emitter::Marks::Marks(std::vector<std::unique_ptr<eqsat::StampedSet>>& pool, std
 void Emitter::push_scope(ir::Block* out) {
   scopes_.push_back(Scope{});
   scopes_.back().out = out;
+  scopes_.back().serial = ++scopes_pushed_;
 }
 
 void Emitter::pop_scope() {
@@ -546,21 +547,47 @@ ir::ExprPtr Emitter::zero_trip(std::uint32_t n) {
   // The θs are their initial values; what varies in the loop is computed
   // anew in this scope (its statements go where the current scope's go).
   const std::uint64_t bit = std::uint64_t{1} << (l - 1);
+  const std::size_t outer = scopes_.size() - 1;
   push_scope(scopes_.back().out);
   scopes_.back().barrier = bit;
+  // (The conditions known outside that vary in the loop are known of its
+  // first iteration: know() records a single-pass loop's values so.)
+  scopes_.back().knows_through_barrier = true;
   for (std::size_t i = 0; i < thetas.size(); ++i) cache(thetas[i], inits[i]);
+  reuse_first_pass(p.children[1]);
   ir::ExprPtr v = value(p.children[0]);
   // What does not vary in the loop (an invariant loop its bound reads) is
   // the same outside this scope, whose statements are the outer scope's.
   std::vector<std::pair<std::uint32_t, ir::ExprPtr>> invariant;
+  FirstPass first{outer, scopes_[outer].serial, {}, scopes_.back().in_branches};
   for (const auto& [m, e] : scopes_.back().values)
-    if ((g_.variant[m] & bit) == 0) invariant.emplace_back(m, e);
+    ((g_.variant[m] & bit) == 0 ? invariant : first.values).emplace_back(m, e);
+  spend(first.values.size() + first.in_branches.size());
+  first_passes_.insert_or_assign(p.children[1], std::move(first));
   pop_scope();
   for (auto& [m, e] : invariant)
     if (!lookup(m)) cache(m, std::move(e));
   v = temp(std::move(v));
   cache(n, v);
   return v;
+}
+
+void Emitter::reuse_first_pass(std::uint32_t pass) {
+  const auto it = first_passes_.find(pass);
+  if (it == first_passes_.end()) return;
+  const FirstPass& first = it->second;
+  const std::size_t inner = scopes_.size() - 1;  // the new pass's scope
+  if (first.scope >= inner || scopes_[first.scope].serial != first.serial) return;
+  for (std::size_t s = first.scope + 1; s < inner; ++s)
+    if (scopes_[s].barrier != 0) return;
+  spend(first.values.size() + first.in_branches.size());
+  for (const auto& [m, e] : first.values)
+    if (!scopes_.back().values.contains(m)) cache(m, e);
+  for (const auto& [m, kept] : first.in_branches) {
+    std::vector<Scope::InBranch>& to = scopes_.back().in_branches[m];
+    to.insert(to.end(), kept.begin(), kept.end());
+    in_branches_of_[m] += static_cast<std::uint32_t>(kept.size());
+  }
 }
 
 ir::ExprPtr Emitter::compute(std::uint32_t n) {
@@ -915,25 +942,61 @@ bool Emitter::splits_on_arm(std::uint32_t state, std::uint32_t cond) const {
   if (c.kind() != Kind::Phi || (test_in_branch_ && test_in_branch_->state == state &&
                                 test_in_branch_->branch != c.children[0]))
     return false;
-  return std::ranges::any_of(std::array{1, 2}, [&](int side) {
-    const PegNode& k = node(c.children[side]);
-    if (k.kind() != Kind::Const) return false;
-    const PegNode& taken = node(node(state).children[k.label.payload != 0 ? 1 : 2]);
-    return taken.kind() == Kind::Phi && taken.children[0] == c.children[0];
+  // (Past the effects that arm makes first: `if (h) { loop; if (x)
+  // continue; } p[i] = 5;` leaves φ(h && x, the loop's σ, a store on φ(h,
+  // the loop's σ, σ)).)
+  const auto goes_on_from_phi_on_h = [&](std::uint32_t s) {
+    for (std::size_t steps = 0; steps < kEffectsBeforePhi && !reached(s); ++steps) {
+      if (is_phi_on(s, c.children[0])) return true;
+      const PegNode& e = node(s);
+      if (e.kind() == Kind::Store || e.kind() == Kind::Demand || e.kind() == Kind::Barrier)
+        s = e.children[0];
+      else if (e.kind() == Kind::Phi && e.children[1] == e.children[2])
+        s = e.children[1];
+      else if (e.kind() == Kind::ProjState)
+        s = node(e.children[0]).children[0];
+      else
+        return false;
+    }
+    return false;
+  };
+  return std::ranges::any_of(taken_by_constant_arms(cond), [&](int child) {
+    return child != 0 && goes_on_from_phi_on_h(node(state).children[child]);
   });
+}
+
+bool Emitter::shares_memory_past_split(std::uint32_t state, std::uint32_t cond) {
+  const PegNode& c = node(cond);
+  const bool holds = node(c.children[1]).kind() != Kind::Const;
+  std::optional<std::uint32_t> common;
+  ir::Block none;
+  in_scope(none, [&] {
+    know(c.children[0], holds);
+    common = latest_common_state(node(state).children[1], node(state).children[2]);
+  });
+  return common.has_value();
+}
+
+std::array<int, 2> Emitter::taken_by_constant_arms(std::uint32_t cond) const {
+  std::array<int, 2> out{};
+  for (int side : {1, 2})
+    if (const PegNode& k = node(node(cond).children[side]); k.kind() == Kind::Const)
+      out[side - 1] = k.label.payload != 0 ? 1 : 2;
+  return out;
+}
+
+bool Emitter::is_phi_on(std::uint32_t n, std::uint32_t cond) const {
+  return node(n).kind() == Kind::Phi && node(n).children[0] == cond;
 }
 
 bool Emitter::splits_values_on_arm(std::uint32_t cond, const std::vector<std::uint32_t>& members) {
   const PegNode& c = node(cond);
   if (c.kind() != Kind::Phi || known(c.children[0])) return false;
-  return std::ranges::any_of(std::array{1, 2}, [&](int side) {
-    const PegNode& k = node(c.children[side]);
-    if (k.kind() != Kind::Const) return false;
-    return std::ranges::any_of(members, [&](std::uint32_t m) {
-      const PegNode& taken = node(node(m).children[k.label.payload != 0 ? 1 : 2]);
-      return taken.kind() == Kind::Phi && taken.children[0] == c.children[0] &&
-             may_run_inner_loop(std::span(&m, 1), depth_);
-    });
+  return std::ranges::any_of(taken_by_constant_arms(cond), [&](int child) {
+    return child != 0 && std::ranges::any_of(members, [&](std::uint32_t m) {
+             return is_phi_on(node(m).children[child], c.children[0]) &&
+                    may_run_inner_loop(std::span(&m, 1), depth_);
+           });
   });
 }
 
@@ -1066,6 +1129,17 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
     take(*k ? 0 : 1);
     return;
   }
+  // A φ condition whose own condition is known here, taken as the arm it
+  // selects where that arm splits on its own condition (below): in an
+  // iteration, whose exit test is known false, φ(exit, false, g) is g. (Not
+  // while an exit test waits in the branch of an `if` to be made: splitting
+  // on g's condition may decide that `if` away.)
+  if (const std::uint32_t arm = decided(cond); arm != cond && state && !test_in_branch_ &&
+                                               !splits(cond) && splits_on_arm(*state, arm) &&
+                                               shares_memory_past_split(*state, arm)) {
+    phi_into(arm, members, state, vars);
+    return;
+  }
   // A condition that is itself a φ and needs effects to be computed: branch
   // on its own condition first (Tate, §8.10), then on what it selects. So
   // for a σ φ on φ(h, x, k), k a constant, whose arm k takes is a σ φ on h
@@ -1087,7 +1161,13 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
   // (`if (f() > b) { if (p[g()] == 0) { if (h() < 5) return 1; } ... }`:
   // whether the first return was taken, a φ on the load, reads h()): on
   // that condition first; in each branch the test is one of its arms.
-  const bool split_test = split && state && splits(test) && !known(node(test).children[0]);
+  // So is a test that is a φ(h2, y, k) itself whose arm k takes of the σ φ
+  // goes on from a σ φ on h2 (splits_on_arm): where h2 holds, the memory
+  // both arms go through is made first, then the split on the test.
+  const bool test_split_on_arm = split && state && !splits(test) && splits_on_arm(*state, test) &&
+                                 !known(node(test).children[0]);
+  const bool split_test =
+      (split && state && splits(test) && !known(node(test).children[0])) || test_split_on_arm;
   const std::uint32_t branch_on = split_test ? node(test).children[0] : test;
   // Effects the condition reads that both sides of the σ φ make first
   // (`if (a) { t = f(); if (t > 0 || b) p[0] = 1; }`: in the split on a,
@@ -1131,16 +1211,18 @@ void Emitter::phi_into(std::uint32_t cond, const std::vector<std::uint32_t>& mem
     cur_ = start;
     in_branch(blocks[side], branch_on, side == 0, [&] {
       test_pending_in(state, branch_on, side);
-      if (split_test) {
-        phi_into(cond, members, state, vars);
-      } else if (split) {
-        // Where h holds, the memory both arms go through is made once, first.
+      // Where h holds, the memory both arms go through is made once, first.
+      const auto reach_common = [&] {
         if (const std::optional<std::uint32_t> common =
-                split_on_arm && state
-                    ? latest_common_state(node(*state).children[1], node(*state).children[2])
-                    : std::nullopt;
+                latest_common_state(node(*state).children[1], node(*state).children[2]);
             common && can_reach(*common))
           reach(*common);
+      };
+      if (split_test) {
+        if (test_split_on_arm) reach_common();
+        phi_into(cond, members, state, vars);
+      } else if (split) {
+        if (split_on_arm && state) reach_common();
         // Where h holds, the values both arms read too.
         if (split_on_arm && !state) compute_common(members);
         phi_into(node(cond).children[1 + side], members, state, vars);
@@ -1255,8 +1337,7 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
       const PegNode& q = node(n);
       if (q.kind() == Kind::Phi) {
         // (A φ whose condition is known here is its arm.)
-        if (const std::optional<bool> k = known(q.children[0]))
-          todo.push_back(q.children[*k ? 1 : 2]);
+        if (const std::uint32_t d = decided(n); d != n) todo.push_back(d);
         todo.push_back(q.children[0]);
       } else if (is_pure_value_op(q.kind())) {
         for (std::uint32_t c : q.children) todo.push_back(c);
@@ -1317,7 +1398,9 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
   NodeSetMemoHandle memo = node_set_memo();
   // The loops a side may run, into the branches of φs too (kMayRunWalk
   // nodes at most), that are defined here: computing one ahead of need
-  // cannot trap or hang where the source does not.
+  // cannot trap or hang where the source does not. A φ stands for a loop
+  // not defined here (phi_loops: the φ and the loop's pass).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> phi_loops;
   const auto may_run = [&](int side) {
     NodeSet out;
     std::vector<std::uint32_t> todo;
@@ -1359,6 +1442,7 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
           out.push_back(n);
         } else if (defined_phi != kNoPhi) {
           out.push_back(defined_phi);
+          phi_loops.emplace_back(defined_phi, q.children[1]);
         } else {
           // A loop run only here: the defined loops it reads.
           for (std::uint32_t c : q.children) walk.emplace_back(c, kNoPhi);
@@ -1373,18 +1457,28 @@ void Emitter::compute_common(const std::vector<std::uint32_t>& members,
   NodeSet hoisted = intersect(runs[0], runs[1]);
   // A loop one side may run that the bundle also needs elsewhere (a later
   // φ's branch, a value after the `if`), for that value or another of its
-  // own, would run in each place.
+  // own, would run in each place; so would one a φ runs whose other values
+  // the bundle needs under the same conditions (another φ on them).
   if (NodeSet one_side = unite(runs[0], runs[1]); one_side.size() > hoisted.size()) {
-    const auto loop_of = [&](std::uint32_t e) {
-      return node(e).kind() == Kind::Eval ? node(e).children[1] : e;
+    std::sort(phi_loops.begin(), phi_loops.end());
+    const auto loops_of = [&](std::uint32_t e, auto&& each) {
+      if (node(e).kind() == Kind::Eval) return each(node(e).children[1]);
+      each(e);
+      for (auto it = std::ranges::lower_bound(phi_loops, std::pair{e, 0u});
+           it != phi_loops.end() && it->first == e; ++it)
+        each(it->second);
     };
     NodeSet loops;
-    for (std::uint32_t e : one_side) loops.push_back(loop_of(e));
+    for (std::uint32_t e : one_side) loops_of(e, [&](std::uint32_t l) { loops.push_back(l); });
     std::sort(loops.begin(), loops.end());
     loops.erase(std::unique(loops.begin(), loops.end()), loops.end());
     const NodeSet needed = needed_outside(members, state, loops).found;
     std::erase_if(one_side, [&](std::uint32_t e) {
-      return !std::binary_search(needed.begin(), needed.end(), loop_of(e));
+      bool is_needed = false;
+      loops_of(e, [&](std::uint32_t l) {
+        is_needed = is_needed || std::binary_search(needed.begin(), needed.end(), l);
+      });
+      return !is_needed;
     });
     unite_into(hoisted, one_side);
   }

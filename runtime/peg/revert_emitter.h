@@ -97,6 +97,7 @@ class Emitter {
       ir::VarId var;
     };
     std::unordered_map<std::uint32_t, std::vector<InBranch>> in_branches;
+    std::uint64_t serial = 0;  // which scope this is, once popped
   };
   struct Bundle {
     NodeSet must;
@@ -220,6 +221,20 @@ class Emitter {
   // effects, if any, are no part of this value); null where that does not
   // apply (a σ θ, an initial value that would be speculated).
   ir::ExprPtr zero_trip(std::uint32_t n);
+  // What a single pass of a loop computed that varies in it (the first
+  // iteration's values, those its `if`s left in branches), by pass_ℓ node:
+  // the next eval on that pass reuses it while the scope its statements went
+  // to is open and no loop has been entered since (`if (c) { inner loop }`
+  // in a loop that always leaves in its first iteration, read by several of
+  // its values: the inner loop runs once).
+  struct FirstPass {
+    std::size_t scope;  // index in scopes_ of the scope the statements went to
+    std::uint64_t serial;
+    std::vector<std::pair<std::uint32_t, ir::ExprPtr>> values;
+    std::unordered_map<std::uint32_t, std::vector<Scope::InBranch>> in_branches;
+  };
+  void reuse_first_pass(std::uint32_t pass);
+  std::unordered_map<std::uint32_t, FirstPass> first_passes_;
   ir::ExprPtr phi(std::uint32_t n);
   // The σ φ on value φ n's condition, to be made now, when a branch of n
   // needs the value of an effectful call not made yet: that σ φ makes it,
@@ -282,6 +297,15 @@ class Emitter {
   // φ(h, x, k) with k a constant, by branching on h first: the arm k takes
   // is a σ φ on h too.
   bool splits_on_arm(std::uint32_t state, std::uint32_t cond) const;
+  static constexpr std::size_t kEffectsBeforePhi = 16;
+  // For such a split of σ φ `state` on `cond`'s own condition h: whether,
+  // where h takes `cond`'s arm that is not a constant, both of the σ φ's
+  // arms go through memory not made yet (made once there, before they part).
+  bool shares_memory_past_split(std::uint32_t state, std::uint32_t cond);
+  // For a φ on `cond` = φ(h, x, y): the child (1 or 2) x selects if it is a
+  // constant, then the one y selects (0 for an arm that is not).
+  std::array<int, 2> taken_by_constant_arms(std::uint32_t cond) const;
+  bool is_phi_on(std::uint32_t n, std::uint32_t cond) const;
   // The same for value φs `members` on `cond`: the arm k takes of one that
   // may run a loop is a φ on h too (`if (h) { loop; if (x) a = loop's; else
   // b = g(loop's); }` leaves a = φ(h && x, loop's, a), b = φ(h && x, b,
@@ -492,6 +516,9 @@ class Emitter {
   // the first σ `visit` accepts.
   template <class Visit>
   std::optional<std::uint32_t> find_certain_state(std::uint32_t state, Visit visit);
+  // The σ both arms of σ φ `phi` start from here, σ φs on the way taken by
+  // the arms the known conditions choose (input_of() if none is found near).
+  std::optional<std::uint32_t> phi_input_here(std::uint32_t phi);
   // The latest σ (not a φ) that every way down from both `a` and `b` makes,
   // if any is not reached yet.
   std::optional<std::uint32_t> latest_common_state(std::uint32_t a, std::uint32_t b);
@@ -630,6 +657,7 @@ class Emitter {
   std::unordered_map<std::uint64_t, ir::VarId> shared_;  // original shared index -> new var
 
   std::vector<Scope> scopes_;
+  std::uint64_t scopes_pushed_ = 0;
   // By node: in how many scopes it is cached, or reached (a σ).
   std::vector<std::uint32_t> cached_in_, reached_in_, in_branches_of_;
   // Variables read outside the branch that declares them (Scope::in_branches).

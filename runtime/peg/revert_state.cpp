@@ -314,10 +314,38 @@ std::optional<std::uint32_t> Emitter::find_certain_state(std::uint32_t state, Vi
        ++steps) {
     spend(1);
     if (visit(*x)) return x;
-    x = input_of(*x);
+    x = node(*x).kind() == Kind::Phi ? phi_input_here(*x) : input_of(*x);
     if (x) x = resolve(*x);
   }
   return std::nullopt;
+}
+
+std::optional<std::uint32_t> Emitter::phi_input_here(std::uint32_t phi) {
+  // input_of()'s walk, each σ φ on the way resolved (kMaxChain σs an arm).
+  constexpr std::size_t kMaxChain = 64;
+  const auto walk = [&](std::uint32_t from, auto&& each) {
+    std::optional<std::uint32_t> x = resolve(from);
+    for (std::size_t steps = 0; x && steps < kMaxChain; ++steps) {
+      spend(1);
+      if (each(*x)) return true;
+      x = is_producer(*x) ? input_of(*x) : std::nullopt;
+      if (x) x = resolve(*x);
+    }
+    return false;
+  };
+  std::vector<std::uint32_t> before_then;
+  walk(node(phi).children[1], [&](std::uint32_t x) {
+    before_then.push_back(x);
+    return false;
+  });
+  std::sort(before_then.begin(), before_then.end());
+  std::optional<std::uint32_t> in;
+  walk(node(phi).children[2], [&](std::uint32_t x) {
+    if (!std::binary_search(before_then.begin(), before_then.end(), x)) return false;
+    in = x;
+    return true;
+  });
+  return in ? in : input_of(phi);
 }
 
 NodeSet Emitter::certain_states_towards(std::uint32_t state, NodeSet* phis) {
@@ -416,8 +444,9 @@ void Emitter::make_read_phi_below(std::uint32_t p) {
             can_reach(*x)) {
           reach(*x);
           flush_readers();
+          return;
         }
-        return;
+        break;
       }
       if (!is_producer(*x)) break;
       x = input_of(*x);

@@ -5231,6 +5231,179 @@ fn f(p: u32*, a: f32, b: i64, q: bool*) -> u64 {
 )");
 }
 
+// The loop on k always leaves in its first iteration (by `break 2` or the
+// return), so its values are its first pass's, each computed where it is
+// read; the first computes the loop on c in `if (k > 0)`. The others reuse
+// that pass and what its `if` left in the branch instead of running the
+// loop on c again (reversion duplicated it; seed 181,697 reduced).
+TEST(PegDifferential, ASinglePassLoopsValuesShareTheirFirstPass) {
+  expect_reverted(R"(
+fn f(a0: i32) -> bool {
+  var m1: u32;
+  for (m1 = 0u32; m1 < 2u32; m1 = m1 + 2u32) {
+    for (var k2: u8 = u8(a0) & 3u8; k2 > 0u8; k2 = k2 - 1u8) {
+      var c3: i64 = 0i64;
+      while (c3 < 3i64) {
+        c3 = c3 + 1i64;
+      }
+      a0 = a0 + i32(c3);
+      if (a0 > 5i32) {
+        break 2;
+      }
+      var c8: u32 = 0u32;
+      while (true) {
+        if (c8 >= 3u32) {
+          break;
+        }
+        c8 = c8 + 1u32;
+        return i8(c8) < i8(k2);
+      }
+    }
+  }
+  return m1 > 1u32;
+}
+)");
+}
+
+// After the first iteration the loop's bound is a constant, so saturation
+// peels the count: φ(leaves at once, 0, a loop of its own with that bound),
+// which the greedy extractor prefers for `c - 127` after the loop. The
+// search switches that use back to c and c to the loop the program runs
+// anyway for its stores, both at once (a second loop was extracted and the
+// function kept for duplicated loops; seed 1,100,711 reduced).
+TEST(PegDifferential, AUseOfAPeeledLoopValueReadsTheLoopTheProgramRuns) {
+  expect_reverted(R"(
+fn f(a1: u8, p: i16*) -> u64 {
+  var c: i64 = 0i64;
+  while (c < (i64(a1) & 7i64)) {
+    c = c + 1i64;
+    a1 = 127u8;
+    p[0i64] = 5i16;
+  }
+  p[u64(c - 127i64) % 10u64] = i16(a1);
+  return 0u64;
+}
+)");
+}
+
+// The loop runs only where x > 0: the `?:` runs it, through a φ on x > 0,
+// for a0 in one branch, and the sum after needs v, the loop's other value,
+// through another φ on x > 0. That φ is computed before the `?:` with its
+// fellow, and the loop runs once (it ran in the branch and again after;
+// kept for duplicated loops even without saturation; seed 1,064,281
+// reduced).
+TEST(PegDifferential, ALoopAPhiRunsInOneBranchIsComputedFirstForItsOtherValues) {
+  expect_reverted(R"(
+fn f(a0: i32, b: i32, x: i32) -> i32 {
+  var v: i32 = 0i32;
+  if (x > 0i32) {
+    var c: i32 = 0i32;
+    while (c < (v & 7i32) + x) {
+      c = c + 1i32;
+      v = 1i32;
+      a0 = c;
+    }
+  }
+  return (b > 2i32 ? a0 : b) + v;
+}
+)");
+}
+
+// Where c > n, the loop on k runs, then `continue` if a; the store after
+// the `if` goes on from φ(c > n, the loop's σ, σ). The σ φ on `c > n && a`
+// splits on c > n first, since the arm where that fails stores on a σ φ on
+// c > n: the loop runs once, in that split (it ran in both branches of
+// `if (c > n && a)`; kept for the loops' work even without saturation).
+TEST(PegDifferential, AContinueAfterALoopInAnIfSplitsOnThatIfsCondition) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a: bool, p: f32*, n: u8) -> i32 {
+  var c: u8 = 0u8;
+  while (c < 2u8) {
+    c = c + 1u8;
+    if (c > n) {
+      for (var k: i64 = 0i64; k < 2i64; k = k + 1i64) {
+        @t_log(k);
+      }
+      if (a) {
+        continue;
+      }
+    }
+    p[c] = 5.0f32;
+  }
+  return 0i32;
+}
+)");
+}
+
+// The same with a second `continue` after the store: the σ φ's condition
+// is φ(c > n && a, true, the second test), whose own test `c > n && a`
+// splits on c > n; there the loop, which both arms go through where c > n
+// holds (seen through the σ φs on c > n that it decides), is made first
+// (seed 1,105,485 reduced).
+TEST(PegDifferential, AContinueAfterALoopInAnIfThenAnotherSplitOnThatIfsConditionFirst) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a: bool, p: f32*, n: u8, m: i16) -> i32 {
+  var c: u8 = 0u8;
+  while (c < 2u8) {
+    c = c + 1u8;
+    if (c > n) {
+      for (var k: i64 = 0i64; k < 2i64; k = k + 1i64) {
+        @t_log(k);
+      }
+      if (a) {
+        continue;
+      }
+    }
+    p[c] = 5.0f32;
+    if (i16(c) * m > 3i16) {
+      continue;
+    }
+  }
+  return 0i32;
+}
+)");
+}
+
+// Saturation folds c8 to 1 in the `continue`'s test, so the iteration's σ
+// φ is on φ(exit, false, φ(the if's test, the shift, false)) and its arm
+// where that fails is a σ φ on the if's test. In the iteration the exit is
+// known false: the condition is its arm, which splits on the if's test and
+// runs the loop once (the σ φ branched on the whole condition, and the loop
+// ran in both branches; seed 1,022,899 reduced).
+TEST(PegDifferential, AConditionItsKnownTestDecidesSplitsAsItsArm) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+fn f(p0: u64*, a1: f64, p2: f32*, a3: u32) -> i64 {
+  var c4: u32 = 0u32;
+  while (true) {
+    if (c4 >= 2u32) {
+      break;
+    }
+    c4 = c4 + 1u32;
+    var t5: u64 = u64(a1);
+    var t6: u64 = u64(a3);
+    if (i16(c4) > (-1i16 | -32768i16) ? t5 / (t6 == 0u64 ? 1u64 : t6) > p0[u8(2445904991284420144i64 + 0i64 >> (i64(a3) << i64(a3))) % 6u8] * u64(a3) : bool(c4)) {
+      var c8: i64 = 0i64;
+      while (c8 < 1i64) {
+        c8 = c8 + 1i64;
+        var t9: u32 = u32(@t_tick(i64(a3)));
+        var t10: u32 = a3 ^ u32(a1);
+        a3 = -(t9 / (t10 == 0u32 ? 1u32 : t10));
+      }
+      if (bool(128u8 >> u8(c4) >> u8(i16(c8)))) {
+        continue;
+      }
+    }
+  }
+  return 1i64;
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
