@@ -949,12 +949,10 @@ bool Emitter::splits_on_arm(std::uint32_t state, std::uint32_t cond) const {
     for (std::size_t steps = 0; steps < kEffectsBeforePhi && !reached(s); ++steps) {
       if (is_phi_on(s, c.children[0])) return true;
       const PegNode& e = node(s);
-      if (e.kind() == Kind::Store || e.kind() == Kind::Demand || e.kind() == Kind::Barrier)
-        s = e.children[0];
-      else if (e.kind() == Kind::Phi && e.children[1] == e.children[2])
+      if (e.kind() == Kind::Phi && e.children[1] == e.children[2])
         s = e.children[1];
-      else if (e.kind() == Kind::ProjState)
-        s = node(e.children[0]).children[0];
+      else if (const std::optional<std::uint32_t> in = effect_input(s))
+        s = *in;
       else
         return false;
     }

@@ -577,6 +577,9 @@ class Emitter {
   // too, whatever fusable_phis says (it is being computed: effect_phi).
   void produce(std::uint32_t producer, std::optional<std::uint32_t> with = std::nullopt);
   std::optional<std::uint32_t> input_of(std::uint32_t producer);
+  // The σ a store, Demand, barrier or call (its σ) starts from; none for
+  // anything else (input_of() finds a σ φ's and a loop's).
+  std::optional<std::uint32_t> effect_input(std::uint32_t n) const;
   // Whether σ φ `phi` follows `made` (cur_: a σ φ made before; `if (a)
   // loop; else f();` then `if (a) loop2;`): each of its arms leads down to
   // `made`, to what `made` is where phi's condition takes that arm (its

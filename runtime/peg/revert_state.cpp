@@ -23,19 +23,25 @@ bool Emitter::is_producer(std::uint32_t n) const {
   }
 }
 
-std::optional<std::uint32_t> Emitter::input_of(std::uint32_t p) {
-  if (auto it = inputs_.find(p); it != inputs_.end()) return it->second;
+std::optional<std::uint32_t> Emitter::effect_input(std::uint32_t p) const {
   const PegNode& n = node(p);
-  std::optional<std::uint32_t> in;
   switch (n.kind()) {
     case Kind::Store:
     case Kind::Demand:
     case Kind::Barrier:
-      in = n.children[0];
-      break;
+      return n.children[0];
     case Kind::ProjState:
-      in = node(n.children[0]).children[0];
-      break;
+      return node(n.children[0]).children[0];
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<std::uint32_t> Emitter::input_of(std::uint32_t p) {
+  if (auto it = inputs_.find(p); it != inputs_.end()) return it->second;
+  const PegNode& n = node(p);
+  std::optional<std::uint32_t> in = effect_input(p);
+  switch (n.kind()) {
     case Kind::Phi: {
       // The latest σ both branches' chains start from.
       std::unordered_set<std::uint32_t> before_then;
