@@ -290,6 +290,35 @@ std::size_t peg_depth(const eqsat::EGraph& g, const PegRoots& roots) {
   return deepest;
 }
 
+// The classes of `graph`'s evals that a loop at the eval's depth reads: a
+// node varying in the loop reads it, directly or through invariant nodes.
+std::unordered_set<std::uint32_t> evals_read_in_loops(const PegGraph& graph) {
+  const std::size_t n = graph.nodes.size();
+  // Bit ℓ-1 of read_in[c]: a node varying in a loop of depth ℓ reaches c.
+  std::vector<std::uint64_t> read_in(n, 0);
+  std::vector<std::uint32_t> work;
+  const auto pass_down = [&](std::uint32_t i, std::uint64_t bits) {
+    for (std::uint32_t c : graph.nodes[i].children)
+      if ((read_in[c] | bits) != read_in[c]) {
+        read_in[c] |= bits;
+        work.push_back(c);
+      }
+  };
+  for (std::uint32_t i = 0; i < n; ++i) pass_down(i, graph.variant[i]);
+  while (!work.empty()) {
+    const std::uint32_t i = work.back();
+    work.pop_back();
+    pass_down(i, read_in[i]);
+  }
+  std::unordered_set<std::uint32_t> out;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const PegNode& node = graph.nodes[i];
+    if (node.kind() == Kind::Eval && (read_in[i] >> (node.loop() - 1) & 1) != 0)
+      out.insert(eqsat::index(node.eclass));
+  }
+  return out;
+}
+
 }  // namespace
 
 void declare_called_externs(ir::Module& module, const ir::Function& f) {
@@ -385,14 +414,33 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   for (const PegFunction::Conditional& c : peg.defined_when)
     defined_when.emplace(eqsat::index(g->find(c.value)), &c);
   // Source loops that share a pass (equal bounds, merged): their values'
-  // classes by loop, so that reversion can emit them as separate loops.
-  std::unordered_map<std::uint32_t, unsigned> source_loop;
+  // classes by loop, so that reversion can emit them as separate loops. A
+  // value two source loops share (two counters with one bound) is the first
+  // loop's, or (`preferred`) a loop's without effects where the first has
+  // them: that loop may run anywhere the value is needed (after an `if`
+  // whose branch ran the other), though not where a loop at its depth reads
+  // the value (its own body would: then it is the first loop's).
+  struct SourceLoop {
+    unsigned first, preferred;
+  };
+  std::unordered_map<std::uint32_t, SourceLoop> source_loop;
   {
     std::unordered_map<std::uint32_t, unsigned> loops_per_pass;
     for (const LoopFacts& l : peg.loops) ++loops_per_pass[eqsat::index(g->find(l.pass))];
+    const auto effectful = [&](const LoopFacts& l) {
+      return std::any_of(l.evals.begin(), l.evals.end(), [&](eqsat::Id e) {
+        return result_type(g->node(g->nodes_of(g->find(e)).front()).label.op).is_state();
+      });
+    };
+    std::vector<bool> has_effects;
+    for (const LoopFacts& l : peg.loops) has_effects.push_back(effectful(l));
     for (unsigned k = 0; k < peg.loops.size(); ++k) {
       if (loops_per_pass[eqsat::index(g->find(peg.loops[k].pass))] < 2) continue;
-      for (eqsat::Id e : peg.loops[k].evals) source_loop.emplace(eqsat::index(g->find(e)), k);
+      for (eqsat::Id e : peg.loops[k].evals) {
+        const auto [at, added] = source_loop.emplace(eqsat::index(g->find(e)), SourceLoop{k, k});
+        if (!added && has_effects[at->second.preferred] && !has_effects[k])
+          at->second.preferred = k;
+      }
     }
   }
   std::unordered_set<std::uint32_t> banned;
@@ -475,10 +523,12 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     };
     input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
     input.time_net = reversion_net(options, input.max_work);
+    const std::unordered_set<std::uint32_t> read_in_loops = evals_read_in_loops(*graph);
     input.source_loop = [&](eqsat::Id c) -> std::optional<unsigned> {
-      auto it = source_loop.find(eqsat::index(g->find(c)));
+      const std::uint32_t cls = eqsat::index(g->find(c));
+      auto it = source_loop.find(cls);
       if (it == source_loop.end()) return std::nullopt;
-      return it->second;
+      return read_in_loops.contains(cls) ? it->second.first : it->second.preferred;
     };
     input.outputs.assign(outputs.begin(), outputs.end());
     RevertResult reverted = revert(input);

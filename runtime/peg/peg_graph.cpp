@@ -9,6 +9,137 @@ unsigned PegGraph::depth(std::uint32_t i) const {
   return static_cast<unsigned>(std::bit_width(variant[i]));
 }
 
+namespace {
+
+// Sets each node's `value` to step(node, value) until nothing changes,
+// running a node's step again when a child's value changed (the values only
+// grow, so this ends).
+template <class Step>
+void to_fixpoint(const PegGraph& graph, std::vector<std::uint64_t>& value, Step step) {
+  const std::size_t n = graph.nodes.size();
+  // Parents as compressed rows: node c's are parents[first[c], first[c + 1]).
+  std::vector<std::uint32_t> first(n + 1, 0), parents;
+  for (const PegNode& node : graph.nodes)
+    for (std::uint32_t c : node.children) ++first[c + 1];
+  for (std::size_t c = 0; c < n; ++c) first[c + 1] += first[c];
+  parents.resize(first[n]);
+  {
+    std::vector<std::uint32_t> next(first.begin(), first.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t c : graph.nodes[i].children) parents[next[c]++] = i;
+  }
+  value.assign(n, 0);
+  std::vector<std::uint32_t> work;
+  for (std::uint32_t i = 0; i < n; ++i) work.push_back(i);
+  std::vector<bool> queued(n, true);
+  while (!work.empty()) {
+    const std::uint32_t i = work.back();
+    work.pop_back();
+    queued[i] = false;
+    const std::uint64_t v = step(graph.nodes[i], value);
+    if (v == value[i]) continue;
+    value[i] = v;
+    for (std::uint32_t k = first[i]; k < first[i + 1]; ++k) {
+      const std::uint32_t p = parents[k];
+      if (!queued[p]) {
+        queued[p] = true;
+        work.push_back(p);
+      }
+    }
+  }
+}
+
+std::uint64_t loop_bit(const PegNode& node) {
+  return is_loop_op(node.kind()) ? std::uint64_t{1} << (node.loop() - 1) : 0;
+}
+
+// The arm a φ takes whatever its condition: φ(c, a, a) is a, φ(true, a, b)
+// is a (translation's φs whose arms or condition folded only later).
+std::optional<std::uint32_t> taken_arm(const PegGraph& graph, const PegNode& node) {
+  if (node.kind() != Kind::Phi) return std::nullopt;
+  if (node.children[1] == node.children[2]) return node.children[1];
+  const PegNode& cond = graph.nodes[node.children[0]];
+  if (cond.kind() != Kind::Const) return std::nullopt;
+  return node.children[cond.label.payload != 0 ? 1 : 2];
+}
+
+// Node i, past the φs that take one arm.
+std::uint32_t past_taken_arms(const PegGraph& graph, std::uint32_t i) {
+  while (const std::optional<std::uint32_t> arm = taken_arm(graph, graph.nodes[i])) i = *arm;
+  return i;
+}
+
+// eval_ℓ(x, pass_ℓ(true)) where x reaches no node of loop ℓ or deeper
+// (`reached`): x at the loop's first test, where it is what it is anywhere.
+// Translation makes such a loop where a body always leaves in its first
+// iteration through an inner loop (which the body could have left by), and
+// its exit condition may be φ(c, true, true).
+bool vacuous_eval(const PegGraph& graph, const PegNode& node,
+                  const std::vector<std::uint64_t>& reached) {
+  if (node.kind() != Kind::Eval) return false;
+  const PegNode& pass = graph.nodes[node.children[1]];
+  if (pass.kind() != Kind::Pass) return false;
+  const PegNode& cond = graph.nodes[past_taken_arms(graph, pass.children[0])];
+  return cond.kind() == Kind::Const && cond.label.payload != 0 &&
+         (reached[node.children[0]] >> (node.loop() - 1)) == 0;
+}
+
+// The graph without the nodes that stand for one of their children: φs that
+// take one arm and vacuous evals; each read of one reads that
+// child. Nodes are numbered again in the order a walk from the roots meets
+// them.
+void drop_transparent_nodes(PegGraph& graph) {
+  const bool any = std::any_of(graph.nodes.begin(), graph.nodes.end(), [&](const PegNode& node) {
+    if (taken_arm(graph, node)) return true;
+    if (node.kind() != Kind::Eval) return false;
+    const PegNode& pass = graph.nodes[node.children[1]];
+    return pass.kind() == Kind::Pass && graph.nodes[pass.children[0]].kind() == Kind::Const;
+  });
+  if (!any) return;
+  // Bit ℓ-1 set where a node reaches a node of loop ℓ, through no vacuous eval.
+  std::vector<std::uint64_t> reached;
+  to_fixpoint(graph, reached, [&](const PegNode& node, const std::vector<std::uint64_t>& r) {
+    if (const std::optional<std::uint32_t> arm = taken_arm(graph, node)) return r[*arm];
+    if (vacuous_eval(graph, node, r)) return r[node.children[0]];
+    std::uint64_t v = loop_bit(node);
+    for (std::uint32_t c : node.children) v |= r[c];
+    return v;
+  });
+  const auto resolve = [&](std::uint32_t i) {
+    for (;;) {
+      i = past_taken_arms(graph, i);
+      if (!vacuous_eval(graph, graph.nodes[i], reached)) return i;
+      i = graph.nodes[i].children[0];
+    }
+  };
+  PegGraph out;
+  constexpr std::uint32_t kUnvisited = ~std::uint32_t{0};
+  std::vector<std::uint32_t> index_of(graph.nodes.size(), kUnvisited);
+  std::vector<std::uint32_t> todo;
+  const auto visit = [&](std::uint32_t i) {
+    i = resolve(i);
+    if (index_of[i] == kUnvisited) {
+      index_of[i] = static_cast<std::uint32_t>(out.nodes.size());
+      out.nodes.push_back(graph.nodes[i]);
+      todo.push_back(i);
+    }
+    return index_of[i];
+  };
+  if (graph.result) out.result = visit(*graph.result);
+  out.state = visit(graph.state);
+  for (std::uint32_t output : graph.outputs) out.outputs.push_back(visit(output));
+  while (!todo.empty()) {
+    const std::uint32_t i = todo.back();
+    todo.pop_back();
+    std::vector<std::uint32_t> children = graph.nodes[i].children;
+    for (std::uint32_t& c : children) c = visit(c);
+    out.nodes[index_of[i]].children = std::move(children);
+  }
+  graph = std::move(out);
+}
+
+}  // namespace
+
 std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph, const Choices& choices,
                                       const PegRoots& roots, std::optional<eqsat::Id>* blame) {
   const auto choice = [&](eqsat::Id cls) {
@@ -52,6 +183,7 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph, const Choices
     }
     graph.nodes[i].children = std::move(children);
   }
+  drop_transparent_nodes(graph);
   compute_variance(graph);
   return graph;
 }
@@ -106,53 +238,21 @@ bool same_program(const PegGraph& a, const PegGraph& b) {
 }
 
 void compute_variance(PegGraph& graph) {
-  const std::size_t n = graph.nodes.size();
-  // Parents as compressed rows: node c's are parents[first[c], first[c + 1]).
-  std::vector<std::uint32_t> first(n + 1, 0), parents;
-  for (const PegNode& node : graph.nodes)
-    for (std::uint32_t c : node.children) ++first[c + 1];
-  for (std::size_t c = 0; c < n; ++c) first[c + 1] += first[c];
-  parents.resize(first[n]);
-  {
-    std::vector<std::uint32_t> next(first.begin(), first.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i)
-      for (std::uint32_t c : graph.nodes[i].children) parents[next[c]++] = i;
-  }
-  graph.variant.assign(n, 0);
-  std::vector<std::uint32_t> work;
-  for (std::uint32_t i = 0; i < n; ++i) work.push_back(i);
-  std::vector<bool> queued(n, true);
-  while (!work.empty()) {
-    const std::uint32_t i = work.back();
-    work.pop_back();
-    queued[i] = false;
-    const PegNode& node = graph.nodes[i];
+  to_fixpoint(graph, graph.variant, [&](const PegNode& node, const std::vector<std::uint64_t>& r) {
     std::uint64_t v = 0;
-    for (std::uint32_t c : node.children) v |= graph.variant[c];
-    const std::uint64_t bit = is_loop_op(node.kind()) ? std::uint64_t{1} << (node.loop() - 1) : 0;
+    for (std::uint32_t c : node.children) v |= r[c];
+    const std::uint64_t bit = loop_bit(node);
     switch (node.kind()) {
       case Kind::Theta:
-        v |= bit;
-        break;
+        return v | bit;
       case Kind::Eval:
-        v = (v & ~bit) | (graph.variant[node.children[1]] & bit);
-        break;
+        return (v & ~bit) | (r[node.children[1]] & bit);
       case Kind::Pass:
-        v &= ~bit;
-        break;
+        return v & ~bit;
       default:
-        break;
+        return v;
     }
-    if (v == graph.variant[i]) continue;
-    graph.variant[i] = v;
-    for (std::uint32_t k = first[i]; k < first[i + 1]; ++k) {
-      const std::uint32_t p = parents[k];
-      if (!queued[p]) {
-        queued[p] = true;
-        work.push_back(p);
-      }
-    }
-  }
+  });
 }
 
 std::string print_graph(const PegGraph& graph) {

@@ -519,6 +519,11 @@ class Emitter {
   // The σ both arms of σ φ `phi` start from here, σ φs on the way taken by
   // the arms the known conditions choose (input_of() if none is found near).
   std::optional<std::uint32_t> phi_input_here(std::uint32_t phi);
+  // input_of(producer), or where that σ is neither memory here nor made by an
+  // effect (a σ φ whose arms start from σs the known conditions make one:
+  // `if (b) f(); … if (c) { if (b) g(); }` with b known, g's arm and the
+  // other start from f's σ), phi_input_here().
+  std::optional<std::uint32_t> input_here(std::uint32_t producer);
   // The latest σ (not a φ) that every way down from both `a` and `b` makes,
   // if any is not reached yet.
   std::optional<std::uint32_t> latest_common_state(std::uint32_t a, std::uint32_t b);
@@ -584,9 +589,10 @@ class Emitter {
   // loop; else f();` then `if (a) loop2;`): each of its arms leads down to
   // `made`, to what `made` is where phi's condition takes that arm (its
   // arm on the same condition; by cases on another), or to a store that
-  // overwrites `made`, though the σ both its arms start from (input_of)
-  // is older.
-  bool follows_arm_by_arm(std::uint32_t phi, std::uint32_t made);
+  // overwrites `made`, or to a σ φ that follows `made` so itself (`if (b)
+  // f(); if (c) { if (b) g(); }`: nested up to `nesting` deep), though the σ
+  // both its arms start from (input_of) is older.
+  bool follows_arm_by_arm(std::uint32_t phi, std::uint32_t made, unsigned nesting = 2);
   bool is_producer(std::uint32_t n) const;
 
   // ---------------------------------------------------------- loops (revert_loop.cpp)

@@ -283,7 +283,7 @@ Emitter::WayToState Emitter::way_to(std::uint32_t target) {
     }
     way.effects.push_back(x);
     if (follows_arm_by_arm(x, cur_)) break;
-    const std::optional<std::uint32_t> in = input_of(x);
+    const std::optional<std::uint32_t> in = input_here(x);
     if (!in) return no_way(x, "an effect whose input σ is unknown");
     x = resolve(*in);
   }
@@ -354,6 +354,14 @@ std::optional<std::uint32_t> Emitter::phi_input_here(std::uint32_t phi) {
   return in ? in : input_of(phi);
 }
 
+std::optional<std::uint32_t> Emitter::input_here(std::uint32_t producer) {
+  std::optional<std::uint32_t> in = input_of(producer);
+  if (in && node(producer).kind() == Kind::Phi && !memory_at(resolve(*in)) &&
+      !is_producer(resolve(*in)))
+    in = phi_input_here(producer);
+  return in;
+}
+
 NodeSet Emitter::certain_states_towards(std::uint32_t state, NodeSet* phis) {
   NodeSet out;
   find_certain_state(state, [&](std::uint32_t x) {
@@ -387,7 +395,7 @@ void Emitter::reach(std::uint32_t target) {
   for (auto p = way.effects.rbegin(); p != way.effects.rend(); ++p) produce(*p);
 }
 
-bool Emitter::follows_arm_by_arm(std::uint32_t phi, std::uint32_t made) {
+bool Emitter::follows_arm_by_arm(std::uint32_t phi, std::uint32_t made, unsigned nesting) {
   constexpr std::size_t kMaxChain = 64;
   const PegNode& p = node(phi);
   const PegNode& at = node(made);
@@ -413,6 +421,7 @@ bool Emitter::follows_arm_by_arm(std::uint32_t phi, std::uint32_t made) {
     for (; x && *x != made && *x != there && !overwrites(*x, made); ++steps) {
       spend(1);
       if (steps == kMaxChain || !is_producer(*x)) return false;
+      if (nesting > 0 && follows_arm_by_arm(*x, made, nesting - 1)) break;
       x = input_of(*x);
     }
     if (!x) return false;
@@ -465,7 +474,7 @@ void Emitter::produce(std::uint32_t p, std::optional<std::uint32_t> with) {
     make_read_phi_below(p);
   if (node(p).kind() == Kind::Store && !read_through_other_pointers_.empty() && !bundles_.empty())
     make_dropped_store_for(p);
-  const std::uint32_t from = resolve(*input_of(p));
+  const std::uint32_t from = resolve(*input_here(p));
   if (!memory_at(from) && !follows_arm_by_arm(p, cur_) && !overwrites(p, cur_))
     fail(p, "an effect on a σ that is not the current one");
   const std::uint32_t input = cur_;  // where memory stays while operands are computed

@@ -5404,6 +5404,156 @@ fn f(p0: u64*, a1: f64, p2: f32*, a3: u32) -> i64 {
 )");
 }
 
+// A loop whose body always leaves in its first iteration through an inner
+// loop (a `for` that returns, then `while (true) { ... return; }`): the
+// PEG's eval of such a loop on pass(true) of values the loop does not vary
+// is those values, and φs whose arms folded to one are that arm; extraction
+// drops both (`drop_transparent_nodes`) instead of leaving reversion a
+// loop that is no loop (seed 276,906 of the round trip, "a value φ whose
+// branch has effects").
+TEST(PegDifferential, ALoopLeftInItsFirstIterationIsReadAsItsValues) {
+  expect_reverted(R"(
+extern fn t_blend_f64(f64, f64) -> f64 pure;
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(a1: u16, a2: i8) -> f64 {
+  var c3: u8 = 0u8;
+  while (true) {
+    if (c3 >= 3u8) {
+      break;
+    }
+    c3 = c3 + 1u8;
+    for (var k6: i64 = i64(a1) & 3i64; k6 > 0i64; k6 = k6 - 1i64) {
+      return -@t_blend_f64(f64(@t_tick(k6)), -f64(k6));
+    }
+    while (true) {
+      var c9: u32 = 0u32;
+      while (c9 < (u32(u64(a2)) & 3u32)) {
+        break 3;
+      }
+      var c10: i64 = 0i64;
+      while (true) {
+        return f64(c9) + f64(c10) * -829.1787109375f64;
+      }
+    }
+  }
+  return 319.4873046875f64 - f64(a2);
+}
+)");
+}
+
+// The same inside a loop that runs: `while (true) { return ...; }` in its
+// body reads a load and a call where they are (seed 326,946, "a σ read after
+// memory moved past it").
+TEST(PegDifferential, AReturnFromALoopOfOneIterationInsideALoop) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p1: u8*, a2: u8, a3: i32) -> u8 {
+  var c5: i64 = 0i64;
+  while (c5 < (i64(a3) & 7i64)) {
+    var c6: u32 = 0u32;
+    while (true) {
+      return (p1[u8(c6) % 8u8] | -a2) & p1[u16(i16(@t_tick(c5))) % 8u16];
+    }
+  }
+  return a2;
+}
+)");
+}
+
+// A σ φ nested in another whose condition is known (`if (a1)` inside the
+// `if` on v2, which a1's call decided) follows the call made before it arm
+// by arm, and the σ an effect starts from is found through the σ φs the
+// known conditions decide (`input_here`; seed 334,750, "a σ that does not
+// follow the current one").
+TEST(PegDifferential, ANestedSigmaPhiFollowsTheCallBeforeItArmByArm) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_mix_i64(i64) -> i64 pure;
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: u8, a1: bool) -> i8 {
+  var v2: i8 = i8(a0);
+  var c3: u8 = 0u8;
+  while (c3 < 2u8) {
+    c3 = c3 + 1u8;
+  }
+  v2 = ~(a1 ? i8(@t_tick(i64(a0))) : v2 - i8(a1));
+  if (bool(v2) && a1 || f32(v2) == 3.0f32 && bool(v2)) {
+    if (1.0f32 <= f32(c3)) {
+      if (a1) {
+      } else {
+        @t_log(@t_mix_i64(i64(a0)));
+      }
+    }
+  }
+  return v2;
+}
+)");
+}
+
+// Two loops with one bound share a counter: the first, with effects, runs
+// in a branch that returns; the second, pure, after it. The counter read
+// at the end is the pure loop's, which runs where it is needed (seed
+// 267,515, "a value φ whose branch has effects").
+TEST(PegDifferential, ACounterTwoLoopsShareIsThePureLoopsAfterABranchRanTheOther) {
+  expect_reverted(R"(
+extern fn t_log(i64) -> void effect;
+
+fn f(a0: i8) -> u8 {
+  if (bool(a0)) {
+    var m2: u32 = u32(a0);
+    var c3: i32 = 0i32;
+    while (true) {
+      if (c3 >= 2i32) {
+        break;
+      }
+      c3 = c3 + 1i32;
+      @t_log(i64(i32(~m2)));
+    }
+    return u8(a0);
+  }
+  var c7: i32 = 0i32;
+  while (true) {
+    if (c7 >= 2i32) {
+      break;
+    }
+    c7 = c7 + 1i32;
+  }
+  return u8(2147483647u32 + u32(c7));
+}
+)");
+}
+
+// Two loops with one bound, the first with effects: the second reads the
+// first's counter in its body, so that counter stays the first loop's (as
+// the second's own it would need the loop inside itself: a copy, "reversion
+// duplicated loops", seed 338,033 while the rule above had no exception).
+TEST(PegDifferential, ACounterReadInsideTheOtherLoopWithItsBoundIsTheFirstLoops) {
+  expect_reverted(R"(
+extern fn t_hash_bytes(u8*, u64) -> u64 readonly;
+
+fn f(a0: u8, p1: i32*, p2: u16*) -> i16 {
+  var c4: u8 = 0u8;
+  while (c4 < 3u8) {
+    c4 = c4 + 1u8;
+    if (i32(c4) >= -p1[a0 % 3u8]) {
+      var c9: i32 = 0i32;
+      while (c9 < 1i32) {
+        c9 = c9 + 1i32;
+        p2[u64(u8(@t_hash_bytes(u8*(p2), 6u64))) % 3u64] = 0u16;
+      }
+      for (var k14: i32 = 0i32; k14 < 1i32; k14 = k14 + 1i32) {
+        a0 = i8(k14) == 1i8 ? a0 << u8(c9) : c4;
+      }
+    }
+  }
+  return i16(a0);
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
