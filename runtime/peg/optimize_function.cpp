@@ -487,51 +487,66 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       report.fallback.clear();
       return std::nullopt;
     }
-    t = Clock::now();
-    RevertInput input;
-    input.graph = &*graph;
-    input.original = &f;
-    input.externs = &peg.externs;
-    input.tables = &peg.tables;
-    input.total = total;
-    input.defined = [&](eqsat::Id c, const RevertInput::KnownCondition& known) {
-      const std::uint32_t cls = eqsat::index(g->find(c));
-      if (defined.contains(cls)) return true;
-      // A path's condition is x where the source branched on !x (`if (!x)
-      // return;`), which reversion knows through the Not it branches on;
-      // saturation may have left another form of !x (a φ) in its place.
-      const auto known_either_way = [&](eqsat::Id x) -> std::optional<bool> {
-        if (const std::optional<bool> k = known(g->find(x))) return k;
-        const eqsat::Id operand[] = {g->find(x)};
-        const std::optional<eqsat::Id> negation =
-            g->lookup(label(Kind::Not, PegType(ir::Type::bool_())), operand);
-        if (!negation) return std::nullopt;
-        const std::optional<bool> k = known(g->find(*negation));
-        return k ? std::optional(!*k) : std::nullopt;
+    const auto revert_graph = [&](const PegGraph& program) {
+      RevertInput input;
+      input.graph = &program;
+      input.original = &f;
+      input.externs = &peg.externs;
+      input.tables = &peg.tables;
+      input.total = total;
+      input.defined = [&](eqsat::Id c, const RevertInput::KnownCondition& known) {
+        const std::uint32_t cls = eqsat::index(g->find(c));
+        if (defined.contains(cls)) return true;
+        // A path's condition is x where the source branched on !x (`if (!x)
+        // return;`), which reversion knows through the Not it branches on;
+        // saturation may have left another form of !x (a φ) in its place.
+        const auto known_either_way = [&](eqsat::Id x) -> std::optional<bool> {
+          if (const std::optional<bool> k = known(g->find(x))) return k;
+          const eqsat::Id operand[] = {g->find(x)};
+          const std::optional<eqsat::Id> negation =
+              g->lookup(label(Kind::Not, PegType(ir::Type::bool_())), operand);
+          if (!negation) return std::nullopt;
+          const std::optional<bool> k = known(g->find(*negation));
+          return k ? std::optional(!*k) : std::nullopt;
+        };
+        const auto paths = defined_when.equal_range(cls);
+        return std::any_of(paths.first, paths.second, [&](const auto& entry) {
+          for (std::uint32_t s = entry.second->path; s != PegFunction::kTopLevel;) {
+            const PegFunction::PathStep& step = peg.path_steps[s];
+            if (known_either_way(step.condition) != step.taken &&
+                !(step.unless_exit && known(g->find(*step.unless_exit)) == false))
+              return false;
+            s = step.outer;
+          }
+          return true;
+        });
       };
-      const auto paths = defined_when.equal_range(cls);
-      return std::any_of(paths.first, paths.second, [&](const auto& entry) {
-        for (std::uint32_t s = entry.second->path; s != PegFunction::kTopLevel;) {
-          const PegFunction::PathStep& step = peg.path_steps[s];
-          if (known_either_way(step.condition) != step.taken &&
-              !(step.unless_exit && known(g->find(*step.unless_exit)) == false))
-            return false;
-          s = step.outer;
-        }
-        return true;
-      });
+      input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
+      input.time_net = reversion_net(options, input.max_work);
+      const std::unordered_set<std::uint32_t> read_in_loops = evals_read_in_loops(program);
+      input.source_loop = [&](eqsat::Id c) -> std::optional<unsigned> {
+        const std::uint32_t cls = eqsat::index(g->find(c));
+        auto it = source_loop.find(cls);
+        if (it == source_loop.end()) return std::nullopt;
+        return read_in_loops.contains(cls) ? it->second.first : it->second.preferred;
+      };
+      input.outputs.assign(outputs.begin(), outputs.end());
+      return revert(input);
     };
-    input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
-    input.time_net = reversion_net(options, input.max_work);
-    const std::unordered_set<std::uint32_t> read_in_loops = evals_read_in_loops(*graph);
-    input.source_loop = [&](eqsat::Id c) -> std::optional<unsigned> {
-      const std::uint32_t cls = eqsat::index(g->find(c));
-      auto it = source_loop.find(cls);
-      if (it == source_loop.end()) return std::nullopt;
-      return read_in_loops.contains(cls) ? it->second.first : it->second.preferred;
-    };
-    input.outputs.assign(outputs.begin(), outputs.end());
-    RevertResult reverted = revert(input);
+    t = Clock::now();
+    // The simplified program (a loop of one pass as straight-line code, a
+    // flag every path decides as a constant) first; where reversion cannot
+    // revert it (a load the loop's body made before a call, needed only
+    // after it once the loop is gone), the program as extracted may still go.
+    RevertResult reverted;
+    if (const std::optional<PegGraph> simpler = simplified(*graph)) {
+      reverted = revert_graph(*simpler);
+      if (!reverted.function && dump)
+        std::cerr << "== extraction " << attempt + 1 << " of " << f.name
+                  << " simplified, reversion: " << reverted.failure << "\n"
+                  << print_graph(*simpler);
+    }
+    if (!reverted.function) reverted = revert_graph(*graph);
     report.revert += Clock::now() - t;
     if (reverted.function) {
       out = std::move(reverted.function);

@@ -66,6 +66,20 @@ std::optional<PegGraph> extract_graph(const eqsat::EGraph& egraph,
                                       const eqsat::Extractor& extractor, const PegRoots& roots,
                                       std::optional<eqsat::Id>* blame = nullptr);
 
+// The program simplified where an extracted graph may still be, if it can
+// be: none of these is a rewrite saturation would pay for, and each gives
+// reversion a simpler program.
+// - Loops of one pass dropped: a loop every eval of which is eval_ℓ(x,
+//   pass_ℓ(true)) is x in its first iteration, each θ_ℓ(a, b) in it read
+//   as a. What the first values make constant folds, and the flags φ(c,
+//   true, false) and φ(c, false, true) read as c and ¬c, a φ on ¬c as one
+//   on c with its arms swapped. Loops inside such a loop go first; a loop
+//   that reads a deeper loop stays.
+// - Flags decided by cases folded: a bool φ over at most 4 other
+//   conditions (through φ, ¬, ∧, ∨, ≠, at most 32 nodes) that is the same
+//   under every assignment of them is that constant.
+std::optional<PegGraph> simplified(const PegGraph& graph);
+
 // Where a class's chosen e-node is φ(!x, a, b) and saturation made φ(x, b, a)
 // beside it (phi-not), and that e-node is not `banned` (by index), chooses
 // it: the φs of one `if` then branch on one condition, whichever form each

@@ -5554,6 +5554,106 @@ fn f(a0: u8, p1: i32*, p2: u16*) -> i16 {
 )");
 }
 
+// A loop whose body leaves in its first iteration on both arms of an `if`
+// (a `break` or a `return` after a store, a load and a call): every eval of
+// the loop is on pass(true), so extraction reads each θ as its first value,
+// folds what that makes constant, and reversion gets the straight-line
+// program with its `return` flag as the condition itself (seed 359,586, "a
+// σ that does not follow the current one", which the loop kept).
+TEST(PegDifferential, ALoopOfOnePassIsItsFirstIteration) {
+  expect_reverted(R"(
+extern fn t_tick(i64) -> i64 effect;
+extern fn t_mix_i32(i32, i32) -> i32 pure;
+
+fn f(p0: i32*, a2: i16) -> u32 {
+  var v3: u64 = 9223372036854775807u64;
+  for (var k4: u8 = 0u8; k4 < 2u8; k4 = k4 + 1u8) {
+    if (bool(v3)) {
+      if (i32(a2) - i32(k4) != 7i32) {
+        break;
+      } else {
+        p0[3u64] = 1722970454i32 << i32(a2);
+        return u32(u8(@t_mix_i32(p0[1u16], i32(k4))) - u8(@t_tick(i64(k4))));
+      }
+    }
+  }
+  return u32(v3) % (u32(a2) | 1u32);
+}
+)");
+}
+
+// Two nested loops of one pass (the inner one leaves both by `break 2`):
+// the inner loop is dropped first, which leaves the outer one of one pass
+// too, and what remains is the one `if` the program makes (the outer loop
+// came back peeled before, as `if (v < 3u8)` on a counter set to 0, with
+// its `return` flag in `if`s of its own).
+TEST(PegDifferential, NestedLoopsOfOnePassLeaveOneBranch) {
+  const std::string text = R"(
+extern fn t_tick(i64) -> i64 effect;
+
+fn f(p0: i32*, a2: i16) -> i32 {
+  for (var k: u8 = 0u8; k < 3u8; k = k + 1u8) {
+    for (var j: u8 = 5u8; j > 0u8; j = j - 1u8) {
+      if (i32(a2) + i32(j) > 10i32) {
+        p0[0u64] = i32(j) + i32(k);
+        return i32(@t_tick(i64(k))) - i32(j);
+      }
+      break 2;
+    }
+  }
+  return p0[1u64];
+}
+)";
+  expect_reverted(text);
+  const ir::Module m = ir::parse_module(text);
+  for (const bool saturate : {false, true}) {
+    PegOptions options;
+    options.saturate = saturate;
+    options.limits.time = std::chrono::hours(1);
+    const std::string out = ir::print(optimize(m, options).module);
+    std::size_t branches = 0;
+    for (std::size_t at = out.find("if ("); at != std::string::npos; at = out.find("if (", at + 1))
+      ++branches;
+    EXPECT_EQ(branches, 1u) << "saturate " << saturate << ":\n" << out;
+    EXPECT_EQ(out.find("while"), std::string::npos) << out;
+    EXPECT_EQ(out.find("for ("), std::string::npos) << out;
+  }
+}
+
+// A loop's body that returns on every path after an inner loop's stores:
+// the PEG chooses memory at the end by a "returned" flag of φs over the
+// body's conditions, true however they come out. Read as the constant it
+// is (`decided_flags`), the flag no longer makes reversion choose
+// memory by values of the inner loop after its stores (seed 311,356, "a σ
+// read after memory moved past it", which the round trip kept).
+TEST(PegDifferential, AFlagEveryPathDecidesIsTheConstantItIs) {
+  expect_reverted(R"(
+extern fn t_mix_i64(i64) -> i64 pure;
+
+fn f(a0: i16, a1: f64, p2: u8*, a3: i8) -> i16 {
+  var c9: u8 = 0u8;
+  while (true) {
+    if (c9 >= (u8(a3) & 7u8)) {
+      break;
+    }
+    var c10: u32 = 0u32;
+    while (c10 < 2u32) {
+      c10 = c10 + 1u32;
+      p2[1u32] = u8(c10) + u8(a3);
+    }
+    if (f32(a1) < f32(c10)) {
+    } else {
+      if (u16(@t_mix_i64(1i64)) > u16(@t_mix_i64(i64(c9)))) {
+        return i16(a1);
+      }
+    }
+    return a0 + i16(c10);
+  }
+  return i16(p2[1u32]);
+}
+)");
+}
+
 // Programs that once went wrong, beyond the first AUGUR_PEG_FUZZ_COUNT.
 TEST(PegDifferential, SeedsThatFoundBugs) {
   Tally tally;
@@ -5594,6 +5694,10 @@ TEST(PegDifferential, SeedsThatFoundBugs) {
   // its stores, ran on every path (wrong code; such a σ φ may make calls
   // only).
   check_seed(1'305'950, PegOptions{}, {}, tally);
+  // 203,956 (round trip): a loop of one pass holding another; the flag φ
+  // φ(c, true, false) read as c had c's φ turned round as a φ on a negation
+  // first, so the outer loop's `return` flag read the opposite (wrong code).
+  check_seed(203'956, unsaturated, {}, tally);
 }
 
 }  // namespace
