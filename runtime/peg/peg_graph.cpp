@@ -238,7 +238,9 @@ DecidedFlags decided_flags(const PegGraph& graph) {
       slot[i] = static_cast<std::uint8_t>(order.size());
       small = order.size() <= kMaxFlagNodes;
     }
-    std::optional<bool> decided;
+    // (Two bools, not an optional: GCC 12 warns of an uninitialized one at
+    // -O1 under ThreadSanitizer.)
+    bool decided = small, first = false;
     if (small) {
       value.assign(order.size(), false);
       const auto read = [&](std::uint32_t i, unsigned assignment) {
@@ -273,9 +275,9 @@ DecidedFlags decided_flags(const PegGraph& graph) {
         }
         const bool v = value.back();
         if (assignment == 0) {
-          decided = v;
-        } else if (*decided != v) {
-          decided.reset();
+          first = v;
+        } else if (v != first) {
+          decided = false;
           break;
         }
       }
@@ -283,7 +285,7 @@ DecidedFlags decided_flags(const PegGraph& graph) {
     for (std::uint32_t i : order) slot[i] = 0;
     for (std::uint32_t i : atoms) slot[i] = 0;
     for (std::uint32_t i : todo) slot[i] = 0;
-    if (decided) flags.emplace_back(root, *decided);
+    if (decided) flags.emplace_back(root, first);
   }
   return flags;
 }
