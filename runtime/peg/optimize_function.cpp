@@ -319,6 +319,76 @@ std::unordered_set<std::uint32_t> evals_read_in_loops(const PegGraph& graph) {
   return out;
 }
 
+// The source loop a value of loops merged for their bounds is emitted as
+// (optimize_function says which).
+struct SourceLoop {
+  unsigned first, preferred;
+};
+
+// What reverting one function's extracted programs reads besides the
+// program: the e-graph and translation's facts, the same for every attempt.
+struct ReversionContext {
+  const eqsat::EGraph& g;
+  const ir::Function& f;
+  const PegFunction& peg;
+  const Totality& total;
+  // Classes defined on every call, and those defined on a path.
+  const std::unordered_set<std::uint32_t>& defined;
+  const std::unordered_multimap<std::uint32_t, const PegFunction::Conditional*>& defined_when;
+  const std::unordered_map<std::uint32_t, SourceLoop>& source_loop;
+  std::size_t max_work;
+  std::chrono::nanoseconds time_net;
+  std::span<const ir::VarId> outputs;
+};
+
+RevertResult revert_program(const ReversionContext& cx, const PegGraph& program) {
+  const eqsat::EGraph& g = cx.g;
+  RevertInput input;
+  input.graph = &program;
+  input.original = &cx.f;
+  input.externs = &cx.peg.externs;
+  input.tables = &cx.peg.tables;
+  input.total = [&](eqsat::Id value, eqsat::Id pass) { return cx.total(value, pass); };
+  input.defined = [&](eqsat::Id c, const RevertInput::KnownCondition& known) {
+    const std::uint32_t cls = eqsat::index(g.find(c));
+    if (cx.defined.contains(cls)) return true;
+    // A path's condition is x where the source branched on !x (`if (!x)
+    // return;`), which reversion knows through the Not it branches on;
+    // saturation may have left another form of !x (a φ) in its place.
+    const auto known_either_way = [&](eqsat::Id x) -> std::optional<bool> {
+      if (const std::optional<bool> k = known(g.find(x))) return k;
+      const eqsat::Id operand[] = {g.find(x)};
+      const std::optional<eqsat::Id> negation =
+          g.lookup(label(Kind::Not, PegType(ir::Type::bool_())), operand);
+      if (!negation) return std::nullopt;
+      const std::optional<bool> k = known(g.find(*negation));
+      return k ? std::optional(!*k) : std::nullopt;
+    };
+    const auto paths = cx.defined_when.equal_range(cls);
+    return std::any_of(paths.first, paths.second, [&](const auto& entry) {
+      for (std::uint32_t s = entry.second->path; s != PegFunction::kTopLevel;) {
+        const PegFunction::PathStep& step = cx.peg.path_steps[s];
+        if (known_either_way(step.condition) != step.taken &&
+            !(step.unless_exit && known(g.find(*step.unless_exit)) == false))
+          return false;
+        s = step.outer;
+      }
+      return true;
+    });
+  };
+  input.max_work = cx.max_work;
+  input.time_net = cx.time_net;
+  const std::unordered_set<std::uint32_t> read_in_loops = evals_read_in_loops(program);
+  input.source_loop = [&](eqsat::Id c) -> std::optional<unsigned> {
+    const std::uint32_t cls = eqsat::index(g.find(c));
+    auto it = cx.source_loop.find(cls);
+    if (it == cx.source_loop.end()) return std::nullopt;
+    return read_in_loops.contains(cls) ? it->second.first : it->second.preferred;
+  };
+  input.outputs.assign(cx.outputs.begin(), cx.outputs.end());
+  return revert(input);
+}
+
 }  // namespace
 
 void declare_called_externs(ir::Module& module, const ir::Function& f) {
@@ -420,9 +490,6 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
   // them: that loop may run anywhere the value is needed (after an `if`
   // whose branch ran the other), though not where a loop at its depth reads
   // the value (its own body would: then it is the first loop's).
-  struct SourceLoop {
-    unsigned first, preferred;
-  };
   std::unordered_map<std::uint32_t, SourceLoop> source_loop;
   {
     std::unordered_map<std::uint32_t, unsigned> loops_per_pass;
@@ -443,6 +510,18 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       }
     }
   }
+  const std::size_t revert_work =
+      options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
+  const ReversionContext context{.g = *g,
+                                 .f = f,
+                                 .peg = peg,
+                                 .total = total,
+                                 .defined = defined,
+                                 .defined_when = defined_when,
+                                 .source_loop = source_loop,
+                                 .max_work = revert_work,
+                                 .time_net = reversion_net(options, revert_work),
+                                 .outputs = outputs};
   std::unordered_set<std::uint32_t> banned;
   std::optional<ir::Function> out;
   std::size_t exclusive_loop_copies = 0;
@@ -487,52 +566,6 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
       report.fallback.clear();
       return std::nullopt;
     }
-    const auto revert_graph = [&](const PegGraph& program) {
-      RevertInput input;
-      input.graph = &program;
-      input.original = &f;
-      input.externs = &peg.externs;
-      input.tables = &peg.tables;
-      input.total = total;
-      input.defined = [&](eqsat::Id c, const RevertInput::KnownCondition& known) {
-        const std::uint32_t cls = eqsat::index(g->find(c));
-        if (defined.contains(cls)) return true;
-        // A path's condition is x where the source branched on !x (`if (!x)
-        // return;`), which reversion knows through the Not it branches on;
-        // saturation may have left another form of !x (a φ) in its place.
-        const auto known_either_way = [&](eqsat::Id x) -> std::optional<bool> {
-          if (const std::optional<bool> k = known(g->find(x))) return k;
-          const eqsat::Id operand[] = {g->find(x)};
-          const std::optional<eqsat::Id> negation =
-              g->lookup(label(Kind::Not, PegType(ir::Type::bool_())), operand);
-          if (!negation) return std::nullopt;
-          const std::optional<bool> k = known(g->find(*negation));
-          return k ? std::optional(!*k) : std::nullopt;
-        };
-        const auto paths = defined_when.equal_range(cls);
-        return std::any_of(paths.first, paths.second, [&](const auto& entry) {
-          for (std::uint32_t s = entry.second->path; s != PegFunction::kTopLevel;) {
-            const PegFunction::PathStep& step = peg.path_steps[s];
-            if (known_either_way(step.condition) != step.taken &&
-                !(step.unless_exit && known(g->find(*step.unless_exit)) == false))
-              return false;
-            s = step.outer;
-          }
-          return true;
-        });
-      };
-      input.max_work = options.revert_work_base + options.revert_work_per_node * report.ir_nodes;
-      input.time_net = reversion_net(options, input.max_work);
-      const std::unordered_set<std::uint32_t> read_in_loops = evals_read_in_loops(program);
-      input.source_loop = [&](eqsat::Id c) -> std::optional<unsigned> {
-        const std::uint32_t cls = eqsat::index(g->find(c));
-        auto it = source_loop.find(cls);
-        if (it == source_loop.end()) return std::nullopt;
-        return read_in_loops.contains(cls) ? it->second.first : it->second.preferred;
-      };
-      input.outputs.assign(outputs.begin(), outputs.end());
-      return revert(input);
-    };
     t = Clock::now();
     // The simplified program (a loop of one pass as straight-line code, a
     // flag every path decides as a constant) first; where reversion cannot
@@ -540,13 +573,13 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     // after it once the loop is gone), the program as extracted may still go.
     RevertResult reverted;
     if (const std::optional<PegGraph> simpler = simplified(*graph)) {
-      reverted = revert_graph(*simpler);
+      reverted = revert_program(context, *simpler);
       if (!reverted.function && dump)
         std::cerr << "== extraction " << attempt + 1 << " of " << f.name
                   << " simplified, reversion: " << reverted.failure << "\n"
                   << print_graph(*simpler);
     }
-    if (!reverted.function) reverted = revert_graph(*graph);
+    if (!reverted.function) reverted = revert_program(context, *graph);
     report.revert += Clock::now() - t;
     if (reverted.function) {
       out = std::move(reverted.function);
