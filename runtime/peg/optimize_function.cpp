@@ -349,19 +349,29 @@ RevertResult revert_program(const ReversionContext& cx, const PegGraph& program)
   input.externs = &cx.peg.externs;
   input.tables = &cx.peg.tables;
   input.total = [&](eqsat::Id value, eqsat::Id pass) { return cx.total(value, pass); };
+  // The conditions simplification folded: a path's condition may be one
+  // (an `if` on a flag decided by cases), no longer in the program for
+  // reversion to branch on.
+  std::unordered_map<std::uint32_t, bool> decided;
+  for (const auto& [cls, value] : program.decided)
+    decided.emplace(eqsat::index(g.find(cls)), value);
   input.defined = [&](eqsat::Id c, const RevertInput::KnownCondition& known) {
     const std::uint32_t cls = eqsat::index(g.find(c));
     if (cx.defined.contains(cls)) return true;
+    const auto known_here = [&](eqsat::Id x) -> std::optional<bool> {
+      if (const auto it = decided.find(eqsat::index(x)); it != decided.end()) return it->second;
+      return known(x);
+    };
     // A path's condition is x where the source branched on !x (`if (!x)
     // return;`), which reversion knows through the Not it branches on;
     // saturation may have left another form of !x (a φ) in its place.
     const auto known_either_way = [&](eqsat::Id x) -> std::optional<bool> {
-      if (const std::optional<bool> k = known(g.find(x))) return k;
+      if (const std::optional<bool> k = known_here(g.find(x))) return k;
       const eqsat::Id operand[] = {g.find(x)};
       const std::optional<eqsat::Id> negation =
           g.lookup(label(Kind::Not, PegType(ir::Type::bool_())), operand);
       if (!negation) return std::nullopt;
-      const std::optional<bool> k = known(g.find(*negation));
+      const std::optional<bool> k = known_here(g.find(*negation));
       return k ? std::optional(!*k) : std::nullopt;
     };
     const auto paths = cx.defined_when.equal_range(cls);
@@ -369,7 +379,7 @@ RevertResult revert_program(const ReversionContext& cx, const PegGraph& program)
       for (std::uint32_t s = entry.second->path; s != PegFunction::kTopLevel;) {
         const PegFunction::PathStep& step = cx.peg.path_steps[s];
         if (known_either_way(step.condition) != step.taken &&
-            !(step.unless_exit && known(g.find(*step.unless_exit)) == false))
+            !(step.unless_exit && known_here(g.find(*step.unless_exit)) == false))
           return false;
         s = step.outer;
       }
@@ -568,18 +578,10 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     }
     t = Clock::now();
     // The simplified program (a loop of one pass as straight-line code, a
-    // flag every path decides as a constant) first; where reversion cannot
-    // revert it (a load the loop's body made before a call, needed only
-    // after it once the loop is gone), the program as extracted may still go.
-    RevertResult reverted;
-    if (const std::optional<PegGraph> simpler = simplified(*graph)) {
-      reverted = revert_program(context, *simpler);
-      if (!reverted.function && dump)
-        std::cerr << "== extraction " << attempt + 1 << " of " << f.name
-                  << " simplified, reversion: " << reverted.failure << "\n"
-                  << print_graph(*simpler);
-    }
-    if (!reverted.function) reverted = revert_program(context, *graph);
+    // flag every path decides as a constant), where there is one.
+    const std::optional<PegGraph> simpler = simplified(*graph);
+    const PegGraph& program = simpler ? *simpler : *graph;
+    RevertResult reverted = revert_program(context, program);
     report.revert += Clock::now() - t;
     if (reverted.function) {
       out = std::move(reverted.function);
@@ -592,7 +594,7 @@ std::optional<ir::Function> optimize_function(const ir::Module& module, const ir
     if (dump)
       std::cerr << "== extraction " << attempt + 1 << " of " << f.name << ", " << report.fallback
                 << "\n"
-                << print_graph(*graph);
+                << print_graph(program);
     if (!reverted.blame || !banned.insert(eqsat::index(*reverted.blame)).second)
       return std::nullopt;
   }

@@ -170,6 +170,7 @@ void rebuild(PegGraph& graph, Resolve resolve) {
     for (std::uint32_t& c : children) c = visit(c);
     out.nodes[index_of[i]].children = std::move(children);
   }
+  out.decided = std::move(graph.decided);
   graph = std::move(out);
 }
 
@@ -290,11 +291,13 @@ DecidedFlags decided_flags(const PegGraph& graph) {
   return flags;
 }
 
-// Each flag made the constant it is, in place.
+// Each flag made the constant it is, in place, and noted in
+// graph.decided.
 void fold_flags(PegGraph& graph, const DecidedFlags& flags) {
   for (const auto& [flag, value] : flags) {
     graph.nodes[flag].label = label(Kind::Const, PegType(ir::Type::bool_()), value ? 1 : 0);
     graph.nodes[flag].children.clear();
+    graph.decided.emplace_back(graph.nodes[flag].eclass, value);
   }
 }
 
@@ -347,7 +350,7 @@ bool drop_one_pass_loops(PegGraph& graph) {
 }
 
 // Folds each node whose children are constants (peg_fold.h) into a
-// constant, in place.
+// constant, in place; a condition so folded is noted in graph.decided.
 void fold_constants(PegGraph& graph) {
   std::vector<std::optional<eqsat::Label>> folded(graph.nodes.size());
   std::vector<std::uint64_t> constant;
@@ -364,9 +367,12 @@ void fold_constants(PegGraph& graph) {
     return std::uint64_t{folded[i].has_value()};
   });
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-    if (!folded[i] || graph.nodes[i].kind() == Kind::Const) continue;
-    graph.nodes[i].label = *folded[i];
-    graph.nodes[i].children.clear();
+    PegNode& node = graph.nodes[i];
+    if (!folded[i] || node.kind() == Kind::Const) continue;
+    node.label = *folded[i];
+    node.children.clear();
+    if (node.type() == PegType(ir::Type::bool_()))
+      graph.decided.emplace_back(node.eclass, node.label.payload != 0);
   }
 }
 

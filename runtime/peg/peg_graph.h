@@ -48,6 +48,13 @@ struct PegGraph {
   // this graph: the largest invariance, by a fixpoint).
   std::vector<std::uint64_t> variant;
   unsigned depth(std::uint32_t i) const;  // the deepest loop node i varies in; 0 if none
+
+  // Conditions simplified() found constant, as classes with their values:
+  // folded, they may be gone from the graph, but a value the source
+  // computed only where one held is still defined (RevertInput::defined).
+  // A condition of a loop it dropped is its value in the loop's one pass,
+  // the only one the program runs (`c < 6` with c at its first value 0).
+  std::vector<std::pair<eqsat::Id, bool>> decided;
 };
 
 // The e-node chosen for each class, by class index; kNoChoice for a class
