@@ -52,8 +52,11 @@ struct PegGraph {
   // Conditions simplified() found constant, as classes with their values:
   // folded, they may be gone from the graph, but a value the source
   // computed only where one held is still defined (RevertInput::defined).
-  // A condition of a loop it dropped is its value in the loop's one pass,
-  // the only one the program runs (`c < 6` with c at its first value 0).
+  // A condition of a loop it dropped is its value in the loop's one pass
+  // (`c < 6` with c at its first value 0), and that is the only pass that
+  // reads its class: a loop is dropped only when nothing but its evals on
+  // pass(true) reads its nodes, and a class another loop shares (a counter
+  // merged with a sibling's) is one node of both, so that loop reads it.
   std::vector<std::pair<eqsat::Id, bool>> decided;
 };
 
